@@ -1,0 +1,95 @@
+// A committed block as the devnet keeps it: the header, the tx bytes packed in one buffer,
+// and the tx results as deflated CometBFT JSON (rendered once at commit, served on demand).
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { sha256 } from '@cosmjs/crypto';
+import { toBase64 } from '@cosmjs/encoding';
+import { Header } from 'cosmjs-types/tendermint/types/types';
+import type { TxResult } from '../tx/run-tx.ts';
+import { concatBytes } from './hashes.ts';
+import { toTimestamp } from './time.ts';
+
+export interface BlockHeader {
+  chainId: string;
+  height: number;
+  timeNs: bigint;
+  lastBlockHash: Uint8Array;
+  lastPartsHash: Uint8Array;
+  lastCommitHash: Uint8Array;
+  dataHash: Uint8Array;
+  validatorsHash: Uint8Array;
+  consensusHash: Uint8Array;
+  appHash: Uint8Array;
+  lastResultsHash: Uint8Array;
+  evidenceHash: Uint8Array;
+  proposerAddress: Uint8Array;
+}
+
+export interface CommittedBlock {
+  header: BlockHeader;
+  hash: Uint8Array;
+  partsHash: Uint8Array;
+  txCount: number;
+  /** All tx bytes back to back; tx i spans txOffsets[i]..txOffsets[i+1]. */
+  txData: Uint8Array;
+  txOffsets: Uint32Array;
+  /** deflate-raw of the JSON array of `txs_results` entries. */
+  results: Uint8Array;
+}
+
+export const BLOCK_VERSION = 11n;
+
+export function headerHash(header: BlockHeader): Uint8Array {
+  const encoded = Header.encode({
+    version: { block: BLOCK_VERSION, app: 0n },
+    chainId: header.chainId,
+    height: BigInt(header.height),
+    time: toTimestamp(header.timeNs),
+    lastBlockId: { hash: header.lastBlockHash, partSetHeader: { total: header.lastBlockHash.length ? 1 : 0, hash: header.lastPartsHash } },
+    lastCommitHash: header.lastCommitHash,
+    dataHash: header.dataHash,
+    validatorsHash: header.validatorsHash,
+    nextValidatorsHash: header.validatorsHash,
+    consensusHash: header.consensusHash,
+    appHash: header.appHash,
+    lastResultsHash: header.lastResultsHash,
+    evidenceHash: header.evidenceHash,
+    proposerAddress: header.proposerAddress,
+  }).finish();
+  return sha256(encoded);
+}
+
+/** The block's single part: CometBFT splits block bytes into 64 kB parts; one hash stands for them. */
+export const partsHashOf = (hash: Uint8Array, dataHash: Uint8Array) => sha256(concatBytes(hash, dataHash));
+
+export function packTxs(txs: readonly Uint8Array[]): { txData: Uint8Array; txOffsets: Uint32Array } {
+  const txOffsets = new Uint32Array(txs.length + 1);
+  let total = 0;
+  txs.forEach((tx, i) => {
+    txOffsets[i] = total;
+    total += tx.length;
+  });
+  txOffsets[txs.length] = total;
+  const txData = new Uint8Array(total);
+  txs.forEach((tx, i) => txData.set(tx, txOffsets[i]!));
+  return { txData, txOffsets };
+}
+
+export const txAt = (block: CommittedBlock, index: number) => block.txData.subarray(block.txOffsets[index]!, block.txOffsets[index + 1]!);
+
+/** One `txs_results` entry as CometBFT 0.38 renders an ExecTxResult. */
+export function renderTxResult(result: TxResult) {
+  return {
+    code: result.code,
+    data: result.data.length ? toBase64(result.data) : null,
+    log: result.log,
+    info: '',
+    gas_wanted: result.gasWanted.toString(),
+    gas_used: result.gasUsed.toString(),
+    events: result.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })) })),
+    codespace: result.codespace,
+  };
+}
+export type RenderedTxResult = ReturnType<typeof renderTxResult>;
+
+export const compressResults = (results: readonly TxResult[]) => deflateRawSync(JSON.stringify(results.map(renderTxResult)), { level: 1 });
+export const resultsJson = (block: CommittedBlock) => inflateRawSync(block.results).toString('utf8');

@@ -1,0 +1,181 @@
+// The devnet: a simulated Cosmos SDK v0.50 / CometBFT 0.38 chain that cosmjs's own clients
+// accept, with the launchpad and AMM contracts and a traffic generator. `createDevnet` starts
+// one (in memory, or continuing the chain in `dataDir`) and serves its RPC over HTTP.
+import { sha256 } from '@cosmjs/crypto';
+import { toAscii, toHex } from '@cosmjs/encoding';
+import type { Logger } from 'pino';
+import { DEFAULT_DEVNET_MNEMONIC } from '../config.ts';
+import { silentLogger } from '../internal/logger.ts';
+import { createAbciQuery } from './abci/router.ts';
+import { nowNs } from './blocks/time.ts';
+import { DEVNET_CHAIN_ID } from './constants.ts';
+import { DEVNET_CONTRACTS } from './contracts/addresses.ts';
+import { createTrafficGenerator } from './generator/traffic.ts';
+import { createLedger, type DevnetLedger } from './ledger/ledger.ts';
+import { createNode } from './node.ts';
+import { openBlockLog } from './persistence/block-log.ts';
+import { createMethods } from './rpc/methods.ts';
+import { startRpcServer } from './rpc/server.ts';
+import { createChainState } from './state/chain-state.ts';
+import { applyGenesis, genesisAppState } from './state/genesis.ts';
+import { createTxRunner } from './tx/run-tx.ts';
+
+export { DEVNET_CHAIN_ID } from './constants.ts';
+export { DEVNET_CONTRACTS } from './contracts/addresses.ts';
+export type { DevnetLedger, LedgerGraduation, LedgerLaunch, LedgerTrade } from './ledger/ledger.ts';
+
+export interface DevnetOptions {
+  /** Default 'native-devnet-1'. */
+  chainId?: string;
+  /** Default DEFAULT_DEVNET_MNEMONIC; accounts 0..9 (and the generator's traders 10..29) derive from it. */
+  mnemonic?: string;
+  /** Block interval; default 1000; 0 = no automatic blocks (call produceBlock()). */
+  blockMs?: number;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** Default 26667; 0 = an ephemeral port. */
+  port?: number;
+  /** Traffic generator rate; 0 = off (default); a fraction is a probability per block. */
+  tradesPerBlock?: number;
+  /** Persist the chain here and continue it on the next start; without it the chain lives in memory. */
+  dataDir?: string;
+  logger?: Logger;
+}
+
+export interface DevnetAccount {
+  index: number;
+  address: string;
+}
+
+export interface Devnet {
+  readonly rpcUrl: string;
+  readonly chainId: string;
+  readonly contracts: { launchpad: string; amm: string };
+  /** Accounts 0..9 of the mnemonic, funded at genesis; account 0 administers the launchpad (oracle price). */
+  readonly accounts: readonly DevnetAccount[];
+  /** What the devnet executed: every trade, launch and graduation. */
+  readonly ledger: DevnetLedger;
+  /** Latest committed height. */
+  height(): number;
+  /** Commits a block now (with or without automatic blocks); resolves to its height. */
+  produceBlock(): Promise<number>;
+  generator: { setRate(tradesPerBlock: number): void; readonly rate: number };
+  /** Produces blocks back to back (no waiting) until `trades` more trades are on the chain. */
+  pregenerate(opts: { trades: number; tradesPerBlock: number }): Promise<void>;
+  /** Fault hook: the RPC port stops answering (connection refused) until resume(); blocks go on. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet> {
+  const logger = options.logger ?? silentLogger;
+  const mnemonic = options.mnemonic ?? DEFAULT_DEVNET_MNEMONIC;
+  const host = options.host ?? '127.0.0.1';
+  const blockMs = options.blockMs ?? 1000;
+  const fingerprint = toHex(sha256(toAscii(mnemonic))).slice(0, 16);
+
+  const log = options.dataDir ? openBlockLog(options.dataDir) : null;
+  if (log?.meta) {
+    if (options.chainId && options.chainId !== log.meta.chainId) {
+      throw new Error(`data directory ${options.dataDir} holds chain ${log.meta.chainId}, not ${options.chainId}`);
+    }
+    if (log.meta.mnemonicFingerprint !== fingerprint) throw new Error(`data directory ${options.dataDir} was created with another mnemonic`);
+  }
+  const chainId = log?.meta?.chainId ?? options.chainId ?? DEVNET_CHAIN_ID;
+  const genesisTimeNs = log?.meta ? BigInt(log.meta.genesisTimeNs) : nowNs();
+  if (log && !log.meta) log.writeMeta({ chainId, genesisTimeNs: genesisTimeNs.toString(), mnemonicFingerprint: fingerprint });
+
+  const state = createChainState();
+  const { users, traders } = await applyGenesis(state, mnemonic, genesisTimeNs);
+  const appState = genesisAppState(state);
+  const ledger = createLedger();
+  const runner = createTxRunner(chainId, state, ledger);
+  const node = createNode({ chainId, genesisTimeNs, state, runner, ledger, log, logger });
+  const generator = createTrafficGenerator({ chainId, state, ledger, traders, rate: options.tradesPerBlock ?? 0, seed: 42 + node.store.height });
+  node.setFiller(generator.fill);
+  // A node answers `status` with its latest block, so the chain starts with block 1 committed.
+  if (node.store.height === 0) node.produceBlock();
+
+  const nodeId = toHex(sha256(toAscii(`${chainId}/node`)).slice(0, 20));
+  let rpcAddress = '';
+  const methods = createMethods({
+    node,
+    abciQuery: createAbciQuery(state, runner, { chainId, nodeId, listenAddr: 'tcp://0.0.0.0:26656', rpcAddress: 'tcp://0.0.0.0:26657' }),
+    nodeId,
+    listenAddr: 'tcp://0.0.0.0:26656',
+    get rpcAddress() {
+      return rpcAddress;
+    },
+    genesisAppState: () => appState,
+    commitTimeoutMs: Math.max(10_000, blockMs * 10),
+  });
+  const server = await startRpcServer({ node, methods, host, port: options.port ?? 26667, logger });
+  rpcAddress = `tcp://${host}:${server.port}`;
+  node.onBlock((block) => server.publishBlock(block));
+
+  const produce = () => {
+    const started = performance.now();
+    const block = node.produceBlock();
+    logger.debug({ height: block.header.height, txs: block.txCount, ms: Math.round(performance.now() - started) }, `Produced block height=${block.header.height}`);
+    return block.header.height;
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const schedule = () => {
+    if (closed || blockMs <= 0) return;
+    timer = setTimeout(() => {
+      try {
+        produce();
+      } catch (error) {
+        logger.error({ err: error }, 'Failed to produce a block');
+      }
+      schedule();
+    }, blockMs);
+  };
+  schedule();
+  logger.info({ rpc_url: `http://${host}:${server.port}`, chain_id: chainId, height: node.store.height }, `Devnet started chain_id=${chainId}`);
+
+  return {
+    rpcUrl: `http://${host}:${server.port}`,
+    chainId,
+    contracts: { ...DEVNET_CONTRACTS },
+    accounts: users.map(({ index, address }) => ({ index, address })),
+    ledger,
+    height: () => node.store.height,
+    produceBlock: async () => produce(),
+    generator,
+    async pregenerate({ trades, tradesPerBlock }) {
+      clearTimeout(timer);
+      const previousRate = generator.rate;
+      generator.setRate(tradesPerBlock);
+      const target = ledger.trades.length + trades;
+      const started = performance.now();
+      let lastReport = started;
+      try {
+        while (ledger.trades.length < target) {
+          produce();
+          await new Promise((resolve) => setImmediate(resolve));
+          if (performance.now() - lastReport > 5000) {
+            lastReport = performance.now();
+            logger.info({ trades: ledger.trades.length, target, height: node.store.height }, `Pregenerating trades=${ledger.trades.length}/${target}`);
+          }
+        }
+      } finally {
+        generator.setRate(previousRate);
+        schedule();
+      }
+      logger.info({ trades, height: node.store.height, ms: Math.round(performance.now() - started) }, `Pregenerated trades=${trades}`);
+    },
+    pause: () => server.pause(),
+    resume: () => server.resume(),
+    async close() {
+      closed = true;
+      clearTimeout(timer);
+      await server.close();
+      log?.close();
+    },
+  };
+}
+

@@ -1,0 +1,79 @@
+// CometBFT 0.38 JSON shapes of blocks, headers, commits and txs, rendered on demand from
+// the compact committed blocks (hashes upper-case hex, bytes base64, int64 as strings).
+import { toBase64, toHex } from '@cosmjs/encoding';
+import { BLOCK_VERSION, type CommittedBlock, type RenderedTxResult, txAt } from '../blocks/block.ts';
+import type { BlockStore } from '../blocks/block-store.ts';
+import type { Consensus } from '../blocks/consensus.ts';
+import { formatRfc3339Nano } from '../blocks/time.ts';
+
+export const hex = (bytes: Uint8Array) => toHex(bytes).toUpperCase();
+
+const blockId = (hash: Uint8Array, partsHash: Uint8Array) =>
+  hash.length ? { hash: hex(hash), parts: { total: 1, hash: hex(partsHash) } } : { hash: '', parts: { total: 0, hash: '' } };
+
+export function renderHeader(block: CommittedBlock) {
+  const h = block.header;
+  return {
+    version: { block: BLOCK_VERSION.toString(), app: '0' },
+    chain_id: h.chainId,
+    height: String(h.height),
+    time: formatRfc3339Nano(h.timeNs),
+    last_block_id: blockId(h.lastBlockHash, h.lastPartsHash),
+    last_commit_hash: hex(h.lastCommitHash),
+    data_hash: hex(h.dataHash),
+    validators_hash: hex(h.validatorsHash),
+    next_validators_hash: hex(h.validatorsHash),
+    consensus_hash: hex(h.consensusHash),
+    app_hash: hex(h.appHash),
+    last_results_hash: hex(h.lastResultsHash),
+    evidence_hash: hex(h.evidenceHash),
+    proposer_address: hex(h.proposerAddress),
+  };
+}
+
+export const renderBlockId = (block: CommittedBlock) => blockId(block.hash, block.partsHash);
+
+/** The commit for `block`, signed by every validator, as it appears in the next block's last_commit. */
+export function renderCommit(block: CommittedBlock, consensus: Consensus, round = 0) {
+  return {
+    height: String(block.header.height),
+    round,
+    block_id: renderBlockId(block),
+    signatures: consensus.validators.map((v) => ({
+      block_id_flag: 2,
+      validator_address: hex(v.address),
+      timestamp: formatRfc3339Nano(block.header.timeNs),
+      signature: toBase64(consensus.commitSignature(v, block.hash)),
+    })),
+  };
+}
+
+export function renderBlock(block: CommittedBlock, store: BlockStore, consensus: Consensus) {
+  const previous = store.get(block.header.height - 1);
+  const txs = Array.from({ length: block.txCount }, (_, i) => toBase64(txAt(block, i)));
+  return {
+    block_id: renderBlockId(block),
+    block: {
+      header: renderHeader(block),
+      data: { txs },
+      evidence: { evidence: [] },
+      last_commit: previous
+        ? renderCommit(previous, consensus)
+        : { height: '0', round: 0, block_id: { hash: '', parts: { total: 0, hash: '' } }, signatures: [] },
+    },
+  };
+}
+
+export function renderTx(store: BlockStore, height: number, index: number, result?: RenderedTxResult) {
+  const block = store.get(height)!;
+  return {
+    hash: store.txHash(block, index),
+    height: String(height),
+    index,
+    tx_result: result ?? store.results(height)[index]!,
+    tx: toBase64(txAt(block, index)),
+  };
+}
+
+/** Approximate encoded size of a block (CometBFT reports the protobuf size). */
+export const blockSize = (block: CommittedBlock) => block.txData.length + 4 * block.txCount + 600;

@@ -1,0 +1,132 @@
+// The `/websocket` endpoint: JSON-RPC over a websocket, with `subscribe` to
+// tm.event='NewBlock', 'NewBlockHeader' or 'Tx' (optionally narrowed by event conditions),
+// `unsubscribe`, `unsubscribe_all`, and every other method as over HTTP.
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { CommittedBlock } from '../blocks/block.ts';
+import type { DevnetNode } from '../node.ts';
+import { rpcErrors } from './errors.ts';
+import { callMethod, errorResponse, type RequestId, resultResponse, toRpcError } from './json-rpc.ts';
+import type { Method } from './methods.ts';
+import { renderBlock, renderHeader, renderTx } from './render.ts';
+import { type Condition, matchesEvents, parseQuery } from './tx-search.ts';
+
+const MAX_SUBSCRIPTIONS_PER_CLIENT = 5;
+
+interface Subscription {
+  id: RequestId;
+  query: string;
+  eventType: 'NewBlock' | 'NewBlockHeader' | 'Tx';
+  conditions: Condition[];
+}
+
+export function createWebsocketServer(node: DevnetNode, methods: Record<string, Method>, logger: Logger) {
+  const wss = new WebSocketServer({ noServer: true });
+  const clients = new Map<WebSocket, Subscription[]>();
+
+  wss.on('connection', (socket: WebSocket) => {
+    clients.set(socket, []);
+    socket.on('close', () => clients.delete(socket));
+    socket.on('error', () => clients.delete(socket));
+    socket.on('message', (raw) => void onMessage(socket, raw.toString()));
+  });
+
+  async function onMessage(socket: WebSocket, text: string) {
+    let request: { id?: RequestId; method?: string; params?: unknown };
+    try {
+      request = JSON.parse(text);
+    } catch (error) {
+      return socket.send(errorResponse(null, rpcErrors.parse((error as Error).message)));
+    }
+    const id = request.id ?? null;
+    try {
+      const subscriptions = clients.get(socket);
+      if (!subscriptions) return;
+      if (request.method === 'subscribe') {
+        subscriptions.push(parseSubscription(id, request.params, subscriptions.length));
+        return socket.send(resultResponse(id, {}));
+      }
+      if (request.method === 'unsubscribe') {
+        const query = paramQuery(request.params);
+        const index = subscriptions.findIndex((s) => s.query === query);
+        if (index === -1) throw rpcErrors.internal('subscription not found');
+        subscriptions.splice(index, 1);
+        return socket.send(resultResponse(id, {}));
+      }
+      if (request.method === 'unsubscribe_all') {
+        subscriptions.length = 0;
+        return socket.send(resultResponse(id, {}));
+      }
+      socket.send(resultResponse(id, await callMethod(methods, String(request.method ?? ''), request.params, 'json')));
+    } catch (error) {
+      socket.send(errorResponse(id, toRpcError(error, logger)));
+    }
+  }
+
+  function publish(block: CommittedBlock) {
+    if (clients.size === 0) return;
+    let blockEvent: string | undefined;
+    let headerEvent: string | undefined;
+    for (const [socket, subscriptions] of clients) {
+      for (const sub of subscriptions) {
+        if (sub.eventType === 'NewBlock') {
+          blockEvent ??= JSON.stringify({
+            type: 'tendermint/event/NewBlock',
+            value: {
+              ...renderBlock(block, node.store, node.consensus),
+              result_finalize_block: { events: [], txs_results: block.txCount ? node.store.results(block.header.height) : null, validator_updates: null, app_hash: '' },
+            },
+          });
+          socket.send(eventMessage(sub, blockEvent, 'NewBlock'));
+        } else if (sub.eventType === 'NewBlockHeader') {
+          headerEvent ??= JSON.stringify({ type: 'tendermint/event/NewBlockHeader', value: { header: renderHeader(block), result_finalize_block: { events: [] } } });
+          socket.send(eventMessage(sub, headerEvent, 'NewBlockHeader'));
+        } else {
+          const results = block.txCount ? node.store.results(block.header.height) : [];
+          results.forEach((result, index) => {
+            if (!sub.conditions.every((c) => matchesEvents(result, c))) return;
+            const tx = renderTx(node.store, block.header.height, index, result);
+            const data = JSON.stringify({ type: 'tendermint/event/Tx', value: { TxResult: { height: tx.height, index, tx: tx.tx, result } } });
+            socket.send(eventMessage(sub, data, 'Tx'));
+          });
+        }
+      }
+    }
+  }
+
+  return {
+    wss,
+    publish,
+    disconnectAll() {
+      for (const socket of clients.keys()) socket.terminate();
+      clients.clear();
+    },
+    close() {
+      for (const socket of clients.keys()) socket.terminate();
+      clients.clear();
+      wss.close();
+    },
+  };
+}
+
+function eventMessage(sub: Subscription, data: string, type: string): string {
+  return resultResponse(sub.id, `{"query":${JSON.stringify(sub.query)},"data":${data},"events":{"tm.event":[${JSON.stringify(type)}]}}`);
+}
+
+function paramQuery(params: unknown): string {
+  const query = Array.isArray(params) ? params[0] : (params as { query?: unknown } | undefined)?.query;
+  if (typeof query !== 'string' || !query) throw rpcErrors.invalidParams('error converting json params to arguments: query: missing');
+  return query;
+}
+
+function parseSubscription(id: RequestId, params: unknown, existing: number): Subscription {
+  if (existing >= MAX_SUBSCRIPTIONS_PER_CLIENT) throw rpcErrors.internal(`max_subscriptions_per_client ${MAX_SUBSCRIPTIONS_PER_CLIENT} reached`);
+  const query = paramQuery(params);
+  const conditions = parseQuery(query);
+  const eventCondition = conditions.find((c) => c.key === 'tm.event');
+  const eventType = eventCondition?.value;
+  if (eventType !== 'NewBlock' && eventType !== 'NewBlockHeader' && eventType !== 'Tx') {
+    throw rpcErrors.internal(`this node publishes tm.event='NewBlock', 'NewBlockHeader' and 'Tx'; got ${JSON.stringify(query)}`);
+  }
+  return { id, query, eventType, conditions: conditions.filter((c) => c !== eventCondition) };
+}

@@ -1,0 +1,175 @@
+// Runs transactions against the chain state the way baseapp does: CheckTx for mempool
+// admission, DeliverTx inside a block (ante, then messages; a failing message reverts the
+// messages but keeps the fee and sequence), and Simulate (everything reverted afterwards).
+import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
+import type { Any } from 'cosmjs-types/google/protobuf/any';
+import { asChainError, type ChainError } from '../errors.ts';
+import type { LedgerWriter } from '../ledger/ledger.ts';
+import type { CallScope } from '../contracts/wasm.ts';
+import type { ChainState } from '../state/chain-state.ts';
+import { type AnteMode, type PendingState, runAnte } from './ante.ts';
+import { decodeTx, type DecodedTx, txHash } from './decode.ts';
+import { type ChainEvent, event, withMsgIndex } from './events.ts';
+import { createGasMeter } from './gas.ts';
+import { executeMessage, moduleOf } from './messages.ts';
+
+export interface TxResult {
+  code: number;
+  codespace: string;
+  log: string;
+  gasWanted: bigint;
+  gasUsed: bigint;
+  events: ChainEvent[];
+  /** Protobuf TxMsgData with the messages' responses (empty on failure). */
+  data: Uint8Array;
+}
+
+export interface BlockInfo {
+  height: number;
+  timeNs: bigint;
+  /** The block time as CometBFT prints it (for the ledger). */
+  time: string;
+}
+
+export interface SimulationResult {
+  gasUsed: bigint;
+  events: ChainEvent[];
+  msgResponses: Any[];
+}
+
+export interface TxRunner {
+  checkTx(bytes: Uint8Array): TxResult;
+  deliverTx(bytes: Uint8Array, block: BlockInfo, txIndex: number, mode: 'deliver' | 'trusted', hash?: string): TxResult;
+  /** Throws the ChainError the transaction would fail with. */
+  simulate(bytes: Uint8Array): SimulationResult;
+  /** After a block: the mempool is empty, so CheckTx's view equals the committed state again. */
+  resetPending(): void;
+}
+
+export function createTxRunner(chainId: string, state: ChainState, ledger: LedgerWriter): TxRunner {
+  const pendingSequences = new Map<string, bigint>();
+  const pendingFees = new Map<string, bigint>();
+  const pending: PendingState = {
+    sequence: (address, committed) => pendingSequences.get(address) ?? committed,
+    feesOwed: (address) => pendingFees.get(address) ?? 0n,
+    admit(address, fee) {
+      pendingSequences.set(address, (pendingSequences.get(address) ?? state.accounts.get(address)!.sequence) + 1n);
+      pendingFees.set(address, (pendingFees.get(address) ?? 0n) + fee);
+    },
+  };
+  const anteContext = { chainId, accounts: state.accounts, bank: state.bank, pending };
+
+  const failure = (error: ChainError, gasWanted: bigint, gasUsed: bigint, events: ChainEvent[] = [], log = error.message): TxResult => ({
+    code: error.code,
+    codespace: error.codespace,
+    log,
+    gasWanted,
+    gasUsed,
+    events,
+    data: new Uint8Array(),
+  });
+
+  /** Runs the messages; on failure the caller reverts to its mark. */
+  function runMessages(tx: DecodedTx, scope: CallScope, msgDrafts: number[]): { events: ChainEvent[]; responses: Any[] } {
+    const events: ChainEvent[] = [];
+    const responses: Any[] = [];
+    tx.messages.forEach((msg, msgIndex) => {
+      try {
+        const header = event('message', ['action', msg.typeUrl], ['sender', tx.signer], ['module', moduleOf(msg.typeUrl)]);
+        const result = executeMessage(state, scope, msg);
+        events.push(...withMsgIndex([header, ...result.events], msgIndex));
+        responses.push(result.response);
+        while (msgDrafts.length < scope.drafts.length) msgDrafts.push(msgIndex);
+      } catch (error) {
+        const chainError = asChainError(error);
+        throw Object.assign(chainError, { msgIndex });
+      }
+    });
+    return { events, responses };
+  }
+
+  return {
+    checkTx(bytes) {
+      let gasWanted = 0n;
+      const gas = { consumed: 0n };
+      try {
+        const tx = decodeTx(bytes);
+        gasWanted = tx.authInfo.fee?.gasLimit ?? 0n;
+        const meter = createGasMeter(gasWanted === 0n ? 1n : gasWanted);
+        runAnte(anteContext, tx, 'check', meter);
+        gas.consumed = meter.used;
+        return { code: 0, codespace: '', log: '', gasWanted, gasUsed: meter.used, events: [], data: new Uint8Array() };
+      } catch (error) {
+        return failure(asChainError(error), gasWanted, gas.consumed);
+      }
+    },
+
+    deliverTx(bytes, block, txIndex, mode, hash = txHash(bytes)) {
+      const { journal } = state;
+      journal.clear();
+      let tx: DecodedTx;
+      try {
+        tx = decodeTx(bytes, hash);
+      } catch (error) {
+        return failure(asChainError(error), 0n, 0n);
+      }
+      const gasWanted = tx.authInfo.fee?.gasLimit ?? 0n;
+      const gas = createGasMeter(gasWanted === 0n ? 1n : gasWanted);
+      let anteEvents: ChainEvent[];
+      try {
+        anteEvents = runAnte(anteContext, tx, mode as AnteMode, gas);
+      } catch (error) {
+        journal.revertTo(0);
+        journal.clear();
+        return failure(asChainError(error), gasWanted, gas.used);
+      }
+      const afterAnte = journal.mark();
+      const scope: CallScope = { height: block.height, timeNs: block.timeNs, gas, drafts: [] };
+      const msgDrafts: number[] = [];
+      try {
+        const { events, responses } = runMessages(tx, scope, msgDrafts);
+        const allEvents = [...anteEvents, ...events];
+        scope.drafts.forEach(({ draft, event: emitted }, i) => {
+          ledger.append(draft, {
+            height: block.height,
+            time: block.time,
+            txHash: hash,
+            txIndex,
+            msgIndex: msgDrafts[i] ?? 0,
+            eventIndex: emitted ? allEvents.indexOf(emitted) : -1,
+          });
+        });
+        journal.clear();
+        const data = TxMsgData.encode({ data: [], msgResponses: responses }).finish();
+        return { code: 0, codespace: '', log: '', gasWanted, gasUsed: gas.used, events: allEvents, data };
+      } catch (error) {
+        journal.revertTo(afterAnte);
+        journal.clear();
+        const chainError = asChainError(error);
+        const msgIndex = (error as { msgIndex?: number }).msgIndex ?? 0;
+        return failure(chainError, gasWanted, gas.used, anteEvents, `failed to execute message; message index: ${msgIndex}: ${chainError.message}`);
+      }
+    },
+
+    simulate(bytes) {
+      const { journal } = state;
+      journal.clear();
+      try {
+        const tx = decodeTx(bytes);
+        const gas = createGasMeter(0n);
+        const anteEvents = runAnte(anteContext, tx, 'simulate', gas);
+        const scope: CallScope = { height: 0, timeNs: 0n, gas, drafts: [] };
+        const { events, responses } = runMessages(tx, scope, []);
+        return { gasUsed: gas.used, events: [...anteEvents, ...events], msgResponses: responses };
+      } finally {
+        journal.revertTo(0);
+        journal.clear();
+      }
+    },
+
+    resetPending() {
+      pendingSequences.clear();
+      pendingFees.clear();
+    },
+  };
+}
