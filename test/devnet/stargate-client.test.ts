@@ -1,0 +1,104 @@
+// The devnet through cosmjs's StargateClient: what a wallet or explorer reads.
+import { toBech32 } from '@cosmjs/encoding';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { StargateClient } from '@cosmjs/stargate';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Devnet } from '../../src/devnet/index.ts';
+import { signingClient, sleep, startDevnet } from './helpers.ts';
+
+let devnet: Devnet;
+let client: StargateClient;
+let sentHash = '';
+
+test.before(async () => {
+  devnet = await startDevnet({ blockMs: 100 });
+  client = await StargateClient.connect(devnet.rpcUrl);
+  const sender = await signingClient(devnet, 1);
+  const result = await sender.client.sendTokens(sender.address, devnet.accounts[2]!.address, [{ denom: 'unative', amount: '12345' }], 'auto', 'hello');
+  sentHash = result.transactionHash;
+  sender.client.disconnect();
+});
+test.after(async () => {
+  client.disconnect();
+  await devnet.close();
+});
+
+test('stargate: the chain id is native-devnet-1 and cosmjs picks its CometBFT 0.38 client', async () => {
+  assert.is(await client.getChainId(), 'native-devnet-1');
+  const comet = await Comet38Client.connect(devnet.rpcUrl);
+  const status = await comet.status();
+  assert.ok(status.nodeInfo.version.startsWith('0.38.'));
+  assert.is(status.syncInfo.catchingUp, false);
+  comet.disconnect();
+});
+
+test('stargate: the height rises with wall-clock block times that strictly increase', async () => {
+  const first = await client.getHeight();
+  await sleep(350);
+  const second = await client.getHeight();
+  assert.ok(second > first, `height ${second} should exceed ${first}`);
+  const a = await client.getBlock(second - 1);
+  const b = await client.getBlock(second);
+  assert.ok(new Date(b.header.time).getTime() >= new Date(a.header.time).getTime());
+  assert.ok(Math.abs(Date.now() - new Date(b.header.time).getTime()) < 5_000, 'block time is wall-clock time');
+});
+
+test('stargate: getBlock returns a well-formed header linked to its parent', async () => {
+  const height = await client.getHeight();
+  const block = await client.getBlock(height);
+  const parent = await client.getBlock(height - 1);
+  assert.is(block.header.height, height);
+  assert.is(block.header.chainId, 'native-devnet-1');
+  assert.match(block.id, /^[0-9A-F]{64}$/);
+  const comet = await Comet38Client.connect(devnet.rpcUrl);
+  const raw = await comet.block(height);
+  assert.is(Buffer.from(raw.block.header.lastBlockId!.hash).toString('hex').toUpperCase(), parent.id);
+  assert.is(raw.block.header.proposerAddress.length, 20);
+  assert.is(raw.block.header.appHash.length, 32);
+  comet.disconnect();
+});
+
+test('stargate: block times carry nanoseconds as CometBFT prints them', async () => {
+  const response = await fetch(`${devnet.rpcUrl}/block`);
+  const time: string = (await response.json()).result.block.header.time;
+  assert.match(time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/);
+});
+
+test('stargate: getAllBalances and getBalance show the genesis funds minus what was spent', async () => {
+  const recipient = devnet.accounts[2]!.address;
+  assert.equal(await client.getAllBalances(recipient), [{ denom: 'unative', amount: '1000000012345' }]);
+  assert.equal(await client.getBalance(recipient, 'unative'), { denom: 'unative', amount: '1000000012345' });
+  assert.equal(await client.getBalance(recipient, 'uother'), { denom: 'uother', amount: '0' });
+  const account = await client.getAccount(devnet.accounts[1]!.address);
+  assert.is(account?.sequence, 1);
+  assert.ok(account?.pubkey, 'the pubkey is set by the first signed tx');
+  assert.is(await client.getAccount(toBech32('native', new Uint8Array(20).fill(7))), null, 'an unknown account is null');
+});
+
+test('stargate: getTx finds a sent transaction with its memo, gas and events', async () => {
+  const tx = await client.getTx(sentHash);
+  assert.ok(tx);
+  assert.is(tx!.code, 0);
+  assert.ok(tx!.gasUsed > 0n && tx!.gasUsed <= tx!.gasWanted);
+  const transfer = tx!.events.find((e) => e.type === 'transfer' && e.attributes.some((a) => a.key === 'amount' && a.value === '12345unative'));
+  assert.ok(transfer, 'transfer event of the MsgSend');
+  assert.ok(transfer!.attributes.some((a) => a.key === 'msg_index' && a.value === '0'));
+  assert.is(await client.getTx('00'.repeat(32)), null);
+});
+
+test('stargate: searchTx answers the SPEC 4.2 query forms', async () => {
+  const tx = (await client.getTx(sentHash))!;
+  const bySender = await client.searchTx(`message.sender='${devnet.accounts[1]!.address}'`);
+  assert.ok(bySender.some((t) => t.hash === sentHash));
+  const byRecipient = await client.searchTx(`transfer.recipient='${devnet.accounts[2]!.address}'`);
+  assert.ok(byRecipient.some((t) => t.hash === sentHash));
+  const byHeight = await client.searchTx([{ key: 'tx.height', value: tx.height }]);
+  assert.ok(byHeight.some((t) => t.hash === sentHash));
+  const byAction = await client.searchTx(`message.action='/cosmos.bank.v1beta1.MsgSend'`);
+  assert.ok(byAction.some((t) => t.hash === sentHash));
+  const combined = await client.searchTx(`message.action='/cosmos.bank.v1beta1.MsgSend' AND message.sender='${devnet.accounts[3]!.address}'`);
+  assert.is(combined.length, 0);
+});
+
+test.run();
