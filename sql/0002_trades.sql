@@ -18,7 +18,11 @@ CREATE TABLE trades (
   input_amount    amount      NOT NULL,            -- what the trader sent
   output_amount   amount      NOT NULL,            -- what the trader received
   native_reserves amount      NOT NULL,            -- curve or pool reserve after the trade
-  CHECK ((source = 'amm') = (action = 'swap'))
+  -- The ordering key in one comparable value: many trades share one block time, so
+  -- "first" and "last" (candle open and close, newest trade) are decided by this.
+  seq             bigint GENERATED ALWAYS AS ((block_height << 32) | (tx_index << 16) | event_index) STORED,
+  CHECK ((source = 'amm') = (action = 'swap')),
+  CHECK (block_height BETWEEN 1 AND 2147483647 AND tx_index BETWEEN 0 AND 65535 AND event_index BETWEEN 0 AND 65535)
 );
 
 SELECT create_hypertable('trades', by_range('time', INTERVAL '1 day'));
@@ -27,4 +31,3 @@ SELECT create_hypertable('trades', by_range('time', INTERVAL '1 day'));
 -- its time column; one event always has the same block time, so this is no weaker).
 CREATE UNIQUE INDEX trades_event_key ON trades (tx_hash, msg_index, event_index, time);
 CREATE INDEX trades_token_time ON trades (token_address, time DESC);
-CREATE INDEX trades_trader_time ON trades (trader, time DESC);

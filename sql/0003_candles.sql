@@ -1,16 +1,16 @@
 -- OHLCV candles: continuous aggregates 1m -> 5m -> 1h -> 1d, UTC-aligned buckets.
 -- Many trades share one block time, so open and close are chosen by the ordering key
--- (block_height, tx_index, event_index), never by time alone. Real-time aggregation
+-- seq = (block_height, tx_index, event_index), never by time alone. Real-time aggregation
 -- (materialized_only = false) makes a trade visible in its candle as soon as it is committed.
 
 CREATE MATERIALIZED VIEW candles_1m
 WITH (timescaledb.continuous, timescaledb.materialized_only = false) AS
 SELECT token_address,
        time_bucket(INTERVAL '1 minute', time)                  AS bucket,
-       first(price_unative, (block_height, tx_index, event_index)) AS open,
+       first(price_unative, seq) AS open,
        max(price_unative)                                        AS high,
        min(price_unative)                                        AS low,
-       last(price_unative, (block_height, tx_index, event_index))  AS close,
+       last(price_unative, seq) AS close,
        sum(volume_unative)                                       AS volume,
        count(*)                                                  AS trade_count
 FROM trades

@@ -1,13 +1,20 @@
 // Service configuration: read once from the environment and validated with zod,
 // so a bad value stops start-up with a message naming the variable.
 import { z } from 'zod';
+import cron from 'node-cron';
 
 /** The devnet's well-known test mnemonic (accounts 0..9 are funded at genesis). Never use it on a real chain. */
 export const DEFAULT_DEVNET_MNEMONIC =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
-const port = z.coerce.number().int().min(1).max(65535);
-const positiveInt = z.coerce.number().int().positive();
+const integer = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, { message })
+    .transform(Number);
+const port = integer('must be a port number from 1 to 65535').pipe(z.number().min(1, 'must be a port number from 1 to 65535').max(65535, 'must be a port number from 1 to 65535'));
+const positiveInt = (min = 1) => integer('must be a whole number').pipe(z.number().min(min, `must be at least ${min}`));
 const optionalString = z
   .string()
   .trim()
@@ -32,6 +39,11 @@ const url = (protocols: string[]) =>
       { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
     );
 
+const cronExpression = z
+  .string()
+  .trim()
+  .refine((v) => cron.validate(v), { message: 'must be a cron expression (5 or 6 fields, seconds first when 6)' });
+
 const configSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   DATA_DIR: z.string().trim().min(1).default('./data'),
@@ -43,7 +55,7 @@ const configSchema = z.object({
   LAUNCHPAD_API_PORT: port.default(3000),
   RPC_PORT: port.default(26657),
   DEVNET_RPC_PORT: port.default(26667),
-  DEVNET_BLOCK_MS: positiveInt.min(50).default(1000),
+  DEVNET_BLOCK_MS: positiveInt(50).default(1000),
   DEVNET_MNEMONIC: z
     .string()
     .trim()
@@ -51,11 +63,11 @@ const configSchema = z.object({
       message: 'must be a BIP-39 mnemonic of 12 to 24 words',
     })
     .default(DEFAULT_DEVNET_MNEMONIC),
-  DEVNET_TRADES_PER_BLOCK: z.coerce.number().min(0).default(2),
-  POLL_INTERVAL_MS: positiveInt.min(100).default(5000),
-  START_HEIGHT: positiveInt.optional(),
-  CANDLE_REFRESH_CRON: z.string().trim().default('*/10 * * * * *'),
-  RETENTION_CRON: z.string().trim().default('17 * * * *'),
+  DEVNET_TRADES_PER_BLOCK: z.string().trim().regex(/^\d+(\.\d+)?$/, { message: 'must be a number of trades per block (0 or more; a fraction is a probability)' }).transform(Number).default(2),
+  POLL_INTERVAL_MS: positiveInt(100).default(5000),
+  START_HEIGHT: positiveInt(1).optional(),
+  CANDLE_REFRESH_CRON: cronExpression.default('*/10 * * * * *'),
+  RETENTION_CRON: cronExpression.default('17 * * * *'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['pretty', 'json', 'auto']).default('auto'),
 });

@@ -51,6 +51,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 1;
   let dead: DatabaseError | undefined;
+  let closing = false;
 
   const ready = new Promise<void>((resolve, reject) => {
     worker.on('message', (message: WorkerReply) => {
@@ -69,12 +70,12 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     });
     const die = (error: Error) => {
       if (dead) return;
-      dead = new DatabaseError(`Embedded database stopped: ${error.message}`, { unavailable: true, cause: error });
+      dead = new DatabaseError(closing ? 'Embedded database is closed' : `Embedded database stopped: ${error.message}`, { unavailable: true, cause: error });
       for (const waiter of pending.values()) waiter.reject(dead);
       pending.clear();
       reject(dead);
       releaseDirLock?.();
-      onCrash?.(dead);
+      if (!closing) onCrash?.(dead);
     };
     worker.on('error', die);
     worker.on('exit', (code) => die(new Error(`worker exited with code ${code}`)));
@@ -139,7 +140,8 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
       return { release: async () => void (await inSession(() => direct.query('SELECT pg_advisory_unlock($1::bigint)', [key]))) };
     },
     async close() {
-      if (dead) return;
+      if (dead || closing) return;
+      closing = true;
       await inSession(() => send({ id: nextId++, op: 'close' }));
       await worker.terminate();
       releaseDirLock?.();

@@ -5,7 +5,12 @@ export type Row = Record<string, unknown>;
 
 /** Something SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
-  /** One statement with `$1`-style parameters; resolves to the rows. */
+  /**
+   * One statement with `$1`-style parameters; resolves to the rows.
+   * Parameters: strings, numbers, booleans, null, Date, Uint8Array (bytea), arrays
+   * (cast them: `$1::numeric[]`), and plain objects for jsonb (`$1::jsonb`).
+   * Amounts go in and come out as decimal strings (`numeric`, selected `::text`).
+   */
   query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** A script of one or more statements without parameters (migrations, DDL). */
   exec(script: string): Promise<void>;

@@ -1,0 +1,77 @@
+// `npm run bench:ingest [-- --trades N]`: trades/s through the project's write path
+// (insertTrades into the trades hypertable with its continuous aggregates) against one
+// raw INSERT … SELECT FROM unnest(…) of the same rows into an identical hypertable
+// without aggregates, measured in the same run on the same database.
+// Uses DATABASE_URL when set, otherwise an embedded TimescaleDB in a temporary directory.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../src/db/index.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { insertTrades, type Trade } from '../src/indexer/trades.ts';
+import { randomTrades } from '../test/helpers/trades.ts';
+
+const { values } = parseArgs({ options: { trades: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '3' } } });
+const total = Number(values.trades);
+const rounds = Number(values.rounds);
+
+const dataDir = process.env.DATABASE_URL ? '' : mkdtempSync(path.join(tmpdir(), 'bench-ingest-'));
+const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+try {
+  await migrate(db);
+  await db.exec(`
+    DROP TABLE IF EXISTS bench_raw_trades;
+    CREATE TABLE bench_raw_trades (LIKE trades INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED INCLUDING INDEXES);
+    SELECT create_hypertable('bench_raw_trades', by_range('time', INTERVAL '1 day'));
+  `);
+  const tokens = Array.from({ length: 1000 }, (_, i) => `native1benchtoken${String(i).padStart(4, '0')}`);
+  const now = Date.now();
+
+  const rawInsert = async (rows: readonly Trade[]) => {
+    const col = <T>(f: (t: Trade) => T) => rows.map(f);
+    await db.query(
+      `INSERT INTO bench_raw_trades (time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction,
+         token_address, price_unative, volume_unative, volume_token, fee_unative, trader, input_amount, output_amount, native_reserves)
+       SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
+         $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::text[], $16::numeric[], $17::numeric[], $18::numeric[])`,
+      [col((t) => t.time.toISOString()), col((t) => t.blockHeight), col((t) => t.txIndex), col((t) => t.eventIndex), col((t) => t.msgIndex),
+       col((t) => t.txHash), col((t) => t.source), col((t) => t.action), col((t) => t.direction), col((t) => t.tokenAddress),
+       col((t) => `${t.priceUnative}`), col((t) => `${t.volumeUnative}`), col((t) => `${t.volumeToken}`), col((t) => `${t.feeUnative}`),
+       col((t) => t.trader), col((t) => `${t.inputAmount}`), col((t) => `${t.outputAmount}`), col((t) => `${t.nativeReserves}`)],
+    );
+  };
+
+  const perRound = Math.ceil(total / rounds);
+  const project: number[] = [];
+  const raw: number[] = [];
+  console.log(`bench:ingest  ${total} trades in ${rounds} rounds, 1000 tokens over 90 days, on ${db.kind === 'embedded' ? 'embedded TimescaleDB (on disk)' : 'TimescaleDB server'}`);
+  for (let r = 0; r < rounds; r++) {
+    // each round writes a later 30-day slice, as an indexer moving forward does
+    const from = new Date(now - (90 - r * (90 / rounds)) * 86_400_000);
+    const to = new Date(from.getTime() + (90 / rounds) * 86_400_000);
+    const rows = randomTrades({ seed: 100 + r, from, to, tokens, blocks: Math.ceil(perRound / 3.5), startHeight: 1 + r * 1_000_000 }).slice(0, perRound);
+    rows.sort((a, b) => a.time.getTime() - b.time.getTime());
+    // alternate which goes first so neither always gets the warmer cache
+    const order = r % 2 === 0 ? (['project', 'raw'] as const) : (['raw', 'project'] as const);
+    for (const which of order) {
+      const started = performance.now();
+      if (which === 'project') {
+        const n = await insertTrades(db, rows);
+        if (n !== rows.length) throw new Error(`write path stored ${n} of ${rows.length}`);
+      } else await rawInsert(rows);
+      const rate = rows.length / ((performance.now() - started) / 1000);
+      (which === 'project' ? project : raw).push(rate);
+      console.log(`  round ${r + 1}  ${which.padEnd(7)}  ${rows.length} rows  ${Math.round(rate)} rows/s`);
+    }
+  }
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const projectRate = sum(project) / project.length;
+  const rawRate = sum(raw) / raw.length;
+  console.log(`project write path (insertTrades, hypertable + 4 continuous aggregates): ${Math.round(projectRate)} rows/s`);
+  console.log(`raw INSERT … SELECT FROM unnest into an identical table:               ${Math.round(rawRate)} rows/s`);
+  console.log(`ratio project/raw: ${(projectRate / rawRate).toFixed(2)} (target >= 0.5)`);
+} finally {
+  await db.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,62 @@
+// Scheduled database work. Every periodic task is a TimescaleDB job (see sql/0005_jobs.sql):
+// a server runs them in its background workers; the embedded database has none, so in
+// embedded mode the service runs them itself on node-cron schedules.
+import cron from 'node-cron';
+import type { Logger } from '../internal/logger.ts';
+import type { Database } from './types.ts';
+
+export type JobGroup = 'refresh' | 'retention';
+
+const GROUP_PROCS: Record<JobGroup, string[]> = {
+  refresh: ['refresh_candles'],
+  retention: ['policy_retention', 'prune_feed_events'],
+};
+
+/** Runs every job of the group now, in job id order; returns how long each took. */
+export async function runJobs(db: Database, group: JobGroup): Promise<{ job: string; ms: number }[]> {
+  const jobs = await db.query<{ job_id: number; proc_name: string; hypertable_name: string | null }>(
+    `SELECT job_id, proc_name, hypertable_name FROM timescaledb_information.jobs WHERE proc_name = ANY($1::text[]) ORDER BY job_id`,
+    [GROUP_PROCS[group]],
+  );
+  const timings: { job: string; ms: number }[] = [];
+  for (const job of jobs) {
+    const started = performance.now();
+    await db.exec(`CALL run_job(${Number(job.job_id)})`);
+    timings.push({ job: job.hypertable_name ? `${job.proc_name}(${job.hypertable_name})` : job.proc_name, ms: performance.now() - started });
+  }
+  return timings;
+}
+
+export interface EmbeddedJobsOptions {
+  refreshCron: string;
+  retentionCron: string;
+  logger: Logger;
+}
+
+/** Schedules the job groups; a run still going when its next tick comes is skipped (noOverlap). */
+export function scheduleEmbeddedJobs(db: Database, { refreshCron, retentionCron, logger }: EmbeddedJobsOptions): { stop(): Promise<void> } {
+  const inFlight = new Set<Promise<unknown>>();
+  const schedule = (group: JobGroup, expression: string) =>
+    cron.schedule(
+      expression,
+      () => {
+        const run = runJobs(db, group)
+          .then((timings) => {
+            const ms = timings.reduce((n, t) => n + t.ms, 0);
+            logger.debug({ group, jobs: timings.length, duration_ms: Math.round(ms) }, `Ran ${group} jobs`);
+          })
+          .catch((err) => logger.warn({ err, group }, `Scheduled ${group} jobs failed`))
+          .finally(() => inFlight.delete(run));
+        inFlight.add(run);
+        return run;
+      },
+      { name: `db-${group}`, noOverlap: true, suppressMissedWarning: true },
+    );
+  const tasks = [schedule('refresh', refreshCron), schedule('retention', retentionCron)];
+  return {
+    async stop() {
+      for (const task of tasks) await task.destroy();
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}

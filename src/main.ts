@@ -1,0 +1,32 @@
+// `npm start`: runs the whole service. With no configuration it uses the embedded
+// TimescaleDB in ./data and the built-in devnet, and prints where everything is.
+import { ConfigError, loadConfig } from './config.ts';
+import { createLogger } from './internal/logger.ts';
+import { createShutdown, handleSignals } from './internal/shutdown.ts';
+import { startService } from './service.ts';
+
+let config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(2);
+  }
+  throw error;
+}
+
+const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+const shutdown = createShutdown(logger);
+handleSignals(shutdown);
+
+try {
+  const service = await startService({ config, logger, shutdown });
+  const width = Math.max(...service.endpoints.map((e) => e.name.length));
+  const lines = service.endpoints.map((e) => `  ${e.name.padEnd(width)}  ${e.where}`);
+  process.stdout.write(`\nLaunchpad index service is running (Ctrl-C to stop)\n${lines.join('\n')}\n\n`);
+} catch (error) {
+  logger.fatal({ err: error }, `Start-up failed: ${(error as Error).message}`);
+  await shutdown.run('start-up failed');
+  process.exit(1);
+}

@@ -1,0 +1,64 @@
+// Migrations: applied once, recorded, safe to run twice; an edited applied file is refused.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { migrate, readMigrations } from '../../src/db/migrate.ts';
+import { openTestDatabase } from '../helpers/database.ts';
+
+test('npm run migrate applies every migration, and a second run applies none', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'migrate-test-'));
+  try {
+    const env = { ...process.env, DATA_DIR: dir, DATABASE_URL: '' };
+    const first = spawnSync('npm', ['run', '-s', 'migrate'], { env, encoding: 'utf8', timeout: 120_000 });
+    assert.is(first.status, 0, first.stderr);
+    assert.match(first.stdout, new RegExp(`Applied ${readMigrations().length} migration\\(s\\)`));
+    const second = spawnSync('npm', ['run', '-s', 'migrate'], { env, encoding: 'utf8', timeout: 120_000 });
+    assert.is(second.status, 0, second.stderr);
+    assert.match(second.stdout, /Schema is up to date/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('applied migrations are recorded with their checksums, and re-running changes nothing', async () => {
+  const { db, dispose } = await openTestDatabase();
+  try {
+    const rows = await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
+    assert.equal(rows.map((r) => r.version), readMigrations().map((m) => m.version));
+    assert.equal(await migrate(db), []);
+    const jobs = await db.query<{ proc_name: string }>(`SELECT proc_name FROM timescaledb_information.jobs WHERE proc_name <> 'policy_job_stat_history_retention' ORDER BY proc_name`);
+    assert.equal(jobs.map((j) => j.proc_name), ['policy_retention', 'policy_retention', 'policy_retention', 'policy_retention', 'prune_feed_events', 'refresh_candles']);
+  } finally {
+    await dispose();
+  }
+});
+
+test('a migration edited after it was applied is refused with a message saying what to do', async () => {
+  const { db, dispose } = await openTestDatabase();
+  try {
+    const edited = readMigrations().map((m, i) => (i === 1 ? { ...m, checksum: 'different' } : m));
+    const err = await migrate(db, edited).catch((e) => e);
+    assert.is(err.name, 'MigrationError');
+    assert.match(err.message, /0002_trades\.sql was changed after it was applied.*add a new migration/);
+  } finally {
+    await dispose();
+  }
+});
+
+test('a failing migration leaves nothing half-applied', async () => {
+  const { db, dispose } = await openTestDatabase();
+  try {
+    const broken = { version: '9999', name: 'broken', checksum: 'x', sql: 'CREATE TABLE half_done (x int); SELECT no_such_function();' };
+    const err = await migrate(db, [...readMigrations(), broken]).catch((e) => e);
+    assert.match(err.message, /9999_broken\.sql failed/);
+    assert.is((await db.query(`SELECT 1 FROM pg_tables WHERE tablename = 'half_done'`)).length, 0);
+    assert.is((await db.query(`SELECT 1 FROM schema_migrations WHERE version = '9999'`)).length, 0);
+  } finally {
+    await dispose();
+  }
+});
+
+test.run();

@@ -1,0 +1,171 @@
+// The database seam's contract, run against each adapter: the same SQL must give
+// the same answers whichever database is behind the interface.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { DatabaseError, type Database } from '../../src/db/types.ts';
+
+const MAX_U256 = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
+
+const waitFor = async (cond: () => boolean, ms = 2000) => {
+  const deadline = Date.now() + ms;
+  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  return cond();
+};
+
+export function seamContract(name: string, open: () => Promise<{ db: Database; dispose(): Promise<void> }>) {
+  const test = suite<{ db: Database; dispose?: () => Promise<void> }>(`seam contract: ${name}`, {} as never);
+
+  test.before(async (ctx) => {
+    const opened = await open();
+    ctx.db = opened.db;
+    ctx.dispose = opened.dispose;
+    await ctx.db.exec(`
+      DROP TABLE IF EXISTS seam_items;
+      CREATE TABLE seam_items (id serial PRIMARY KEY, label text UNIQUE, qty numeric, at timestamptz, blob bytea, doc jsonb);
+    `);
+  });
+  test.after(async (ctx) => {
+    await ctx.dispose?.();
+  });
+
+  test('parameters of every common type round-trip', async ({ db }) => {
+    const at = new Date('2026-05-01T12:34:56.789Z');
+    const [row] = await db.query(
+      'SELECT $1::text AS s, $2::int AS i, $3::numeric AS n, $4::timestamptz AS t, $5::boolean AS b, $6::text AS nul, $7::jsonb AS j',
+      ['héllo', 42, '123.450', at, true, null, { a: [1, 'x'] }],
+    );
+    assert.equal(row, { s: 'héllo', i: 42, n: '123.450', t: at, b: true, nul: null, j: { a: [1, 'x'] } });
+  });
+
+  test('amounts come back as exact decimal strings, even beyond 2^64', async ({ db }) => {
+    const [row] = await db.query<{ a: string; b: string; c: string }>(
+      'SELECT $1::numeric AS a, ($1::numeric - 1)::text AS b, sum(x)::text AS c FROM (VALUES ($2::numeric), ($3::numeric)) v(x)',
+      [MAX_U256, '9007199254740993', '1'],
+    );
+    assert.is(row!.a, MAX_U256);
+    assert.is(row!.b, MAX_U256.slice(0, -1) + '4');
+    assert.is(row!.c, '9007199254740994');
+  });
+
+  test('int8 is a number while exact and a string beyond 2^53', async ({ db }) => {
+    const [row] = await db.query('SELECT 42::int8 AS small, 9007199254740993::int8 AS big, count(*) AS n FROM (VALUES (1),(2)) v(x)');
+    assert.equal(row, { small: 42, big: '9007199254740993', n: 2 });
+  });
+
+  test('arrays pass through unnest in one statement', async ({ db }) => {
+    const labels = Array.from({ length: 500 }, (_, i) => `bulk-${i}`);
+    const qty = labels.map((_, i) => `${BigInt(i) * 10n ** 30n}`);
+    const inserted = await db.query<{ n: number }>(
+      `WITH ins AS (INSERT INTO seam_items (label, qty) SELECT * FROM unnest($1::text[], $2::numeric[]) RETURNING 1) SELECT count(*)::int AS n FROM ins`,
+      [labels, qty],
+    );
+    assert.is(inserted[0]!.n, 500);
+    const [back] = await db.query<{ qty: string }>(`SELECT qty::text AS qty FROM seam_items WHERE label = 'bulk-499'`);
+    assert.is(back!.qty, `${499n * 10n ** 30n}`);
+  });
+
+  test('bytea round-trips', async ({ db }) => {
+    const bytes = Uint8Array.from([0, 1, 2, 250, 255]);
+    await db.query('INSERT INTO seam_items (label, blob) VALUES ($1, $2)', ['bytes', bytes]);
+    const [row] = await db.query<{ blob: Uint8Array }>(`SELECT blob FROM seam_items WHERE label = 'bytes'`);
+    assert.equal([...row!.blob], [...bytes]);
+  });
+
+  test('a transaction commits when its function resolves', async ({ db }) => {
+    const result = await db.transaction(async (tx) => {
+      await tx.query('INSERT INTO seam_items (label) VALUES ($1)', ['committed']);
+      return 'done';
+    });
+    assert.is(result, 'done');
+    assert.is((await db.query(`SELECT 1 FROM seam_items WHERE label = 'committed'`)).length, 1);
+  });
+
+  test('a transaction rolls back every write when its function throws', async ({ db }) => {
+    const err = await db
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO seam_items (label) VALUES ($1)', ['rolled-back-1']);
+        await tx.query('INSERT INTO seam_items (label) VALUES ($1)', ['rolled-back-2']);
+        throw new Error('boom');
+      })
+      .catch((e: Error) => e);
+    assert.is((err as Error).message, 'boom');
+    assert.is((await db.query(`SELECT 1 FROM seam_items WHERE label LIKE 'rolled-back-%'`)).length, 0);
+  });
+
+  test('a failed statement is a DatabaseError with its SQLSTATE, and rolls the transaction back', async ({ db }) => {
+    await db.query('INSERT INTO seam_items (label) VALUES ($1)', ['unique-one']);
+    const err = await db
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO seam_items (label) VALUES ($1)', ['before-dup']);
+        await tx.query('INSERT INTO seam_items (label) VALUES ($1)', ['unique-one']);
+      })
+      .catch((e) => e);
+    assert.instance(err, DatabaseError);
+    assert.is(err.code, '23505');
+    assert.is((await db.query(`SELECT 1 FROM seam_items WHERE label = 'before-dup'`)).length, 0);
+    // the database is usable afterwards
+    assert.is((await db.query('SELECT 1 AS one'))[0]!.one, 1);
+  });
+
+  test('exec runs a script of several statements', async ({ db }) => {
+    await db.exec(`INSERT INTO seam_items (label) VALUES ('script-a'); INSERT INTO seam_items (label) VALUES ('script-b');`);
+    assert.is((await db.query(`SELECT 1 FROM seam_items WHERE label LIKE 'script-%'`)).length, 2);
+  });
+
+  test('a notification sent in a transaction arrives after commit, never before', async ({ db }) => {
+    const got: string[] = [];
+    const unlisten = await db.listen('seam_channel', (p) => got.push(p));
+    let seenInside = -1;
+    await db.transaction(async (tx) => {
+      await tx.query(`SELECT pg_notify('seam_channel', $1)`, ['committed-payload']);
+      await new Promise((r) => setTimeout(r, 150));
+      seenInside = got.length;
+    });
+    assert.ok(await waitFor(() => got.length === 1), 'notification after commit');
+    assert.is(seenInside, 0);
+    assert.equal(got, ['committed-payload']);
+    await unlisten();
+  });
+
+  test('a notification sent in a rolled-back transaction never arrives', async ({ db }) => {
+    const got: string[] = [];
+    const unlisten = await db.listen('seam_channel2', (p) => got.push(p));
+    await db
+      .transaction(async (tx) => {
+        await tx.query(`SELECT pg_notify('seam_channel2', 'rolled-back')`);
+        throw new Error('abort');
+      })
+      .catch(() => {});
+    await db.query(`SELECT pg_notify('seam_channel2', 'after')`);
+    assert.ok(await waitFor(() => got.length >= 1));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(got, ['after']);
+    await unlisten();
+  });
+
+  test('after unlisten no more notifications are delivered', async ({ db }) => {
+    const got: string[] = [];
+    const unlisten = await db.listen('seam_channel3', (p) => got.push(p));
+    await db.query(`SELECT pg_notify('seam_channel3', 'one')`);
+    assert.ok(await waitFor(() => got.length === 1));
+    await unlisten();
+    await db.query(`SELECT pg_notify('seam_channel3', 'two')`);
+    await new Promise((r) => setTimeout(r, 150));
+    assert.equal(got, ['one']);
+  });
+
+  test('concurrent queries and transactions do not interleave inside a transaction', async ({ db }) => {
+    await db.exec('DROP TABLE IF EXISTS seam_counter; CREATE TABLE seam_counter (n int); INSERT INTO seam_counter VALUES (0);');
+    await Promise.all(
+      Array.from({ length: 20 }, () =>
+        db.transaction(async (tx) => {
+          const [row] = await tx.query<{ n: number }>('SELECT n FROM seam_counter FOR UPDATE');
+          await tx.query('UPDATE seam_counter SET n = $1', [row!.n + 1]);
+        }),
+      ),
+    );
+    assert.is((await db.query<{ n: number }>('SELECT n FROM seam_counter'))[0]!.n, 20);
+  });
+
+  return test;
+}

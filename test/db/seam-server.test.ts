@@ -1,0 +1,49 @@
+// The seam's contract on the postgres.js adapter against a real PostgreSQL server process.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createServerDatabase } from '../../src/db/postgres.ts';
+import { seamContract } from './seam-contract.ts';
+import { startPostgresServer } from '../helpers/postgres-server.ts';
+import { freshServerDatabase } from '../helpers/database.ts';
+
+const server = await startPostgresServer();
+if ('skip' in server) {
+  console.log(`Skipping the server adapter's tests: ${server.skip}`);
+  test.skip('seam contract on a PostgreSQL server', () => {});
+  test.run();
+} else {
+  console.log(`Server adapter tests on ${server.description}`);
+  const fresh = await freshServerDatabase(server.url);
+  const contract = seamContract(`postgres.js on ${server.description}`, async () => {
+    const db = createServerDatabase({ url: fresh.url });
+    return { db, dispose: () => db.close() };
+  });
+  contract('a session advisory lock excludes a second holder until released', async () => {
+    const a = createServerDatabase({ url: fresh.url });
+    const b = createServerDatabase({ url: fresh.url });
+    try {
+      const held = await a.advisoryLock(777);
+      assert.ok(held);
+      assert.is(await b.advisoryLock(777, { wait: false }), undefined);
+      await held!.release();
+      const second = await b.advisoryLock(777, { wait: false });
+      assert.ok(second, 'free after release');
+      await second!.release();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+  contract('an unreachable server is reported as unavailable', async () => {
+    const db = createServerDatabase({ url: 'postgres://postgres@127.0.0.1:1/none' });
+    const err = await db.query('SELECT 1').catch((e) => e);
+    assert.is(err.name, 'DatabaseError');
+    assert.ok(err.unavailable, `unavailable flag set (code ${err.code})`);
+    await db.close();
+  });
+  contract.after(async () => {
+    await fresh.dispose();
+    await server.stop();
+  });
+  contract.run();
+}

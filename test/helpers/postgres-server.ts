@@ -1,0 +1,119 @@
+// A real PostgreSQL server for the server adapter's tests: TEST_DATABASE_URL when set,
+// a testcontainers TimescaleDB when a Docker engine answers, otherwise a throwaway
+// cluster made with this machine's PostgreSQL binaries. Says why when none is possible.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export interface PostgresServer {
+  url: string;
+  /** true when the server has the TimescaleDB extension (the full schema can run on it). */
+  timescale: boolean;
+  description: string;
+  stop(): Promise<void>;
+}
+
+export type ServerOrReason = PostgresServer | { skip: string };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+function findPostgresBin(): string | undefined {
+  const fromEnv = process.env.PG_BINDIR;
+  if (fromEnv && existsSync(path.join(fromEnv, 'initdb'))) return fromEnv;
+  const base = '/usr/lib/postgresql';
+  if (existsSync(base)) {
+    const versions = readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return path.join(base, versions[0], 'bin');
+  }
+  const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
+  return which.status === 0 ? path.dirname(which.stdout.trim()) : undefined;
+}
+
+/** initdb refuses to run as root: run the server binaries as the postgres user then. */
+function asServerUser(cmd: string, args: string[]): [string, string[]] {
+  if (process.getuid?.() !== 0) return [cmd, args];
+  return ['runuser', ['-u', 'postgres', '--', cmd, ...args]];
+}
+
+async function startThrowawayCluster(): Promise<ServerOrReason> {
+  const bin = findPostgresBin();
+  if (!bin) return { skip: 'no PostgreSQL server binaries (initdb) on this machine; install postgresql or set TEST_DATABASE_URL' };
+  if (process.getuid?.() === 0 && spawnSync('id', ['postgres']).status !== 0) return { skip: 'running as root and there is no postgres user to run initdb as' };
+  const dir = mkdtempSync(path.join(tmpdir(), 'pgtest-'));
+  chmodSync(dir, 0o777);
+  const dataDir = path.join(dir, 'data');
+  const [initCmd, initArgs] = asServerUser(path.join(bin, 'initdb'), ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
+  if (init.status !== 0) {
+    rmSync(dir, { recursive: true, force: true });
+    return { skip: `initdb failed: ${init.stderr || init.stdout}` };
+  }
+  const port = await freePort();
+  const [cmd, args] = asServerUser(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']);
+  const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let log = '';
+  child.stderr?.on('data', (d) => (log += d));
+  const ready = await new Promise<boolean>((resolve) => {
+    const deadline = Date.now() + 20_000;
+    const poll = () => {
+      const ok = spawnSync(path.join(bin, 'pg_isready'), ['-h', '127.0.0.1', '-p', String(port)]).status === 0;
+      if (ok) return resolve(true);
+      if (Date.now() > deadline || child.exitCode !== null) return resolve(false);
+      setTimeout(poll, 100);
+    };
+    poll();
+  });
+  const stop = async () => {
+    if (child.exitCode === null) {
+      // runuser does not forward signals to the server: ask pg_ctl for a fast shutdown.
+      const [stopCmd, stopArgs] = asServerUser(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'fast', '-w']);
+      spawnSync(stopCmd, stopArgs, { stdio: 'ignore' });
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  if (!ready) {
+    await stop();
+    return { skip: `PostgreSQL did not start: ${log.slice(-500)}` };
+  }
+  const version = path.basename(path.dirname(bin));
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, timescale: false, description: `throwaway PostgreSQL ${version} cluster`, stop };
+}
+
+async function startContainer(): Promise<ServerOrReason | undefined> {
+  try {
+    const { getContainerRuntimeClient, GenericContainer, Wait } = await import('testcontainers');
+    await getContainerRuntimeClient();
+    const container = await new GenericContainer('timescale/timescaledb:latest-pg17')
+      .withEnvironment({ POSTGRES_PASSWORD: 'postgres' })
+      .withExposedPorts(5432)
+      .withWaitStrategy(Wait.forLogMessage(/database system is ready to accept connections/, 2))
+      .start();
+    return {
+      url: `postgres://postgres:postgres@${container.getHost()}:${container.getMappedPort(5432)}/postgres`,
+      timescale: true,
+      description: 'testcontainers TimescaleDB',
+      stop: async () => void (await container.stop()),
+    };
+  } catch {
+    return undefined; // no Docker engine: fall back to the machine's binaries
+  }
+}
+
+export async function startPostgresServer(): Promise<ServerOrReason> {
+  if (process.env.TEST_DATABASE_URL) {
+    return { url: process.env.TEST_DATABASE_URL, timescale: true, description: 'TEST_DATABASE_URL', stop: async () => {} };
+  }
+  return (await startContainer()) ?? startThrowawayCluster();
+}

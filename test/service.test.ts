@@ -1,0 +1,53 @@
+// The README's first command: the service starts with no configuration, prints where
+// everything is, and Ctrl-C (SIGINT) stops it cleanly.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+
+function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  return { child, output: () => out, exited };
+}
+
+async function waitForOutput(output: () => string, pattern: RegExp, ms = 60_000) {
+  const deadline = Date.now() + ms;
+  while (!pattern.test(output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.match(output(), pattern);
+}
+
+test('starts, prints where everything is, and stops cleanly on Ctrl-C', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
+  try {
+    const svc = start({ DATA_DIR: dir });
+    await waitForOutput(svc.output, /is running \(Ctrl-C to stop\)/);
+    assert.match(svc.output(), new RegExp(`database\\s+embedded TimescaleDB in ${dir}`));
+    assert.ok(existsSync(path.join(dir, 'embedded.lock')), 'the data directory is locked while running');
+
+    // a second process on the same data directory is refused, naming the owner
+    const second = start({ DATA_DIR: dir });
+    assert.is(await second.exited, 1);
+    assert.match(second.output(), new RegExp(`DATA_DIR ${dir} is in use by process ${svc.child.pid}`));
+
+    svc.child.kill('SIGINT');
+    assert.is(await svc.exited, 0);
+    assert.match(svc.output(), /"msg":"Stopped"/);
+    assert.not.ok(existsSync(path.join(dir, 'embedded.lock')), 'lock released');
+
+    // and it starts again on the same data
+    const again = start({ DATA_DIR: dir });
+    await waitForOutput(again.output, /is running/);
+    again.child.kill('SIGINT');
+    assert.is(await again.exited, 0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test.run();
