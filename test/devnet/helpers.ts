@@ -3,7 +3,21 @@
 import { makeCosmoshubPath } from '@cosmjs/amino';
 import { SigningCosmWasmClient } from '@cosmjs/cosmwasm-stargate';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
-import { GasPrice, SigningStargateClient } from '@cosmjs/stargate';
+import {
+  GasPrice,
+  QueryClient,
+  setupAuthExtension,
+  setupBankExtension,
+  setupGovExtension,
+  setupMintExtension,
+  setupStakingExtension,
+  setupTxExtension,
+  SigningStargateClient,
+} from '@cosmjs/stargate';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { toUtf8 } from '@cosmjs/encoding';
+import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
+import { MsgExecuteContract } from 'cosmjs-types/cosmwasm/wasm/v1/tx';
 import { DEFAULT_DEVNET_MNEMONIC } from '../../src/config.ts';
 import { createNativeRegistry } from '../../src/devnet/bridge/msg-burn-for-bridge-out.ts';
 import { createDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.ts';
@@ -26,11 +40,27 @@ export async function signingClient(devnet: Devnet, index: number) {
   return { client: await SigningStargateClient.connectWithSigner(devnet.rpcUrl, signer, clientOptions), address: address!, signer };
 }
 
+/**
+ * A SigningCosmWasmClient for account `index`. @cosmjs/cosmwasm-stargate 0.39.0 re-exports
+ * @cosmjs/cosmwasm 0.38.1 with its own @cosmjs/stargate, whose `instanceof GasPrice` rejects
+ * a 0.39 GasPrice; so `execute` here simulates and passes an explicit fee (gas × 1.4 at 0.01unative).
+ */
 export async function wasmClient(devnet: Devnet, index: number) {
   const signer = await wallet(index);
   const [{ address }] = await signer.getAccounts();
-  return { client: await SigningCosmWasmClient.connectWithSigner(devnet.rpcUrl, signer, clientOptions), address: address!, signer };
+  const client = await SigningCosmWasmClient.connectWithSigner(devnet.rpcUrl, signer, { broadcastPollIntervalMs: 50, broadcastTimeoutMs: 10_000 });
+  const execute = async (contract: string, msg: unknown, funds: Coin[] = []) => {
+    const message = {
+      typeUrl: '/cosmwasm.wasm.v1.MsgExecuteContract',
+      value: MsgExecuteContract.fromPartial({ sender: address!, contract, msg: toUtf8(JSON.stringify(msg)), funds }),
+    };
+    const gas = Math.ceil((await client.simulate(address!, [message], '')) * 1.4);
+    return client.execute(address!, contract, msg, feeFor(gas), '', funds);
+  };
+  return { client, address: address!, signer, execute };
 }
+
+export const feeFor = (gas: number) => ({ amount: [{ denom: 'unative', amount: String(Math.ceil(gas / 100)) }], gas: String(gas) });
 
 export const attr = (events: readonly { type: string; attributes: readonly { key: string; value: string }[] }[], type: string) =>
   events.filter((e) => e.type === type).map((e) => Object.fromEntries(e.attributes.map((a) => [a.key, a.value])));
@@ -42,3 +72,10 @@ export async function rpc(devnet: Devnet, method: string, params: unknown = {}) 
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A cosmjs QueryClient with the module extensions a Chain API uses. */
+export async function queryClient(devnet: Devnet) {
+  const comet = await Comet38Client.connect(devnet.rpcUrl);
+  const query = QueryClient.withExtensions(comet, setupAuthExtension, setupBankExtension, setupStakingExtension, setupMintExtension, setupGovExtension, setupTxExtension);
+  return { query, comet };
+}

@@ -61,7 +61,7 @@ test('stargate: getBlock returns a well-formed header linked to its parent', asy
 
 test('stargate: block times carry nanoseconds as CometBFT prints them', async () => {
   const response = await fetch(`${devnet.rpcUrl}/block`);
-  const time: string = (await response.json()).result.block.header.time;
+  const time = ((await response.json()) as { result: { block: { header: { time: string } } } }).result.block.header.time;
   assert.match(time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/);
 });
 
