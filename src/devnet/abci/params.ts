@@ -1,6 +1,7 @@
 // Queries of module parameters that never change on the devnet: mint (no inflation) and gov v1.
 import { toAscii } from '@cosmjs/encoding';
 import { QueryParamsRequest as GovParamsRequest, QueryParamsResponse as GovParamsResponse } from 'cosmjs-types/cosmos/gov/v1/query';
+import { QueryParamsRequest as GovLegacyParamsRequest, QueryParamsResponse as GovLegacyParamsResponse } from 'cosmjs-types/cosmos/gov/v1beta1/query';
 import {
   QueryAnnualProvisionsRequest,
   QueryAnnualProvisionsResponse,
@@ -62,6 +63,19 @@ export function paramsRoutes(): Record<string, QueryRoute> {
         default:
           throw queryErrors.invalidArgument(`unknown params type: ${paramsType}`);
       }
+    }),
+    // The legacy v1beta1 service (cosmjs's gov extension asks it) fills every section.
+    '/cosmos.gov.v1beta1.Query/Params': route(GovLegacyParamsRequest, GovLegacyParamsResponse, ({ paramsType }) => {
+      if (!['voting', 'deposit', 'tallying'].includes(paramsType)) throw queryErrors.invalidArgument(`unknown params type: ${paramsType}`);
+      return {
+        votingParams: { votingPeriod: govParams.votingPeriod },
+        depositParams: { minDeposit: govParams.minDeposit, maxDepositPeriod: govParams.maxDepositPeriod },
+        tallyParams: {
+          quorum: toAscii(decToProto(govParams.quorum)),
+          threshold: toAscii(decToProto(govParams.threshold)),
+          vetoThreshold: toAscii(decToProto(govParams.vetoThreshold)),
+        },
+      };
     }),
   };
 }
