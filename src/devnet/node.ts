@@ -2,7 +2,7 @@
 // commitment (hashes, durable log, then visible), replay of a data directory on start, and
 // the notifications subscribers and broadcast_tx_commit wait on.
 import { sha256 } from '@cosmjs/crypto';
-import { toAscii } from '@cosmjs/encoding';
+import { toAscii, toHex } from '@cosmjs/encoding';
 import type { Logger } from 'pino';
 import { type CommittedBlock, compressResults, headerHash, packTxs, partsHashOf, type RenderedTxResult, renderTxResult, txAt } from './blocks/block.ts';
 import { type BlockStore, createBlockStore } from './blocks/block-store.ts';
@@ -86,14 +86,15 @@ export function createNode(options: NodeOptions): DevnetNode {
     appHash = sha256(concatBytes(appHash, block.header.dataHash, lastResultsHash));
   }
 
-  function publish(block: CommittedBlock, results: readonly RenderedTxResult[]) {
-    store.add(block, results);
+  function publish(block: CommittedBlock, results: readonly RenderedTxResult[], hashes?: readonly string[]) {
+    store.add(block, results, hashes);
     advanceHashes(block, results);
     runner.resetPending();
-    for (let i = 0; i < block.txCount; i++) {
-      const waiters = txWaiters.get(store.txHash(block, i));
+    for (let i = 0; i < block.txCount && txWaiters.size > 0; i++) {
+      const hash = hashes?.[i] ?? store.txHash(block, i);
+      const waiters = txWaiters.get(hash);
       if (!waiters) continue;
-      txWaiters.delete(store.txHash(block, i));
+      txWaiters.delete(hash);
       for (const resolve of waiters) resolve({ height: block.header.height, index: i, result: results[i]! });
     }
     for (const listener of listeners) listener(block);
@@ -117,17 +118,23 @@ export function createNode(options: NodeOptions): DevnetNode {
     const height = store.height + 1;
     const info = blockInfo(height, clock.next());
     const txs: Uint8Array[] = [];
+    const digests: Uint8Array[] = [];
+    const hashes: string[] = [];
     const results: TxResult[] = [];
-    const execute = (bytes: Uint8Array, mode: 'deliver' | 'trusted', hash?: string) => {
+    const execute = (bytes: Uint8Array, mode: 'deliver' | 'trusted') => {
       if (txs.length >= MAX_TXS_PER_BLOCK - 1) throw new Error('block is full');
+      const digest = sha256(bytes);
+      const hash = toHex(digest).toUpperCase();
       const result = runner.deliverTx(bytes, info, txs.length, mode, hash);
       txs.push(bytes);
+      digests.push(digest);
+      hashes.push(hash);
       results.push(result);
       return result;
     };
     for (const { bytes, hash } of mempool.splice(0, MAX_TXS_PER_BLOCK / 2)) {
       mempoolHashes.delete(hash);
-      execute(bytes, 'deliver', hash);
+      execute(bytes, 'deliver');
     }
     filler?.(info, (bytes, mode) => execute(bytes, mode));
 
@@ -143,7 +150,7 @@ export function createNode(options: NodeOptions): DevnetNode {
       lastBlockHash: previous?.hash ?? new Uint8Array(),
       lastPartsHash: previous?.partsHash ?? new Uint8Array(),
       lastCommitHash,
-      dataHash: merkleRoot(txs.map((tx) => sha256(tx))),
+      dataHash: merkleRoot(digests),
       validatorsHash: consensus.validatorsHash,
       consensusHash: consensus.consensusHash,
       appHash,
@@ -162,7 +169,7 @@ export function createNode(options: NodeOptions): DevnetNode {
       results: compressResults(results),
     };
     log?.append(block);
-    publish(block, rendered);
+    publish(block, rendered, hashes);
     return block;
   }
 

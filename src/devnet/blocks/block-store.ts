@@ -8,7 +8,8 @@ import { createTxIndex, type TxIndex } from './tx-index.ts';
 export interface BlockStore {
   readonly height: number;
   readonly index: TxIndex;
-  add(block: CommittedBlock, results: readonly RenderedTxResult[]): void;
+  /** `hashes` (upper-case hex) when the caller has them already; computed otherwise. */
+  add(block: CommittedBlock, results: readonly RenderedTxResult[], hashes?: readonly string[]): void;
   get(height: number): CommittedBlock | undefined;
   latest(): CommittedBlock | undefined;
   resultsJson(height: number): string;
@@ -30,11 +31,11 @@ export function createBlockStore(): BlockStore {
       return blocks.length;
     },
     index,
-    add(block, results) {
+    add(block, results, hashes) {
       if (block.header.height !== blocks.length + 1) throw new Error(`block ${block.header.height} does not follow ${blocks.length}`);
       blocks.push(block);
-      const hashes = Array.from({ length: block.txCount }, (_, i) => toHex(sha256(txAt(block, i))).toUpperCase());
-      index.add(block.header.height, hashes, results);
+      const txHashes = hashes ?? Array.from({ length: block.txCount }, (_, i) => toHex(sha256(txAt(block, i))).toUpperCase());
+      index.add(block.header.height, txHashes, results);
     },
     get,
     latest: () => blocks[blocks.length - 1],

@@ -82,7 +82,7 @@ export function createTrafficGenerator(options: { chainId: string; state: ChainS
     syncTokens();
     const spendable = nativeBalance(trader.address) - GENERATOR_FEE * 2n;
     const roll = random();
-    if (tokens.length < 3 || roll < 0.01) {
+    if (tokens.length < 3 || roll < 0.003) {
       const { name, symbol } = tokenName();
       const description = `${name} launched by the devnet traffic generator`;
       return {
@@ -91,7 +91,7 @@ export function createTrafficGenerator(options: { chainId: string; state: ChainS
         funds: fundsOf(LAUNCHPAD_DEFAULTS.creationFee),
       };
     }
-    if (roll < 0.013 && spendable > 50_000n * NATIVE) {
+    if (roll < 0.004 && spendable > 50_000n * NATIVE) {
       const { name, symbol } = tokenName();
       return {
         contract: DEVNET_CONTRACTS.amm,
@@ -100,7 +100,7 @@ export function createTrafficGenerator(options: { chainId: string; state: ChainS
       };
     }
     // Recent tokens trade more, like on a real launchpad.
-    const token = tokens[tokens.length - 1 - Math.floor(tokens.length * random() ** 3)]!;
+    const token = tokens[tokens.length - 1 - Math.floor(tokens.length * random() ** 4)]!;
     const held = tokenBalance(token.address, trader.address);
     const wantsToSell = held > 0n && (random() < 0.35 || spendable < 10n * NATIVE);
     if (wantsToSell) {

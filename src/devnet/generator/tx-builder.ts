@@ -43,7 +43,7 @@ export function buildExecuteTx(chainId: string, signer: SignerState, call: Contr
     AuthInfo.fromPartial({
       signerInfos: [
         {
-          publicKey: { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key: signer.key.pubkey }).finish() },
+          publicKey: pubkeyAny(signer.key.pubkey),
           modeInfo: { single: { mode: SignMode.SIGN_MODE_DIRECT } },
           sequence: signer.sequence,
         },
@@ -61,4 +61,12 @@ function signDirect(chainId: string, signer: SignerState, bodyBytes: Uint8Array,
   const signBytes = makeSignBytes({ bodyBytes, authInfoBytes, chainId, accountNumber: signer.accountNumber });
   const signature = Secp256k1.createSignature(sha256(signBytes), signer.key.privkey);
   return concatBytes(signature.r(32), signature.s(32));
+}
+
+const pubkeyAnys = new WeakMap<Uint8Array, { typeUrl: string; value: Uint8Array }>();
+/** The signer's public key as an Any, encoded once per key. */
+function pubkeyAny(key: Uint8Array) {
+  let any = pubkeyAnys.get(key);
+  if (!any) pubkeyAnys.set(key, (any = { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key }).finish() }));
+  return any;
 }
