@@ -19,6 +19,10 @@ CREATE TABLE tokens (
   graduated_at     timestamptz,
   first_seen_at    timestamptz NOT NULL DEFAULT now(), -- when the indexer first saw the token
   last_trade_at    timestamptz,
+  -- ordering key (trades.seq) of the last event applied to reserves/price/graduated, so a
+  -- replayed or backfilled older block never rolls the token's state back
+  state_seq        bigint      NOT NULL DEFAULT 0,
+  price_seq        bigint      NOT NULL DEFAULT 0,      -- seq of the trade that set current_price
   -- token_info / marketing_info smart queries: retried until they succeed
   metadata_fetched boolean     NOT NULL DEFAULT false,
   metadata_attempts integer    NOT NULL DEFAULT 0,
@@ -49,9 +53,8 @@ CREATE TABLE txs (
   raw_log     text        NOT NULL,
   gas_wanted  bigint      NOT NULL,
   gas_used    bigint      NOT NULL,
-  tx_bytes    bytea       NOT NULL,
-  tx          jsonb       NOT NULL,                     -- decoded body, auth_info, signatures (REST shape)
-  events      jsonb       NOT NULL,                     -- tx_response.events (REST shape)
+  tx_bytes    bytea       NOT NULL,                     -- decoded by the Chain API when served
+  events      json        NOT NULL,                     -- tx_response.events (REST shape), kept as sent
   UNIQUE (height, tx_index)
 );
 

@@ -1,9 +1,14 @@
-// Assembles the service from its parts: database (+ migrations and, when embedded, the
-// scheduled jobs), then the chain, the indexer and the HTTP servers as they are enabled.
+// Assembles the service from its parts: the database (migrated; in embedded mode with
+// its scheduled jobs), the chain (the configured node, or the built-in devnet), the
+// indexer and the HTTP servers.
+import path from 'node:path';
 import type { Config } from './config.ts';
+import { createChainClient, type ChainClient } from './chain/client.ts';
 import { describeDatabase, openDatabase, type Database } from './db/index.ts';
 import { scheduleEmbeddedJobs } from './db/jobs.ts';
 import { migrate } from './db/migrate.ts';
+import { createDevnet, DEVNET_CHAIN_ID, DEVNET_CONTRACTS, type Devnet } from './devnet/index.ts';
+import { createIndexer, type Indexer } from './indexer/indexer.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
 
@@ -15,11 +20,14 @@ export interface ServiceContext {
 
 export interface Service {
   db: Database;
+  chain: ChainClient;
+  indexer: Indexer;
+  devnet?: Devnet;
   /** Lines describing where everything is, printed at start. */
   endpoints: { name: string; where: string }[];
 }
 
-export async function startService({ config, logger, shutdown }: ServiceContext): Promise<Service> {
+async function startDatabase({ config, logger, shutdown }: ServiceContext): Promise<Database> {
   const where = { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR };
   const started = performance.now();
   const db = await openDatabase({
@@ -35,11 +43,64 @@ export async function startService({ config, logger, shutdown }: ServiceContext)
     { database: describeDatabase(where), migrations_applied: applied.length, duration_ms: Math.round(performance.now() - started) },
     applied.length ? `Opened database and applied ${applied.length} migration(s)` : 'Opened database',
   );
-
   if (db.kind === 'embedded') {
     const jobs = scheduleEmbeddedJobs(db, { refreshCron: config.CANDLE_REFRESH_CRON, retentionCron: config.RETENTION_CRON, logger });
     shutdown.add('scheduled jobs', () => jobs.stop());
   }
+  return db;
+}
 
-  return { db, endpoints: [{ name: 'database', where: describeDatabase(where) }] };
+/** The built-in devnet, kept in DATA_DIR/devnet so its chain survives a restart like the index does. */
+async function startDevnet({ config, logger, shutdown }: ServiceContext): Promise<Devnet> {
+  const devnet = await createDevnet({
+    mnemonic: config.DEVNET_MNEMONIC,
+    blockMs: config.DEVNET_BLOCK_MS,
+    host: config.HOST,
+    port: config.DEVNET_RPC_PORT,
+    tradesPerBlock: config.DEVNET_TRADES_PER_BLOCK,
+    dataDir: config.DATA_DIR.startsWith('memory://') ? undefined : path.join(config.DATA_DIR, 'devnet'),
+    logger: logger.child({ component: 'devnet' }),
+  });
+  shutdown.add('devnet', () => devnet.close());
+  logger.info({ rpc: devnet.rpcUrl, chain_id: devnet.chainId, height: devnet.height() }, 'Started the built-in devnet');
+  return devnet;
+}
+
+export async function startService(ctx: ServiceContext): Promise<Service> {
+  const { config, logger, shutdown } = ctx;
+  const db = await startDatabase(ctx);
+  const devnet = config.CHAIN_RPC_URL ? undefined : await startDevnet(ctx);
+  const rpcUrl = config.CHAIN_RPC_URL ?? devnet!.rpcUrl;
+  const chain = createChainClient(rpcUrl);
+  shutdown.add('chain client', () => chain.disconnect());
+
+  const contracts = {
+    launchpad: config.LAUNCHPAD_CONTRACT ?? DEVNET_CONTRACTS.launchpad,
+    amm: config.AMM_CONTRACT ?? DEVNET_CONTRACTS.amm,
+  };
+  // A devnet's history is short and all of it is wanted; on another chain start at the tip
+  // unless START_HEIGHT says otherwise (history can be added with `npm run backfill`).
+  const isDevnet = devnet !== undefined || (await chain.comet.status().then((s) => s.nodeInfo.network === DEVNET_CHAIN_ID).catch(() => false));
+  const indexer = createIndexer({
+    db,
+    chain,
+    contracts,
+    logger: logger.child({ component: 'indexer' }),
+    pollIntervalMs: config.POLL_INTERVAL_MS,
+    startHeight: config.START_HEIGHT ?? (isDevnet ? 1 : undefined),
+  });
+  indexer.start();
+  shutdown.add('indexer', () => indexer.stop());
+
+  return {
+    db,
+    chain,
+    indexer,
+    devnet,
+    endpoints: [
+      { name: 'database', where: describeDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) },
+      { name: 'chain', where: devnet ? `built-in devnet ${devnet.chainId}, CometBFT RPC ${devnet.rpcUrl}` : `CometBFT RPC ${rpcUrl}` },
+      { name: 'contracts', where: `launchpad ${contracts.launchpad}, AMM ${contracts.amm}` },
+    ],
+  };
 }

@@ -95,7 +95,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     });
 
   const direct: Queryable = {
-    query: <T extends Row>(text: string, params: readonly unknown[] = []) =>
+    query: <T extends object>(text: string, params: readonly unknown[] = []) =>
       send({ id: nextId++, op: 'query', text, params }) as Promise<T[]>,
     exec: async (text: string) => void (await send({ id: nextId++, op: 'exec', text })),
   };

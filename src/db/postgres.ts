@@ -1,6 +1,6 @@
 // Server adapter: a TimescaleDB (PostgreSQL) server reached with postgres.js.
 import postgres from 'postgres';
-import { DatabaseError, parseInt8, type Database, type Queryable, type Row } from './types.ts';
+import { DatabaseError, parseInt8, type Database, type Queryable } from './types.ts';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P03']);
 
@@ -15,6 +15,23 @@ function wrap(error: unknown): DatabaseError {
     cause: error,
   });
 }
+
+/**
+ * postgres.js types an array parameter by its first element (an array of booleans is sent
+ * as one boolean), so arrays go as PostgreSQL array literals and the SQL's cast
+ * (`$1::boolean[]`) types them, as the embedded adapter does.
+ */
+function arrayLiteral(values: readonly unknown[]): string {
+  const element = (v: unknown): string => {
+    if (v === null || v === undefined) return 'NULL';
+    if (Array.isArray(v) || v instanceof Uint8Array) throw new TypeError('nested arrays and byte arrays inside arrays are not supported; send hex text and decode() it');
+    const text = v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
+    return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+  };
+  return `{${values.map(element).join(',')}}`;
+}
+
+const toParameter = (p: unknown) => (Array.isArray(p) ? arrayLiteral(p) : p);
 
 export interface ServerOptions {
   url: string;
@@ -32,9 +49,9 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
   });
 
   const queryOn = (s: postgres.Sql | postgres.TransactionSql): Queryable => ({
-    async query<T extends Row>(text: string, params: readonly unknown[] = []) {
+    async query<T extends object>(text: string, params: readonly unknown[] = []) {
       try {
-        return (await s.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 })) as unknown as T[];
+        return (await s.unsafe(text, params.map(toParameter) as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 })) as unknown as T[];
       } catch (error) {
         throw wrap(error);
       }

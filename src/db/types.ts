@@ -11,7 +11,7 @@ export interface Queryable {
    * (cast them: `$1::numeric[]`), and plain objects for jsonb (`$1::jsonb`).
    * Amounts go in and come out as decimal strings (`numeric`, selected `::text`).
    */
-  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends object = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** A script of one or more statements without parameters (migrations, DDL). */
   exec(script: string): Promise<void>;
 }

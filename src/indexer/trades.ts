@@ -27,6 +27,11 @@ export interface Trade {
   nativeReserves: bigint;
 }
 
+/** The chain-order key of an event, as the trades.seq column computes it. */
+export function seqOf(at: { blockHeight: number; txIndex: number; eventIndex: number }): bigint {
+  return (BigInt(at.blockHeight) << 32n) | (BigInt(at.txIndex) << 16n) | BigInt(at.eventIndex);
+}
+
 const INSERT_TRADES = `
 WITH inserted AS (
   INSERT INTO trades (time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction,

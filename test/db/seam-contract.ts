@@ -64,6 +64,29 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.is(back!.qty, `${499n * 10n ** 30n}`);
   });
 
+  test('typed arrays with nulls pass through unnest, as the write paths send them', async ({ db }) => {
+    const rows = await db.query(
+      `SELECT t, b, n, ts, flag, doc::jsonb AS doc, decode(hex, 'hex') AS bytes
+       FROM unnest($1::text[], $2::bigint[], $3::numeric[], $4::timestamptz[], $5::boolean[], $6::text[], $7::text[]) AS v(t, b, n, ts, flag, doc, hex)`,
+      [
+        ['a', null, 'quote"and\\backslash'],
+        [1, '9007199254740993', null],
+        ['1', null, MAX_U256],
+        ['2026-01-02T03:04:05.678Z', null, '2026-01-02T03:04:05Z'],
+        [true, false, null],
+        [JSON.stringify({ k: 'v"\\' }), null, '[]'],
+        ['00ff10', null, ''],
+      ],
+    );
+    assert.equal(rows.map((r) => r.t), ['a', null, 'quote"and\\backslash']);
+    assert.equal(rows.map((r) => r.b), [1, '9007199254740993', null]);
+    assert.equal(rows.map((r) => r.n), ['1', null, MAX_U256]);
+    assert.equal(rows.map((r) => (r.ts as Date | null)?.toISOString() ?? null), ['2026-01-02T03:04:05.678Z', null, '2026-01-02T03:04:05.000Z']);
+    assert.equal(rows.map((r) => r.flag), [true, false, null]);
+    assert.equal(rows.map((r) => r.doc), [{ k: 'v"\\' }, null, []]);
+    assert.equal(rows.map((r) => (r.bytes ? [...(r.bytes as Uint8Array)] : null)), [[0, 255, 16], null, []]);
+  });
+
   test('bytea round-trips', async ({ db }) => {
     const bytes = Uint8Array.from([0, 1, 2, 250, 255]);
     await db.query('INSERT INTO seam_items (label, blob) VALUES ($1, $2)', ['bytes', bytes]);

@@ -1,0 +1,48 @@
+// The one place that knows the launchpad's and AMM's event and attribute names
+// (DESIGN.md "Contract events"). A deployment whose contracts use other names changes
+// only this file. Custom wasm events carry `_contract_address`, which the indexer
+// checks against LAUNCHPAD_CONTRACT / AMM_CONTRACT.
+
+export const CONTRACT_ADDRESS_ATTRIBUTE = '_contract_address';
+export const MSG_INDEX_ATTRIBUTE = 'msg_index';
+
+export const LAUNCHPAD_EVENTS = {
+  tokenCreated: {
+    type: 'wasm-token_created',
+    attributes: { token: 'token_address', creator: 'creator', name: 'name', symbol: 'symbol', image: 'image', description: 'description', initialReserves: 'initial_reserves' },
+  },
+  buy: {
+    type: 'wasm-buy',
+    attributes: { token: 'token_address', trader: 'buyer', nativeInput: 'native_input', tokensOut: 'tokens_out', fee: 'fee', nativeReserves: 'native_reserves' },
+  },
+  buyAndGraduate: {
+    type: 'wasm-buy_and_graduate',
+    attributes: { token: 'token_address', trader: 'buyer', nativeInput: 'native_input', tokensOut: 'tokens_out', fee: 'fee', nativeReserves: 'native_reserves' },
+  },
+  sell: {
+    type: 'wasm-sell',
+    attributes: { token: 'token_address', trader: 'seller', tokensInput: 'tokens_input', nativeOut: 'native_out', fee: 'fee', nativeReserves: 'native_reserves' },
+  },
+  graduate: {
+    type: 'wasm-graduate',
+    attributes: { token: 'token_address', nativeForPool: 'native_for_pool', tokensForPool: 'tokens_for_pool', creator: 'creator' },
+  },
+} as const;
+
+export const AMM_EVENTS = {
+  swap: {
+    type: 'wasm-swap',
+    attributes: { token: 'token_address', trader: 'trader', direction: 'direction', offerAmount: 'offer_amount', returnAmount: 'return_amount', fee: 'fee', nativeReserves: 'native_reserves' },
+  },
+} as const;
+
+/** Values of the swap event's `direction` attribute. */
+export const SWAP_DIRECTIONS = { nativeToToken: 'native_to_token', tokenToNative: 'token_to_native' } as const;
+
+/** Smart queries the indexer sends to CW20 tokens and the launchpad. */
+export const CONTRACT_QUERIES = {
+  tokenInfo: { token_info: {} },
+  marketingInfo: { marketing_info: {} },
+  /** The launchpad's curve state of a token: reserves, graduation threshold, progress, spot price. */
+  progress: (token: string) => ({ progress: { token_address: token } }),
+} as const;

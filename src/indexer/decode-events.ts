@@ -1,0 +1,232 @@
+// Turns the launchpad's and AMM's contract events of a block into domain events:
+// token launches, trades (priced by DESIGN.md "Numbers") and graduations.
+import {
+  AMM_EVENTS,
+  CONTRACT_ADDRESS_ATTRIBUTE,
+  LAUNCHPAD_EVENTS,
+  MSG_INDEX_ATTRIBUTE,
+  SWAP_DIRECTIONS,
+} from '../chain/contract-events.ts';
+import type { Trade, TradeAction, TradeDirection } from './trades.ts';
+
+export interface ContractAddresses {
+  launchpad: string;
+  amm: string;
+}
+
+/** Where an event happened on chain. */
+export interface EventPosition {
+  blockHeight: number;
+  time: Date;
+  txHash: string;
+  txIndex: number;
+  msgIndex: number;
+  eventIndex: number;
+}
+
+export interface TokenLaunch {
+  kind: 'token_launch';
+  at: EventPosition;
+  token: string;
+  creator: string;
+  name: string;
+  symbol: string;
+  image: string;
+  description: string;
+  initialReserves: bigint;
+}
+
+export interface Graduation {
+  kind: 'graduation';
+  at: EventPosition;
+  token: string;
+  nativeForPool: bigint;
+  tokensForPool: bigint;
+  creator: string;
+}
+
+export interface TradeEvent {
+  kind: 'trade';
+  at: EventPosition;
+  trade: Trade;
+}
+
+export type DomainEvent = TokenLaunch | Graduation | TradeEvent;
+
+export interface RawEvent {
+  readonly type: string;
+  readonly attributes: readonly { readonly key: string; readonly value: string }[];
+}
+
+export interface RawTx {
+  hash: string;
+  index: number;
+  code: number;
+  events: readonly RawEvent[];
+}
+
+/** A contract event whose attributes break the documented shape. */
+export class MalformedEventError extends Error {
+  override name = 'MalformedEventError';
+}
+
+const UINT = /^\d+$/;
+
+function attributeReader(event: RawEvent) {
+  const map = new Map<string, string>();
+  for (const a of event.attributes) if (!map.has(a.key)) map.set(a.key, a.value);
+  const text = (key: string) => {
+    const v = map.get(key);
+    if (v === undefined) throw new MalformedEventError(`${event.type} has no ${key} attribute`);
+    return v;
+  };
+  return {
+    text,
+    optionalText: (key: string) => map.get(key) ?? '',
+    amount: (key: string) => {
+      const v = text(key);
+      if (!UINT.test(v)) throw new MalformedEventError(`${event.type}.${key} is not an unsigned integer: ${JSON.stringify(v)}`);
+      return BigInt(v);
+    },
+    contract: () => map.get(CONTRACT_ADDRESS_ATTRIBUTE),
+    msgIndex: () => {
+      const v = map.get(MSG_INDEX_ATTRIBUTE);
+      return v !== undefined && UINT.test(v) ? Number(v) : 0;
+    },
+  };
+}
+
+type Reader = ReturnType<typeof attributeReader>;
+
+/** price = volume_unative × 10^6 ÷ volume_token (integer division); 0 when no token moved. */
+export function tradePrice(volumeUnative: bigint, volumeToken: bigint): bigint {
+  return volumeToken === 0n ? 0n : (volumeUnative * 1_000_000n) / volumeToken;
+}
+
+interface TradeAmounts {
+  source: Trade['source'];
+  action: TradeAction;
+  direction: TradeDirection;
+  token: string;
+  trader: string;
+  input: bigint;
+  output: bigint;
+  fee: bigint;
+  reserves: bigint;
+}
+
+function toTrade(at: EventPosition, a: TradeAmounts): Trade {
+  // DESIGN.md "Numbers": the fee comes out of what the trader sends on native→token,
+  // and out of what the curve or pool pays on token→native.
+  const nativeIn = a.direction === 'native_to_token';
+  if (nativeIn && a.fee > a.input) throw new MalformedEventError(`fee ${a.fee} exceeds the native input ${a.input}`);
+  const volumeUnative = nativeIn ? a.input - a.fee : a.output + a.fee;
+  const volumeToken = nativeIn ? a.output : a.input;
+  return {
+    time: at.time,
+    blockHeight: at.blockHeight,
+    txIndex: at.txIndex,
+    eventIndex: at.eventIndex,
+    msgIndex: at.msgIndex,
+    txHash: at.txHash,
+    source: a.source,
+    action: a.action,
+    direction: a.direction,
+    tokenAddress: a.token,
+    priceUnative: tradePrice(volumeUnative, volumeToken),
+    volumeUnative,
+    volumeToken,
+    feeUnative: a.fee,
+    trader: a.trader,
+    inputAmount: a.input,
+    outputAmount: a.output,
+    nativeReserves: a.reserves,
+  };
+}
+
+function decodeLaunchpadEvent(type: string, r: Reader, at: EventPosition): DomainEvent | undefined {
+  const { tokenCreated, buy, buyAndGraduate, sell, graduate } = LAUNCHPAD_EVENTS;
+  switch (type) {
+    case tokenCreated.type: {
+      const k = tokenCreated.attributes;
+      return {
+        kind: 'token_launch',
+        at,
+        token: r.text(k.token),
+        creator: r.text(k.creator),
+        name: r.optionalText(k.name),
+        symbol: r.optionalText(k.symbol),
+        image: r.optionalText(k.image),
+        description: r.optionalText(k.description),
+        initialReserves: r.amount(k.initialReserves),
+      };
+    }
+    case buy.type:
+    case buyAndGraduate.type: {
+      const k = buy.attributes;
+      const action = type === buy.type ? 'buy' : 'buy_and_graduate';
+      return {
+        kind: 'trade',
+        at,
+        trade: toTrade(at, { source: 'launchpad', action, direction: 'native_to_token', token: r.text(k.token), trader: r.text(k.trader), input: r.amount(k.nativeInput), output: r.amount(k.tokensOut), fee: r.amount(k.fee), reserves: r.amount(k.nativeReserves) }),
+      };
+    }
+    case sell.type: {
+      const k = sell.attributes;
+      return {
+        kind: 'trade',
+        at,
+        trade: toTrade(at, { source: 'launchpad', action: 'sell', direction: 'token_to_native', token: r.text(k.token), trader: r.text(k.trader), input: r.amount(k.tokensInput), output: r.amount(k.nativeOut), fee: r.amount(k.fee), reserves: r.amount(k.nativeReserves) }),
+      };
+    }
+    case graduate.type: {
+      const k = graduate.attributes;
+      return { kind: 'graduation', at, token: r.text(k.token), nativeForPool: r.amount(k.nativeForPool), tokensForPool: r.amount(k.tokensForPool), creator: r.text(k.creator) };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function decodeAmmEvent(type: string, r: Reader, at: EventPosition): DomainEvent | undefined {
+  if (type !== AMM_EVENTS.swap.type) return undefined;
+  const k = AMM_EVENTS.swap.attributes;
+  const rawDirection = r.text(k.direction);
+  const direction =
+    rawDirection === SWAP_DIRECTIONS.nativeToToken ? 'native_to_token' : rawDirection === SWAP_DIRECTIONS.tokenToNative ? 'token_to_native' : undefined;
+  if (!direction) throw new MalformedEventError(`${type}.${k.direction} is neither ${SWAP_DIRECTIONS.nativeToToken} nor ${SWAP_DIRECTIONS.tokenToNative}: ${JSON.stringify(rawDirection)}`);
+  return {
+    kind: 'trade',
+    at,
+    trade: toTrade(at, { source: 'amm', action: 'swap', direction, token: r.text(k.token), trader: r.text(k.trader), input: r.amount(k.offerAmount), output: r.amount(k.returnAmount), fee: r.amount(k.fee), reserves: r.amount(k.nativeReserves) }),
+  };
+}
+
+export interface DecodeResult {
+  events: DomainEvent[];
+  /** Events from our contracts that could not be decoded; reported, never stored half-right. */
+  malformed: { at: EventPosition; type: string; error: string }[];
+}
+
+/** Decodes the contract events of one block's successful transactions, in chain order. */
+export function decodeBlockEvents(block: { height: number; time: Date; txs: readonly RawTx[] }, contracts: ContractAddresses): DecodeResult {
+  const result: DecodeResult = { events: [], malformed: [] };
+  for (const tx of block.txs) {
+    if (tx.code !== 0) continue; // a failed tx changed no contract state
+    tx.events.forEach((event, eventIndex) => {
+      if (!event.type.startsWith('wasm-')) return;
+      const r = attributeReader(event);
+      const contract = r.contract();
+      if (contract !== contracts.launchpad && contract !== contracts.amm) return;
+      const at: EventPosition = { blockHeight: block.height, time: block.time, txHash: tx.hash, txIndex: tx.index, msgIndex: r.msgIndex(), eventIndex };
+      try {
+        const decoded = contract === contracts.launchpad ? decodeLaunchpadEvent(event.type, r, at) : decodeAmmEvent(event.type, r, at);
+        if (decoded) result.events.push(decoded);
+      } catch (error) {
+        if (!(error instanceof MalformedEventError)) throw error;
+        result.malformed.push({ at, type: event.type, error: error.message });
+      }
+    });
+  }
+  return result;
+}

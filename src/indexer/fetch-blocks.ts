@@ -1,0 +1,121 @@
+// Reads blocks and their results from the node through cosmjs, several heights in
+// flight at once, and shapes them into what the indexer writes.
+import { createHash } from 'node:crypto';
+import { toBase64, toHex } from '@cosmjs/encoding';
+import type { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
+import type { RawEvent, RawTx } from './decode-events.ts';
+
+export interface FetchedTx extends RawTx {
+  bytes: Uint8Array;
+  codespace: string;
+  log: string;
+  gasWanted: bigint;
+  gasUsed: bigint;
+}
+
+export interface FetchedBlock {
+  height: number;
+  hash: string; // upper-case hex
+  lastBlockHash: string; // upper-case hex, '' for the first block of a chain
+  time: Date;
+  timeRfc3339: string; // exact, with nanoseconds
+  chainId: string;
+  proposer: string; // upper-case hex consensus address
+  txs: FetchedTx[];
+  /** block_id, header and last_commit in the Cosmos REST shape (the Chain API serves it). */
+  rest: object;
+}
+
+const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
+
+type CometBlock = Awaited<ReturnType<Comet38Client['block']>>;
+type CometBlockId = CometBlock['blockId'];
+
+function restBlockId(id: CometBlockId | null) {
+  return {
+    hash: id ? toBase64(id.hash) : '',
+    part_set_header: { total: id?.parts.total ?? 0, hash: id ? toBase64(id.parts.hash) : '' },
+  };
+}
+
+function restShape({ blockId, block }: CometBlock) {
+  const h = block.header;
+  return {
+    block_id: restBlockId(blockId),
+    header: {
+      version: { block: String(h.version.block), app: String(h.version.app) },
+      chain_id: h.chainId,
+      height: String(h.height),
+      time: protoTimestamp(h.time as Date, nanosOf(h.time as Date)),
+      last_block_id: restBlockId(h.lastBlockId),
+      last_commit_hash: toBase64(h.lastCommitHash),
+      data_hash: toBase64(h.dataHash),
+      validators_hash: toBase64(h.validatorsHash),
+      next_validators_hash: toBase64(h.nextValidatorsHash),
+      consensus_hash: toBase64(h.consensusHash),
+      app_hash: toBase64(h.appHash),
+      last_results_hash: toBase64(h.lastResultsHash),
+      evidence_hash: toBase64(h.evidenceHash),
+      proposer_address: toBase64(h.proposerAddress),
+    },
+    last_commit: block.lastCommit
+      ? {
+          height: String(block.lastCommit.height),
+          round: block.lastCommit.round,
+          block_id: restBlockId(block.lastCommit.blockId),
+          signatures: block.lastCommit.signatures.map((s) => ({
+            block_id_flag: ['BLOCK_ID_FLAG_UNKNOWN', 'BLOCK_ID_FLAG_ABSENT', 'BLOCK_ID_FLAG_COMMIT', 'BLOCK_ID_FLAG_NIL'][s.blockIdFlag] ?? 'BLOCK_ID_FLAG_UNKNOWN',
+            validator_address: s.validatorAddress ? toBase64(s.validatorAddress) : null,
+            timestamp: s.timestamp ? protoTimestamp(s.timestamp as Date, nanosOf(s.timestamp as Date)) : '0001-01-01T00:00:00Z',
+            signature: s.signature ? toBase64(s.signature) : null,
+          })),
+        }
+      : null,
+  };
+}
+
+export async function fetchBlock(comet: Comet38Client, height: number): Promise<FetchedBlock> {
+  const [response, results] = await Promise.all([comet.block(height), comet.blockResults(height)]);
+  const { block } = response;
+  if (results.results.length !== block.txs.length) {
+    throw new Error(`block ${height} has ${block.txs.length} txs but ${results.results.length} results`);
+  }
+  const time = block.header.time as Date;
+  const txs = block.txs.map((bytes, index): FetchedTx => {
+    const r = results.results[index]!;
+    return {
+      hash: createHash('sha256').update(bytes).digest('hex').toUpperCase(),
+      index,
+      bytes,
+      code: r.code,
+      codespace: r.codespace ?? '',
+      log: r.log ?? '',
+      gasWanted: r.gasWanted,
+      gasUsed: r.gasUsed,
+      events: r.events as readonly RawEvent[],
+    };
+  });
+  return {
+    height,
+    hash: upperHex(response.blockId.hash),
+    lastBlockHash: block.header.lastBlockId ? upperHex(block.header.lastBlockId.hash) : '',
+    time: new Date(time.getTime()),
+    timeRfc3339: protoTimestamp(time, nanosOf(time)),
+    chainId: block.header.chainId,
+    proposer: upperHex(block.header.proposerAddress),
+    txs,
+    rest: restShape(response),
+  };
+}
+
+/** Fetches heights [from, to] with up to `concurrency` requests in flight; resolves in height order. */
+export async function fetchBlocks(comet: Comet38Client, from: number, to: number, concurrency = 8): Promise<FetchedBlock[]> {
+  const out: FetchedBlock[] = new Array(to - from + 1);
+  let next = from;
+  const worker = async () => {
+    for (let h = next++; h <= to; h = next++) out[h - from] = await fetchBlock(comet, h);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, to - from + 1) }, worker));
+  return out;
+}

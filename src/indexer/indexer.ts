@@ -1,0 +1,332 @@
+// The indexer: one writer that follows the chain from its cursor to the tip in bounded
+// batches, each written in one transaction. It wakes on every new block (CometBFT
+// NewBlock over a websocket) and at least every POLL_INTERVAL_MS, and rides out node
+// and database outages with backoff, logging once per change of state.
+import type { ChainClient } from '../chain/client.ts';
+import { createWebsocketClient } from '../chain/client.ts';
+import { DatabaseError, type Database } from '../db/types.ts';
+import { createBackoff, sleep } from '../internal/backoff.ts';
+import type { Logger } from '../internal/logger.ts';
+import { ChainMismatchError, readCursor, verifyChainIdentity, type Cursor } from './cursor.ts';
+import { decodeBlockEvents, type ContractAddresses, type DomainEvent } from './decode-events.ts';
+import { fetchBlock, fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
+import { createMetadataFetcher } from './token-metadata.ts';
+import { writeBatch, type WriteResult } from './write-batch.ts';
+
+/** One writer per database: a second indexer waits on this lock as a hot standby. */
+export const INDEXER_LOCK = 0x696e6478; // "indx"
+
+export type IndexerState =
+  | 'starting'
+  | 'standby'
+  | 'syncing'
+  | 'live'
+  | 'node_unreachable'
+  | 'database_unavailable'
+  | 'failed'
+  | 'stopped';
+
+export interface IndexerStatus {
+  state: IndexerState;
+  chainId: string | null;
+  indexedHeight: number | null;
+  indexedBlockTime: Date | null;
+  tipHeight: number | null;
+  lagBlocks: number | null;
+  lagSeconds: number | null;
+  lastBatchAt: Date | null;
+  error: string | null;
+}
+
+export interface IndexerOptions {
+  db: Database;
+  chain: ChainClient;
+  contracts: ContractAddresses;
+  logger: Logger;
+  pollIntervalMs: number;
+  /** Height to start from when the database has no cursor; default: the node's tip. */
+  startHeight?: number;
+  /** Wake on NewBlock over a websocket (default true); polling remains the fallback. */
+  subscribe?: boolean;
+  maxBlocksPerBatch?: number;
+  maxTxsPerBatch?: number;
+  fetchConcurrency?: number;
+  /** Test hook: throw from here to crash the indexer mid-batch. */
+  faultPoint?: (step: string) => void;
+  onBatch?: (result: WriteResult & { fromHeight: number; toHeight: number; ms: number }) => void;
+}
+
+export interface Indexer {
+  start(): void;
+  stop(): Promise<void>;
+  status(): IndexerStatus;
+  /** Polls now instead of at the next tick. */
+  wake(): void;
+  /** Resolves once blocks up to `height` are committed. */
+  waitForHeight(height: number, timeoutMs?: number): Promise<void>;
+}
+
+class NodeError extends Error {
+  override name = 'NodeError';
+}
+
+const nodeCall = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
+  try {
+    return await fn();
+  } catch (error) {
+    throw new NodeError(`${what}: ${(error as Error).message}`, { cause: error });
+  }
+};
+
+export function createIndexer(options: IndexerOptions): Indexer {
+  const { db, chain, contracts, logger, pollIntervalMs } = options;
+  const maxBlocks = options.maxBlocksPerBatch ?? 100;
+  const maxTxs = options.maxTxsPerBatch ?? 5000;
+  const concurrency = options.fetchConcurrency ?? 8;
+  const metadata = createMetadataFetcher({ db, chain, contracts, logger });
+
+  const status: IndexerStatus = {
+    state: 'starting',
+    chainId: null,
+    indexedHeight: null,
+    indexedBlockTime: null,
+    tipHeight: null,
+    lagBlocks: null,
+    lagSeconds: null,
+    lastBatchAt: null,
+    error: null,
+  };
+  const controller = new AbortController();
+  let wakeUp: (() => void) | undefined;
+  let loop: Promise<void> | undefined;
+  let unsubscribe: (() => void) | undefined;
+  let lock: { release(): Promise<void> } | undefined;
+  const heightWaiters = new Set<{ height: number; resolve: () => void }>();
+  let blocksPerFetch = 10;
+
+  const setState = (state: IndexerState, error: string | null = null) => {
+    if (status.state === state && status.error === error) return;
+    const previous = status.state;
+    status.state = state;
+    status.error = error;
+    if (state === 'node_unreachable') logger.warn({ err: error }, 'Lost the node; retrying with backoff');
+    else if (state === 'database_unavailable') logger.warn({ err: error }, 'Lost the database; retrying with backoff');
+    else if (state === 'failed') logger.error({ err: error }, 'Indexer stopped: needs an operator');
+    else if (previous === 'node_unreachable' || previous === 'database_unavailable') logger.info({ state }, 'Recovered; indexing again');
+  };
+
+  const updateLag = () => {
+    const { indexedHeight, tipHeight, indexedBlockTime } = status;
+    status.lagBlocks = indexedHeight !== null && tipHeight !== null ? Math.max(0, tipHeight - indexedHeight) : null;
+    status.lagSeconds = indexedBlockTime ? Math.max(0, (Date.now() - indexedBlockTime.getTime()) / 1000) : null;
+  };
+
+  const onCursor = (cursor: Cursor) => {
+    status.chainId = cursor.chainId;
+    status.indexedHeight = cursor.lastHeight;
+    status.indexedBlockTime = cursor.lastBlockTime;
+    updateLag();
+    for (const w of heightWaiters) {
+      if (cursor.lastHeight >= w.height) {
+        heightWaiters.delete(w);
+        w.resolve();
+      }
+    }
+  };
+
+  async function nodeView() {
+    const s = await nodeCall('status', () => chain.comet.status());
+    return {
+      chainId: s.nodeInfo.network,
+      tipHeight: s.syncInfo.latestBlockHeight,
+      blockHash: async (height: number) => {
+        try {
+          const b = await chain.comet.block(height);
+          return Buffer.from(b.blockId.hash).toString('hex').toUpperCase();
+        } catch {
+          return undefined; // pruned or not yet reached
+        }
+      },
+    };
+  }
+
+  /** Fetches the next chunk of blocks, sized so a batch stays near maxTxs. */
+  async function fetchChunk(from: number, tip: number): Promise<FetchedBlock[]> {
+    const to = Math.min(tip, from + blocksPerFetch - 1);
+    const blocks = await nodeCall(`blocks ${from}-${to}`, () => (to === from ? fetchBlock(chain.comet, from).then((b) => [b]) : fetchBlocks(chain.comet, from, to, concurrency)));
+    const txs = blocks.reduce((n, b) => n + b.txs.length, 0);
+    const perBlock = Math.max(1, txs / blocks.length);
+    blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / perBlock)));
+    return blocks;
+  }
+
+  async function writeBlocks(blocks: FetchedBlock[]): Promise<void> {
+    const started = performance.now();
+    const events: DomainEvent[] = [];
+    for (const block of blocks) {
+      const decoded = decodeBlockEvents(block, contracts);
+      events.push(...decoded.events);
+      for (const bad of decoded.malformed) {
+        logger.error({ height: bad.at.blockHeight, tx: bad.at.txHash, event: bad.type, event_index: bad.at.eventIndex, err: bad.error }, 'Skipped a malformed contract event');
+      }
+    }
+    const result = await db.transaction((tx) => writeBatch(tx, { blocks, events }, { mode: 'live', faultPoint: options.faultPoint }));
+    const last = blocks.at(-1)!;
+    status.lastBatchAt = new Date();
+    onCursor({ chainId: last.chainId, firstHeight: 0, firstBlockHash: '', lastHeight: last.height, lastBlockHash: last.hash, lastBlockTime: last.time });
+    const ms = Math.round(performance.now() - started);
+    options.onBatch?.({ ...result, fromHeight: blocks[0]!.height, toHeight: last.height, ms });
+    logger.info(
+      { from: blocks[0]!.height, to: last.height, blocks: result.blocks, txs: result.txs, trades: result.trades, new_tokens: result.newTokens.length, feed_events: result.feedEvents, tip: status.tipHeight, duration_ms: ms },
+      `Indexed blocks ${blocks[0]!.height}${blocks.length > 1 ? `-${last.height}` : ''}`,
+    );
+    if (result.newTokens.length) void metadata.run();
+  }
+
+  /** Indexes from the cursor to the tip; the next chunk is fetched while one is written. */
+  async function catchUp(tip: number): Promise<void> {
+    let from = (status.indexedHeight ?? 0) + 1;
+    let next = from <= tip ? fetchChunk(from, tip) : undefined;
+    while (next && !controller.signal.aborted) {
+      const blocks = await next;
+      from = blocks.at(-1)!.height + 1;
+      next = from <= tip ? fetchChunk(from, tip) : undefined;
+      next?.catch(() => {}); // surfaced when awaited
+      setState(from <= tip ? 'syncing' : 'live');
+      await writeBlocks(blocks);
+    }
+  }
+
+  async function prepare(): Promise<void> {
+    const node = await nodeView();
+    status.tipHeight = node.tipHeight;
+    let cursor = await readCursor(db);
+    if (cursor) {
+      await verifyChainIdentity(cursor, node);
+    } else {
+      const start = options.startHeight ?? node.tipHeight;
+      if (start > node.tipHeight + 1) throw new ChainMismatchError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
+      logger.info({ chain_id: node.chainId, start_height: start, tip: node.tipHeight }, 'Starting a new index');
+      cursor = { chainId: node.chainId, firstHeight: start, firstBlockHash: '', lastHeight: start - 1, lastBlockHash: '', lastBlockTime: new Date(0) };
+    }
+    onCursor(cursor);
+  }
+
+  function subscribeToBlocks() {
+    if (options.subscribe === false) return;
+    let retry: NodeJS.Timeout | undefined;
+    let closed = false;
+    let client: ReturnType<typeof createWebsocketClient> | undefined;
+    const resubscribeLater = (error: unknown) => {
+      if (closed) return;
+      logger.debug({ err: error }, 'NewBlock subscription failed; polling until it is back');
+      client?.disconnect();
+      client = undefined;
+      retry = setTimeout(connect, 10_000);
+    };
+    const connect = () => {
+      if (closed) return;
+      try {
+        client = createWebsocketClient(chain.websocketUrl, resubscribeLater);
+        client.subscribeNewBlock().addListener({
+          next: () => wakeUp?.(),
+          error: resubscribeLater,
+          complete: () => resubscribeLater(new Error('subscription ended')),
+        });
+      } catch (error) {
+        resubscribeLater(error);
+      }
+    };
+    connect();
+    unsubscribe = () => {
+      closed = true;
+      clearTimeout(retry);
+      try {
+        client?.disconnect();
+      } catch {
+        // already closed
+      }
+    };
+  }
+
+  async function run(): Promise<void> {
+    const signal = controller.signal;
+    setState('standby');
+    lock = await db.advisoryLock(INDEXER_LOCK, { signal });
+    if (!lock || signal.aborted) return;
+    setState('starting');
+    subscribeToBlocks();
+    const backoff = createBackoff(500, 30_000);
+    let prepared = false;
+    while (!signal.aborted) {
+      const woken = new Promise<void>((resolve) => (wakeUp = resolve));
+      try {
+        if (!prepared) {
+          await prepare();
+          prepared = true;
+        }
+        const tip = await nodeCall('status', () => chain.comet.status());
+        status.tipHeight = tip.syncInfo.latestBlockHeight;
+        updateLag();
+        await catchUp(status.tipHeight);
+        if (status.state !== 'live') setState('live');
+        backoff.reset();
+        await Promise.race([woken, sleep(pollIntervalMs, signal)]);
+      } catch (error) {
+        if (signal.aborted) break;
+        const message = (error as Error).message;
+        if (error instanceof ChainMismatchError) {
+          setState('failed', message);
+          return;
+        }
+        if (error instanceof NodeError) {
+          setState('node_unreachable', message);
+          prepared = false; // the node may come back as another chain: check identity again
+        } else if (error instanceof DatabaseError && error.unavailable) {
+          setState('database_unavailable', message);
+        } else {
+          // A crash inside a batch (or an unexpected error): the transaction rolled back;
+          // re-read the cursor and retry.
+          logger.error({ err: error }, 'Indexing batch failed; retrying');
+          status.error = message;
+          prepared = false;
+        }
+        await sleep(backoff.next(), signal);
+      }
+    }
+  }
+
+  return {
+    start() {
+      loop ??= run().catch((error) => {
+        setState('failed', (error as Error).message);
+      });
+    },
+    async stop() {
+      controller.abort();
+      wakeUp?.();
+      unsubscribe?.();
+      await loop;
+      await lock?.release().catch(() => {});
+      for (const w of heightWaiters) w.resolve();
+      heightWaiters.clear();
+      if (status.state !== 'failed') status.state = 'stopped';
+    },
+    status: () => {
+      updateLag();
+      return { ...status };
+    },
+    wake: () => wakeUp?.(),
+    waitForHeight(height, timeoutMs = 30_000) {
+      if ((status.indexedHeight ?? 0) >= height) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const waiter = { height, resolve: () => (clearTimeout(timer), resolve()) };
+        const timer = setTimeout(() => {
+          heightWaiters.delete(waiter);
+          reject(new Error(`indexer did not reach height ${height} within ${timeoutMs} ms (at ${status.indexedHeight}, state ${status.state}${status.error ? `: ${status.error}` : ''})`));
+        }, timeoutMs);
+        heightWaiters.add(waiter);
+      });
+    },
+  };
+}

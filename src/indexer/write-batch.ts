@@ -1,0 +1,232 @@
+// Writes one batch of blocks in one transaction: chain index (blocks, txs, event
+// attributes), tokens, trades, SSE outbox rows and the cursor, with one NOTIFY. A crash
+// at any point leaves either the whole batch or none of it.
+import type { Queryable } from '../db/types.ts';
+import { ChainMismatchError, readCursor } from './cursor.ts';
+import type { DomainEvent } from './decode-events.ts';
+import { feedRowOf } from './feed-payloads.ts';
+import type { FetchedBlock } from './fetch-blocks.ts';
+import { foldTokenChanges } from './token-changes.ts';
+import { insertTrades } from './trades.ts';
+
+export const FEED_CHANNEL = 'feed_events';
+
+/** Event attributes indexed for `events=` search and wallet history (type.key). */
+export const INDEXED_ATTRIBUTES = new Set(['message.sender', 'message.action', 'transfer.sender', 'transfer.recipient']);
+
+export interface Batch {
+  blocks: readonly FetchedBlock[];
+  events: readonly DomainEvent[];
+}
+
+export interface WriteOptions {
+  /** Live indexing moves the cursor and feeds SSE; a backfill of a past range does neither. */
+  mode: 'live' | 'backfill';
+  /** Test hook: called between statements to simulate a crash mid-batch. */
+  faultPoint?: (step: string) => void;
+}
+
+export interface WriteResult {
+  blocks: number;
+  txs: number;
+  trades: number;
+  newTokens: string[];
+  feedEvents: number;
+}
+
+async function checkContinuity(tx: Queryable, first: FetchedBlock): Promise<void> {
+  const cursor = await readCursor(tx, { forUpdate: true });
+  if (!cursor) {
+    await tx.query(
+      `INSERT INTO indexer_state (chain_id, first_height, first_block_hash, last_height, last_block_hash, last_block_time)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [first.chainId, first.height, first.hash, first.height - 1, first.lastBlockHash, first.time],
+    );
+    return;
+  }
+  if (first.chainId !== cursor.chainId) throw new ChainMismatchError(`block ${first.height} is from chain ${first.chainId}, this database indexes ${cursor.chainId}`);
+  if (first.height !== cursor.lastHeight + 1) {
+    throw new CursorMovedError(`the cursor is at ${cursor.lastHeight}, this batch starts at ${first.height} (another indexer wrote meanwhile?)`);
+  }
+  if (cursor.lastBlockHash && first.lastBlockHash !== cursor.lastBlockHash) {
+    throw new ChainMismatchError(
+      `block ${first.height} follows block hash ${first.lastBlockHash.slice(0, 12)}…, but the indexed block ${cursor.lastHeight} has hash ${cursor.lastBlockHash.slice(0, 12)}…: the node serves another chain`,
+    );
+  }
+}
+
+/** The cursor is not where this writer expected: someone else indexed meanwhile. Retry from the new cursor. */
+export class CursorMovedError extends Error {
+  override name = 'CursorMovedError';
+}
+
+async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[]): Promise<number> {
+  await tx.query(
+    `INSERT INTO blocks (height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block)
+     SELECT height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block::jsonb
+     FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
+          AS v(height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block)
+     ON CONFLICT DO NOTHING`,
+    [
+      blocks.map((b) => b.height),
+      blocks.map((b) => b.hash),
+      blocks.map((b) => b.time.toISOString()),
+      blocks.map((b) => b.timeRfc3339),
+      blocks.map((b) => b.chainId),
+      blocks.map((b) => b.proposer),
+      blocks.map((b) => b.txs.length),
+      blocks.map((b) => JSON.stringify(b.rest)),
+    ],
+  );
+  const txs = blocks.flatMap((b) => b.txs.map((t) => ({ b, t })));
+  if (txs.length === 0) return 0;
+  await tx.query(
+    `INSERT INTO txs (hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, tx_bytes, events)
+     SELECT hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, decode(tx_hex, 'hex'), events::json
+     FROM unnest($1::text[], $2::bigint[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[])
+          AS v(hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, tx_hex, events)
+     ON CONFLICT DO NOTHING`,
+    [
+      txs.map(({ t }) => t.hash),
+      txs.map(({ b }) => b.height),
+      txs.map(({ t }) => t.index),
+      txs.map(({ b }) => b.time.toISOString()),
+      txs.map(({ t }) => t.code),
+      txs.map(({ t }) => t.codespace),
+      txs.map(({ t }) => t.log),
+      txs.map(({ t }) => t.gasWanted.toString()),
+      txs.map(({ t }) => t.gasUsed.toString()),
+      txs.map(({ t }) => Buffer.from(t.bytes).toString('hex')),
+      txs.map(({ t }) => JSON.stringify(t.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })) })))),
+    ],
+  );
+  const keys: string[] = [];
+  const values: string[] = [];
+  const heights: number[] = [];
+  const indexes: number[] = [];
+  for (const { b, t } of txs) {
+    const seen = new Set<string>();
+    for (const e of t.events) {
+      for (const a of e.attributes) {
+        const key = `${e.type}.${a.key}`;
+        if (!INDEXED_ATTRIBUTES.has(key)) continue;
+        const pair = `${key}=${a.value}`;
+        if (seen.has(pair)) continue;
+        seen.add(pair);
+        keys.push(key);
+        values.push(a.value);
+        heights.push(b.height);
+        indexes.push(t.index);
+      }
+    }
+  }
+  if (keys.length) {
+    await tx.query(
+      `INSERT INTO tx_attributes (key, value, height, tx_index) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) ON CONFLICT DO NOTHING`,
+      [keys, values, heights, indexes],
+    );
+  }
+  return txs.length;
+}
+
+async function writeTokens(tx: Queryable, events: readonly DomainEvent[]): Promise<string[]> {
+  const changes = [...foldTokenChanges(events).values()];
+  if (changes.length === 0) return [];
+  const launch = (f: (l: NonNullable<(typeof changes)[number]['launch']>) => unknown) => changes.map((c) => (c.launch ? f(c.launch) : null));
+  const created = await tx.query<{ address: string }>(
+    `INSERT INTO tokens AS t (address, source, creator, name, symbol, image, description, initial_reserves, native_reserves, created_at, created_height)
+     SELECT address, source, creator, name, symbol, image, description, initial_reserves, coalesce(initial_reserves, 0), created_at, created_height
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::timestamptz[], $10::bigint[])
+          AS v(address, source, creator, name, symbol, image, description, initial_reserves, created_at, created_height)
+     ON CONFLICT (address) DO UPDATE SET
+       -- a token first seen through a trade whose launch is indexed later (backfill): record the launch
+       source = CASE WHEN excluded.created_at IS NOT NULL THEN excluded.source ELSE t.source END,
+       creator = coalesce(t.creator, excluded.creator),
+       name = coalesce(t.name, excluded.name),
+       symbol = coalesce(t.symbol, excluded.symbol),
+       image = coalesce(t.image, excluded.image),
+       description = coalesce(t.description, excluded.description),
+       initial_reserves = coalesce(t.initial_reserves, excluded.initial_reserves),
+       created_at = coalesce(t.created_at, excluded.created_at),
+       created_height = coalesce(t.created_height, excluded.created_height)
+     WHERE excluded.created_at IS NOT NULL AND t.created_at IS NULL
+     RETURNING address, (xmax = 0) AS inserted`,
+    [
+      changes.map((c) => c.address),
+      changes.map((c) => c.source),
+      launch((l) => l.creator),
+      launch((l) => l.name),
+      launch((l) => l.symbol),
+      launch((l) => l.image),
+      launch((l) => l.description),
+      launch((l) => l.initialReserves.toString()),
+      launch((l) => l.at.time.toISOString()),
+      launch((l) => l.at.blockHeight),
+    ],
+  );
+  await tx.query(
+    `UPDATE tokens t SET
+       native_reserves = CASE WHEN v.seq > t.state_seq THEN v.reserves ELSE t.native_reserves END,
+       state_seq       = greatest(t.state_seq, v.seq),
+       current_price   = CASE WHEN v.trade_seq > t.price_seq THEN v.price ELSE t.current_price END,
+       last_trade_at   = CASE WHEN v.trade_seq > t.price_seq THEN v.last_trade_at ELSE t.last_trade_at END,
+       price_seq       = greatest(t.price_seq, v.trade_seq),
+       graduated       = t.graduated OR v.graduated_at IS NOT NULL,
+       graduated_at    = coalesce(t.graduated_at, v.graduated_at)
+     FROM unnest($1::text[], $2::numeric[], $3::bigint[], $4::numeric[], $5::timestamptz[], $6::bigint[], $7::timestamptz[])
+          AS v(address, reserves, seq, price, last_trade_at, trade_seq, graduated_at)
+     WHERE t.address = v.address`,
+    [
+      changes.map((c) => c.address),
+      changes.map((c) => c.reserves.toString()),
+      changes.map((c) => c.seq.toString()),
+      changes.map((c) => (c.price ?? 0n).toString()),
+      changes.map((c) => c.lastTradeAt?.toISOString() ?? null),
+      changes.map((c) => c.tradeSeq.toString()),
+      changes.map((c) => c.graduatedAt?.toISOString() ?? null),
+    ],
+  );
+  return created.filter((r) => (r as { inserted?: boolean }).inserted).map((r) => r.address);
+}
+
+async function writeFeed(tx: Queryable, events: readonly DomainEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = events.map(feedRowOf);
+  const [inserted] = await tx.query<{ n: number; high: string | null }>(
+    `WITH ins AS (
+       INSERT INTO feed_events (event, token_address, data, event_key, block_height)
+       SELECT event, token_address, data::jsonb, event_key, block_height
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS v(event, token_address, data, event_key, block_height)
+       ON CONFLICT (event_key) DO NOTHING
+       RETURNING id)
+     SELECT count(*)::int AS n, max(id)::text AS high FROM ins`,
+    [rows.map((r) => r.event), rows.map((r) => r.tokenAddress), rows.map((r) => JSON.stringify(r.data)), rows.map((r) => r.eventKey), rows.map((r) => r.blockHeight)],
+  );
+  if (inserted?.high) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, inserted.high]);
+  return inserted?.n ?? 0;
+}
+
+/** Writes a batch of consecutive blocks atomically (the caller runs it in a transaction). */
+export async function writeBatch(tx: Queryable, batch: Batch, { mode, faultPoint }: WriteOptions): Promise<WriteResult> {
+  const first = batch.blocks[0];
+  const last = batch.blocks.at(-1);
+  if (!first || !last) return { blocks: 0, txs: 0, trades: 0, newTokens: [], feedEvents: 0 };
+  if (mode === 'live') await checkContinuity(tx, first);
+  faultPoint?.('continuity');
+  const txs = await writeChainIndex(tx, batch.blocks);
+  faultPoint?.('chain-index');
+  const newTokens = await writeTokens(tx, batch.events);
+  faultPoint?.('tokens');
+  const trades = await insertTrades(
+    tx,
+    batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : [])),
+  );
+  faultPoint?.('trades');
+  const feedEvents = mode === 'live' ? await writeFeed(tx, batch.events) : 0;
+  faultPoint?.('feed');
+  if (mode === 'live') {
+    await tx.query(`UPDATE indexer_state SET last_height = $1, last_block_hash = $2, last_block_time = $3, updated_at = now()`, [last.height, last.hash, last.time]);
+  }
+  faultPoint?.('cursor');
+  return { blocks: batch.blocks.length, txs, trades, newTokens, feedEvents };
+}
