@@ -22,6 +22,9 @@ try {
     extensions: { timescaledb },
     parsers: { 20: (value: string) => parseInt8(value) },
   });
+  // Without shared_preload_libraries a reopened data directory does not load TimescaleDB by
+  // itself (inserts into hypertables then fail): load it explicitly on every open.
+  await db.exec("LOAD 'timescaledb'");
   await db.exec('CREATE EXTENSION IF NOT EXISTS timescaledb');
   const unlisteners = new Map<string, () => Promise<void>>();
 

@@ -51,6 +51,8 @@ export interface IndexerOptions {
   maxBlocksPerBatch?: number;
   maxTxsPerBatch?: number;
   fetchConcurrency?: number;
+  /** Retry delays after a failure (exponential with jitter); default 500 ms to 30 s. */
+  retryMs?: { min: number; max: number };
   /** Test hook: throw from here to crash the indexer mid-batch. */
   faultPoint?: (step: string) => void;
   onBatch?: (result: WriteResult & { fromHeight: number; toHeight: number; ms: number }) => void;
@@ -256,7 +258,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
     if (!lock || signal.aborted) return;
     setState('starting');
     subscribeToBlocks();
-    const backoff = createBackoff(500, 30_000);
+    const backoff = createBackoff(options.retryMs?.min ?? 500, options.retryMs?.max ?? 30_000);
     let prepared = false;
     while (!signal.aborted) {
       const woken = new Promise<void>((resolve) => (wakeUp = resolve));
