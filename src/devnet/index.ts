@@ -3,6 +3,9 @@
 // one (in memory, or continuing the chain in `dataDir`) and serves its RPC over HTTP.
 import { sha256 } from '@cosmjs/crypto';
 import { toAscii, toHex } from '@cosmjs/encoding';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Logger } from 'pino';
 import { DEFAULT_DEVNET_MNEMONIC } from '../config.ts';
 import { silentLogger } from '../internal/logger.ts';
@@ -75,16 +78,18 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
   const blockMs = options.blockMs ?? 1000;
   const fingerprint = toHex(sha256(toAscii(mnemonic))).slice(0, 16);
 
-  const log = options.dataDir ? openBlockLog(options.dataDir) : null;
-  if (log?.meta) {
+  // Without a data directory the log is a scratch file: old blocks live there instead of in memory.
+  const scratchDir = options.dataDir ? null : mkdtempSync(path.join(tmpdir(), 'native-devnet-'));
+  const log = openBlockLog(options.dataDir ?? scratchDir!, { durable: scratchDir === null });
+  if (log.meta) {
     if (options.chainId && options.chainId !== log.meta.chainId) {
       throw new Error(`data directory ${options.dataDir} holds chain ${log.meta.chainId}, not ${options.chainId}`);
     }
     if (log.meta.mnemonicFingerprint !== fingerprint) throw new Error(`data directory ${options.dataDir} was created with another mnemonic`);
   }
-  const chainId = log?.meta?.chainId ?? options.chainId ?? DEVNET_CHAIN_ID;
-  const genesisTimeNs = log?.meta ? BigInt(log.meta.genesisTimeNs) : nowNs();
-  if (log && !log.meta) log.writeMeta({ chainId, genesisTimeNs: genesisTimeNs.toString(), mnemonicFingerprint: fingerprint });
+  const chainId = log.meta?.chainId ?? options.chainId ?? DEVNET_CHAIN_ID;
+  const genesisTimeNs = log.meta ? BigInt(log.meta.genesisTimeNs) : nowNs();
+  if (!log.meta) log.writeMeta({ chainId, genesisTimeNs: genesisTimeNs.toString(), mnemonicFingerprint: fingerprint });
 
   const state = createChainState();
   const { users, traders } = await applyGenesis(state, mnemonic, genesisTimeNs);
@@ -174,7 +179,8 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
       closed = true;
       clearTimeout(timer);
       await server.close();
-      log?.close();
+      log.close();
+      if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });
     },
   };
 }

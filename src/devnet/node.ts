@@ -5,7 +5,7 @@ import { sha256 } from '@cosmjs/crypto';
 import { toAscii, toHex } from '@cosmjs/encoding';
 import type { Logger } from 'pino';
 import { type CommittedBlock, compressResults, headerHash, packTxs, partsHashOf, type RenderedTxResult, renderTxResult, txAt } from './blocks/block.ts';
-import { type BlockStore, createBlockStore } from './blocks/block-store.ts';
+import { type BlockStore, createBlockStore, type StoredAt } from './blocks/block-store.ts';
 import { type Consensus, createConsensus } from './blocks/consensus.ts';
 import { concatBytes, merkleRoot } from './blocks/hashes.ts';
 import { createBlockClock, formatRfc3339Nano } from './blocks/time.ts';
@@ -55,7 +55,8 @@ export interface NodeOptions {
   state: ChainState;
   runner: TxRunner;
   ledger: LedgerWriter;
-  log: BlockLog | null;
+  /** Where blocks are recorded before they are served (durable with a data directory, scratch otherwise). */
+  log: BlockLog;
   logger: Logger;
 }
 
@@ -68,7 +69,7 @@ const resultDigest = (r: RenderedTxResult) => toAscii(`${r.code}|${r.data ?? ''}
 
 export function createNode(options: NodeOptions): DevnetNode {
   const { chainId, state, runner, log, logger } = options;
-  const store = createBlockStore();
+  const store = createBlockStore((at) => log.readAt(at));
   const consensus = createConsensus(state.staking);
   const mempool: { bytes: Uint8Array; hash: string }[] = [];
   const mempoolHashes = new Set<string>();
@@ -86,8 +87,8 @@ export function createNode(options: NodeOptions): DevnetNode {
     appHash = sha256(concatBytes(appHash, block.header.dataHash, lastResultsHash));
   }
 
-  function publish(block: CommittedBlock, results: readonly RenderedTxResult[], hashes?: readonly string[]) {
-    store.add(block, results, hashes);
+  function publish(block: CommittedBlock, results: readonly RenderedTxResult[], hashes: readonly string[] | undefined, at: StoredAt) {
+    store.add(block, results, hashes, at);
     advanceHashes(block, results);
     runner.resetPending();
     for (let i = 0; i < block.txCount && txWaiters.size > 0; i++) {
@@ -100,19 +101,14 @@ export function createNode(options: NodeOptions): DevnetNode {
     for (const listener of listeners) listener(block);
   }
 
-  // Replay the data directory: re-execute every stored tx (trusted) to rebuild state and ledger.
-  if (log) {
-    let replayed = 0;
-    for (const block of log.readAll()) {
-      const info = blockInfo(block.header.height, block.header.timeNs);
-      for (let i = 0; i < block.txCount; i++) runner.deliverTx(txAt(block, i), info, i, 'trusted');
-      const results = JSON.parse(store.resultsJsonOf(block)) as RenderedTxResult[];
-      publish(block, results);
-      replayed++;
-    }
-    if (replayed) logger.info({ height: store.height }, `Restored chain from data directory height=${store.height}`);
+  // Replay the log: re-execute every stored tx (trusted) to rebuild state and ledger.
+  for (const { block, at } of log.readAll()) {
+    const info = blockInfo(block.header.height, block.header.timeNs);
+    for (let i = 0; i < block.txCount; i++) runner.deliverTx(txAt(block, i), info, i, 'trusted');
+    publish(block, JSON.parse(store.resultsJsonOf(block)) as RenderedTxResult[], undefined, at);
   }
-  const clock = createBlockClock(store.latest()?.header.timeNs ?? options.genesisTimeNs);
+  if (store.height > 0) logger.info({ height: store.height }, `Restored chain from data directory height=${store.height}`);
+  const clock = createBlockClock(store.latestMeta()?.header.timeNs ?? options.genesisTimeNs);
 
   function produceBlock(): CommittedBlock {
     const height = store.height + 1;
@@ -138,7 +134,7 @@ export function createNode(options: NodeOptions): DevnetNode {
     }
     filler?.(info, (bytes, mode) => execute(bytes, mode));
 
-    const previous = store.latest();
+    const previous = store.latestMeta();
     const proposer = consensus.proposerAt(height);
     const lastCommitHash = previous
       ? merkleRoot(consensus.validators.map((v) => consensus.commitSignature(v, previous.hash)))
@@ -165,11 +161,11 @@ export function createNode(options: NodeOptions): DevnetNode {
       hash,
       partsHash: partsHashOf(hash, header.dataHash),
       txCount: txs.length,
+      txBytes: txs.reduce((n, tx) => n + tx.length, 0),
       ...packTxs(txs),
       results: compressResults(results),
     };
-    log?.append(block);
-    publish(block, rendered, hashes);
+    publish(block, rendered, hashes, log.append(block));
     return block;
   }
 

@@ -17,7 +17,12 @@ test.before(async () => {
   for (let i = 0; i < 4; i++) await devnet.produceBlock();
   devnet.generator.setRate(0);
 });
-test.after(() => devnet.close());
+test.after(async () => {
+  await devnet.close();
+  // @cosmjs/socket's ReconnectingSocket schedules a reconnect even after disconnect(), which
+  // keeps the process alive forever; end it once uvu has printed its summary.
+  setTimeout(() => process.exit(), 200);
+});
 
 const get = async (path: string) => {
   const response = await fetch(`${devnet.rpcUrl}${path}`);
@@ -159,6 +164,8 @@ test('websocket: subscribeNewBlock delivers each new block to cosmjs', async () 
   await devnet.produceBlock();
   await done;
   assert.equal(heights, [first, first + 1]);
+  // xstream stops the subscription (and cosmjs sends `unsubscribe`) on a timer; disconnect after it.
+  await new Promise((resolve) => setTimeout(resolve, 50));
   comet.disconnect();
 });
 

@@ -24,11 +24,17 @@ export interface BlockHeader {
   proposerAddress: Uint8Array;
 }
 
-export interface CommittedBlock {
+/** What the node keeps in memory for every block, however old. */
+export interface BlockMeta {
   header: BlockHeader;
   hash: Uint8Array;
   partsHash: Uint8Array;
   txCount: number;
+  /** Total size of the block's tx bytes. */
+  txBytes: number;
+}
+
+export interface CommittedBlock extends BlockMeta {
   /** All tx bytes back to back; tx i spans txOffsets[i]..txOffsets[i+1]. */
   txData: Uint8Array;
   txOffsets: Uint32Array;
@@ -59,6 +65,8 @@ export function headerHash(header: BlockHeader): Uint8Array {
 }
 
 /** The block's single part: CometBFT splits block bytes into 64 kB parts; one hash stands for them. */
+export const metaOf = ({ header, hash, partsHash, txCount, txBytes }: BlockMeta): BlockMeta => ({ header, hash, partsHash, txCount, txBytes });
+
 export const partsHashOf = (hash: Uint8Array, dataHash: Uint8Array) => sha256(concatBytes(hash, dataHash));
 
 export function packTxs(txs: readonly Uint8Array[]): { txData: Uint8Array; txOffsets: Uint32Array } {

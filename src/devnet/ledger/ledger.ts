@@ -83,6 +83,14 @@ export function tradeVolumes(t: { direction: TradeDirection; inputAmount: bigint
 }
 
 export function createLedger(): LedgerWriter {
+  // Addresses repeat across millions of trades; one string per address keeps the ledger small.
+  const interned = new Map<string, string>();
+  const intern = (value: string) => {
+    const existing = interned.get(value);
+    if (existing !== undefined) return existing;
+    interned.set(value, value);
+    return value;
+  };
   const trades: LedgerTrade[] = [];
   const launches: LedgerLaunch[] = [];
   const graduations: LedgerGraduation[] = [];
@@ -95,7 +103,7 @@ export function createLedger(): LedgerWriter {
       const { height, time, txHash } = where;
       if (draft.kind === 'trade') {
         const { kind: _, ...rest } = draft;
-        trades.push({ ...where, ...rest, ...tradeVolumes(rest) });
+        trades.push({ ...where, ...rest, token: intern(rest.token), trader: intern(rest.trader), ...tradeVolumes(rest) });
       } else if (draft.kind === 'launch') {
         const { kind: _, ...rest } = draft;
         launches.push({ height, time, txHash, ...rest });

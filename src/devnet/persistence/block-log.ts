@@ -1,12 +1,13 @@
-// Durable chain history for a devnet with a data directory: every committed block is
-// appended (length, CRC-32, bytes) and fsynced before it is served, and read back on start.
-// A torn last record (the process died mid-write) is cut off, so the chain resumes at the
-// last complete block.
-import { closeSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+// The chain's block log: every committed block is appended (length, CRC-32, bytes) before it
+// is served. With a data directory the log is durable (fsynced) and read back on start; a torn
+// last record (the process died mid-write) is cut off, so the chain resumes at the last
+// complete block. Without one, the log is a scratch file that keeps old blocks out of memory.
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { decodeBlock, encodeBlock } from '../blocks/block-codec.ts';
 import type { CommittedBlock } from '../blocks/block.ts';
+import type { StoredAt } from '../blocks/block-store.ts';
 
 export interface ChainMeta {
   chainId: string;
@@ -19,19 +20,21 @@ export interface BlockLog {
   readonly meta: ChainMeta | null;
   writeMeta(meta: ChainMeta): void;
   /** Complete records in order; truncates a torn tail. */
-  readAll(): Generator<CommittedBlock>;
-  append(block: CommittedBlock): void;
+  readAll(): Generator<{ block: CommittedBlock; at: StoredAt }>;
+  /** Writes the block (and, when durable, fsyncs it); returns where its bytes lie. */
+  append(block: CommittedBlock): StoredAt;
+  readAt(at: StoredAt): CommittedBlock;
   close(): void;
 }
 
 const RECORD_HEADER = 8;
 
-export function openBlockLog(dataDir: string): BlockLog {
+export function openBlockLog(dataDir: string, { durable }: { durable: boolean }): BlockLog {
   mkdirSync(dataDir, { recursive: true });
   const metaPath = path.join(dataDir, 'chain.json');
   const logPath = path.join(dataDir, 'blocks.log');
   const meta = existsSync(metaPath) ? (JSON.parse(readFileSync(metaPath, 'utf8')) as ChainMeta) : null;
-  const fd = openSync(logPath, 'a+');
+  const fd = openSync(logPath, constants.O_RDWR | constants.O_CREAT);
   let validLength = 0;
 
   return {
@@ -56,9 +59,10 @@ export function openBlockLog(dataDir: string): BlockLog {
         const payload = Buffer.allocUnsafe(length);
         readSync(fd, payload, 0, length, at + RECORD_HEADER);
         if (crc32(payload) !== checksum) break;
+        const stored = { offset: at + RECORD_HEADER, length };
         at += RECORD_HEADER + length;
         validLength = at;
-        yield decodeBlock(payload);
+        yield { block: decodeBlock(payload), at: stored };
       }
       if (validLength < size) ftruncateSync(fd, validLength);
     },
@@ -67,10 +71,17 @@ export function openBlockLog(dataDir: string): BlockLog {
       const header = Buffer.alloc(RECORD_HEADER);
       header.writeUInt32LE(payload.length, 0);
       header.writeUInt32LE(crc32(payload), 4);
-      writeSync(fd, header);
-      writeSync(fd, payload);
-      fsyncSync(fd);
+      writeSync(fd, header, 0, RECORD_HEADER, validLength);
+      writeSync(fd, payload, 0, payload.length, validLength + RECORD_HEADER);
+      if (durable) fsyncSync(fd);
+      const stored = { offset: validLength + RECORD_HEADER, length: payload.length };
       validLength += RECORD_HEADER + payload.length;
+      return stored;
+    },
+    readAt({ offset, length }) {
+      const payload = Buffer.allocUnsafe(length);
+      readSync(fd, payload, 0, length, offset);
+      return decodeBlock(payload);
     },
     close() {
       closeSync(fd);

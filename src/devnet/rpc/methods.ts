@@ -78,8 +78,8 @@ export function createMethods(ctx: MethodContext): Record<string, Method> {
     health: () => ({}),
 
     status: () => {
-      const latest = store.latest()!;
-      const earliest = store.get(1)!;
+      const latest = store.latestMeta()!;
+      const earliest = store.meta(1)!;
       const proposer = consensus.validators[0]!;
       return {
         node_info: {
@@ -141,20 +141,20 @@ export function createMethods(ctx: MethodContext): Record<string, Method> {
 
     block_results: (params) => {
       const height = heightParam(params);
-      const block = store.get(height)!;
+      const block = store.meta(height)!;
       const results = block.txCount ? store.resultsJson(height) : 'null';
       const tail = JSON.stringify({
         finalize_block_events: [],
         validator_updates: null,
         consensus_param_updates: CONSENSUS_PARAMS,
-        app_hash: toBase64(store.get(height + 1)?.header.appHash ?? node.appHash),
+        app_hash: toBase64(store.meta(height + 1)?.header.appHash ?? node.appHash),
       });
       return `{"height":"${height}","txs_results":${results},${tail.slice(1)}`;
     },
 
     commit: (params) => {
       const height = heightParam(params);
-      const block = store.get(height)!;
+      const block = store.meta(height)!;
       return { signed_header: { header: renderHeader(block), commit: renderCommit(block, consensus) }, canonical: true };
     },
 
@@ -170,7 +170,7 @@ export function createMethods(ctx: MethodContext): Record<string, Method> {
       min = Math.max(min, max - 19);
       const metas = [];
       for (let h = max; h >= min; h--) {
-        const block = store.get(h)!;
+        const block = store.meta(h)!;
         metas.push({ block_id: renderBlockId(block), block_size: String(blockSize(block)), header: renderHeader(block), num_txs: String(block.txCount) });
       }
       return { last_height: String(latest), block_metas: metas };

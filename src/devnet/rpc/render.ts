@@ -1,7 +1,7 @@
 // CometBFT 0.38 JSON shapes of blocks, headers, commits and txs, rendered on demand from
 // the compact committed blocks (hashes upper-case hex, bytes base64, int64 as strings).
 import { toBase64, toHex } from '@cosmjs/encoding';
-import { BLOCK_VERSION, type CommittedBlock, type RenderedTxResult, txAt } from '../blocks/block.ts';
+import { BLOCK_VERSION, type BlockMeta, type CommittedBlock, type RenderedTxResult, txAt } from '../blocks/block.ts';
 import type { BlockStore } from '../blocks/block-store.ts';
 import type { Consensus } from '../blocks/consensus.ts';
 import { formatRfc3339Nano } from '../blocks/time.ts';
@@ -11,7 +11,7 @@ export const hex = (bytes: Uint8Array) => toHex(bytes).toUpperCase();
 const blockId = (hash: Uint8Array, partsHash: Uint8Array) =>
   hash.length ? { hash: hex(hash), parts: { total: 1, hash: hex(partsHash) } } : { hash: '', parts: { total: 0, hash: '' } };
 
-export function renderHeader(block: CommittedBlock) {
+export function renderHeader(block: BlockMeta) {
   const h = block.header;
   return {
     version: { block: BLOCK_VERSION.toString(), app: '0' },
@@ -31,10 +31,10 @@ export function renderHeader(block: CommittedBlock) {
   };
 }
 
-export const renderBlockId = (block: CommittedBlock) => blockId(block.hash, block.partsHash);
+export const renderBlockId = (block: BlockMeta) => blockId(block.hash, block.partsHash);
 
 /** The commit for `block`, signed by every validator, as it appears in the next block's last_commit. */
-export function renderCommit(block: CommittedBlock, consensus: Consensus, round = 0) {
+export function renderCommit(block: BlockMeta, consensus: Consensus, round = 0) {
   return {
     height: String(block.header.height),
     round,
@@ -49,7 +49,7 @@ export function renderCommit(block: CommittedBlock, consensus: Consensus, round 
 }
 
 export function renderBlock(block: CommittedBlock, store: BlockStore, consensus: Consensus) {
-  const previous = store.get(block.header.height - 1);
+  const previous = store.meta(block.header.height - 1);
   const txs = Array.from({ length: block.txCount }, (_, i) => toBase64(txAt(block, i)));
   return {
     block_id: renderBlockId(block),
@@ -76,4 +76,4 @@ export function renderTx(store: BlockStore, height: number, index: number, resul
 }
 
 /** Approximate encoded size of a block (CometBFT reports the protobuf size). */
-export const blockSize = (block: CommittedBlock) => block.txData.length + 4 * block.txCount + 600;
+export const blockSize = (block: BlockMeta) => block.txBytes + 4 * block.txCount + 600;

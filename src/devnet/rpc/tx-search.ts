@@ -101,7 +101,7 @@ export function searchTxs(store: BlockStore, conditions: Condition[]): number[] 
     candidates = indexed.map((c) => store.index.positions(c.key, c.value)).reduce((a, b) => intersect(a, b));
   } else {
     const all: number[] = [];
-    for (let h = lo; h <= hi; h++) for (let i = 0; i < store.get(h)!.txCount; i++) all.push(packPosition(h, i));
+    for (let h = lo; h <= hi; h++) for (let i = 0; i < store.meta(h)!.txCount; i++) all.push(packPosition(h, i));
     candidates = all;
   }
   const min = packPosition(lo, 0);
