@@ -133,6 +133,7 @@ export function createNode(options: NodeOptions): DevnetNode {
       execute(bytes, 'deliver');
     }
     filler?.(info, (bytes, mode) => execute(bytes, mode));
+    const rendered = results.map(renderTxResult);
 
     const previous = store.latestMeta();
     const proposer = consensus.proposerAt(height);
@@ -155,7 +156,6 @@ export function createNode(options: NodeOptions): DevnetNode {
       proposerAddress: proposer.address,
     };
     const hash = headerHash(header);
-    const rendered = results.map(renderTxResult);
     const block: CommittedBlock = {
       header,
       hash,
@@ -163,7 +163,7 @@ export function createNode(options: NodeOptions): DevnetNode {
       txCount: txs.length,
       txBytes: txs.reduce((n, tx) => n + tx.length, 0),
       ...packTxs(txs),
-      results: compressResults(results),
+      results: compressResults(rendered),
     };
     publish(block, rendered, hashes, log.append(block));
     return block;

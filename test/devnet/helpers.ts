@@ -32,7 +32,7 @@ export function wallet(index: number, mnemonic = DEFAULT_DEVNET_MNEMONIC) {
   return DirectSecp256k1HdWallet.fromMnemonic(mnemonic, { prefix: 'native', hdPaths: [makeCosmoshubPath(index)] });
 }
 
-const clientOptions = { registry: createNativeRegistry(), gasPrice: GAS_PRICE, broadcastPollIntervalMs: 50, broadcastTimeoutMs: 10_000 };
+const clientOptions = { registry: createNativeRegistry(), gasPrice: GAS_PRICE, broadcastPollIntervalMs: 50, broadcastTimeoutMs: 4_000 };
 
 export async function signingClient(devnet: Devnet, index: number) {
   const signer = await wallet(index);
@@ -48,7 +48,7 @@ export async function signingClient(devnet: Devnet, index: number) {
 export async function wasmClient(devnet: Devnet, index: number) {
   const signer = await wallet(index);
   const [{ address }] = await signer.getAccounts();
-  const client = await SigningCosmWasmClient.connectWithSigner(devnet.rpcUrl, signer, { broadcastPollIntervalMs: 50, broadcastTimeoutMs: 10_000 });
+  const client = await SigningCosmWasmClient.connectWithSigner(devnet.rpcUrl, signer, { broadcastPollIntervalMs: 50, broadcastTimeoutMs: 4_000 });
   const execute = async (contract: string, msg: unknown, funds: Coin[] = []) => {
     const message = {
       typeUrl: '/cosmwasm.wasm.v1.MsgExecuteContract',

@@ -73,7 +73,7 @@ test('signing: a wrong sequence is rejected at broadcast with code 32 and the SD
     sequence: account.sequence + 5,
     chainId: devnet.chainId,
   });
-  const error = await broadcastError(client.broadcastTx(TxRaw.encode(raw).finish(), 5_000, 50));
+  const error = await broadcastError(client.broadcastTx(TxRaw.encode(raw).finish(), 1_000, 50));
   assert.is(error.code, 32);
   assert.is(error.log, `account sequence mismatch, expected ${account.sequence}, got ${account.sequence + 5}: incorrect account sequence`);
   client.disconnect();
@@ -110,7 +110,7 @@ test('signing: a signature by another key is rejected with code 4', async () => 
   const [{ address: otherAddress }] = await other.getAccounts();
   const forged = await other.signDirect(otherAddress!, makeSignDoc(raw.bodyBytes, raw.authInfoBytes, devnet.chainId, account.accountNumber));
   raw.signatures = [Buffer.from(forged.signature.signature, 'base64')];
-  const error = await broadcastError(client.broadcastTx(TxRaw.encode(raw).finish(), 5_000, 50));
+  const error = await broadcastError(client.broadcastTx(TxRaw.encode(raw).finish(), 1_000, 50));
   assert.is(error.code, 4);
   assert.match(error.log ?? '', /^signature verification failed; please verify account number \(\d+\), sequence \(\d+\) and chain-id \(native-devnet-1\): unauthorized$/);
   client.disconnect();

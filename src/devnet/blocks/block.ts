@@ -99,5 +99,5 @@ export function renderTxResult(result: TxResult) {
 }
 export type RenderedTxResult = ReturnType<typeof renderTxResult>;
 
-export const compressResults = (results: readonly TxResult[]) => deflateRawSync(JSON.stringify(results.map(renderTxResult)), { level: 1 });
+export const compressResults = (rendered: readonly RenderedTxResult[]) => deflateRawSync(JSON.stringify(rendered), { level: 1 });
 export const resultsJson = (block: CommittedBlock) => inflateRawSync(block.results).toString('utf8');

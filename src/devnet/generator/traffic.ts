@@ -10,7 +10,7 @@ import type { DevnetLedger } from '../ledger/ledger.ts';
 import type { BlockFiller } from '../node.ts';
 import type { ChainState } from '../state/chain-state.ts';
 import type { AccountKey } from '../state/keys.ts';
-import { buildExecuteTx, type ContractCall, GENERATOR_FEE } from './tx-builder.ts';
+import { buildFastExecuteTx, buildSignedExecuteTx, type ContractCall, GENERATOR_FEE } from './tx-builder.ts';
 
 export const REAL_SIGNATURE_RATE = 50;
 const NATIVE = 1_000_000n;
@@ -132,7 +132,9 @@ export function createTrafficGenerator(options: { chainId: string; state: ChainS
       for (let i = 0; i < count; i++) {
         const trader = pick(traders);
         const account = state.accounts.get(trader.address)!;
-        const bytes = buildExecuteTx(chainId, { key: trader, accountNumber: account.accountNumber, sequence: account.sequence }, planCall(trader), sign);
+        const signer = { key: trader, accountNumber: account.accountNumber, sequence: account.sequence };
+        const call = planCall(trader);
+        const bytes = sign ? buildSignedExecuteTx(chainId, signer, call) : buildFastExecuteTx(signer, call);
         execute(bytes, sign ? 'deliver' : 'trusted');
       }
     },

@@ -52,7 +52,7 @@ export function executeMessage(modules: MessageModules, scope: CallScope, msg: D
     case '/cosmwasm.wasm.v1.MsgExecuteContract': {
       const { sender, contract, msg: json, funds } = msg.value;
       const result = modules.wasm.execute(scope, sender, contract, parseJson(json, 'execute'), validCoins(funds, true));
-      const response = MsgExecuteContractResponse.encode({ data: dataBytes(result.data) }).finish();
+      const response = result.data === undefined ? EMPTY_BYTES : MsgExecuteContractResponse.encode({ data: dataBytes(result.data) }).finish();
       return { events: result.events, response: anyOf(MsgExecuteContractResponse.typeUrl, response) };
     }
     case '/native.bridge.v1.MsgBurnForBridgeOut': {
@@ -90,5 +90,7 @@ function parseJson(bytes: Uint8Array, what: string): unknown {
   }
 }
 
+/** MsgExecuteContractResponse without data encodes to no bytes. */
+const EMPTY_BYTES = new Uint8Array();
 const dataBytes = (data: unknown) => (data === undefined ? new Uint8Array() : toUtf8(JSON.stringify(data)));
 const anyOf = (typeUrl: string, value: Uint8Array): Any => ({ typeUrl, value });
