@@ -1,7 +1,7 @@
 // Shared setup of the devnet tests: a devnet on an ephemeral port, cosmjs wallets for the
 // well-known accounts, and signing clients configured as a dApp would configure them.
 import { makeCosmoshubPath } from '@cosmjs/amino';
-import { SigningCosmWasmClient } from '@cosmjs/cosmwasm-stargate';
+import { type JsonObject, SigningCosmWasmClient } from '@cosmjs/cosmwasm-stargate';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import {
   GasPrice,
@@ -15,9 +15,7 @@ import {
   SigningStargateClient,
 } from '@cosmjs/stargate';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
-import { toUtf8 } from '@cosmjs/encoding';
 import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
-import { MsgExecuteContract } from 'cosmjs-types/cosmwasm/wasm/v1/tx';
 import { DEFAULT_DEVNET_MNEMONIC } from '../../src/config.ts';
 import { createNativeRegistry } from '../../src/devnet/bridge/msg-burn-for-bridge-out.ts';
 import { createDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.ts';
@@ -40,23 +38,12 @@ export async function signingClient(devnet: Devnet, index: number) {
   return { client: await SigningStargateClient.connectWithSigner(devnet.rpcUrl, signer, clientOptions), address: address!, signer };
 }
 
-/**
- * A SigningCosmWasmClient for account `index`. @cosmjs/cosmwasm-stargate 0.39.0 re-exports
- * @cosmjs/cosmwasm 0.38.1 with its own @cosmjs/stargate, whose `instanceof GasPrice` rejects
- * a 0.39 GasPrice; so `execute` here simulates and passes an explicit fee (gas × 1.4 at 0.01unative).
- */
+/** A SigningCosmWasmClient for account `index`, with `execute(contract, msg, funds)` paying an 'auto' fee. */
 export async function wasmClient(devnet: Devnet, index: number) {
   const signer = await wallet(index);
   const [{ address }] = await signer.getAccounts();
-  const client = await SigningCosmWasmClient.connectWithSigner(devnet.rpcUrl, signer, { broadcastPollIntervalMs: 50, broadcastTimeoutMs: 4_000 });
-  const execute = async (contract: string, msg: unknown, funds: Coin[] = []) => {
-    const message = {
-      typeUrl: '/cosmwasm.wasm.v1.MsgExecuteContract',
-      value: MsgExecuteContract.fromPartial({ sender: address!, contract, msg: toUtf8(JSON.stringify(msg)), funds }),
-    };
-    const gas = Math.ceil((await client.simulate(address!, [message], '')) * 1.4);
-    return client.execute(address!, contract, msg, feeFor(gas), '', funds);
-  };
+  const client = await SigningCosmWasmClient.connectWithSigner(devnet.rpcUrl, signer, { gasPrice: GAS_PRICE, broadcastPollIntervalMs: 50, broadcastTimeoutMs: 4_000 });
+  const execute = (contract: string, msg: unknown, funds: Coin[] = []) => client.execute(address!, contract, msg as JsonObject, 'auto', '', funds);
   return { client, address: address!, signer, execute };
 }
 
