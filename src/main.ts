@@ -1,15 +1,18 @@
 // `npm start`: runs the whole service. With no configuration it uses the embedded
 // TimescaleDB in ./data and the built-in devnet, and prints where everything is.
+import { parseBackfillFlags, UsageError } from './cli-args.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { createLogger } from './internal/logger.ts';
 import { createShutdown, handleSignals } from './internal/shutdown.ts';
-import { startService } from './service.ts';
+import { runBackfill, startService } from './service.ts';
 
 let config;
+let flags;
 try {
   config = loadConfig();
+  flags = parseBackfillFlags(process.argv.slice(2));
 } catch (error) {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof UsageError) {
     console.error(error.message);
     process.exit(2);
   }
@@ -25,6 +28,10 @@ try {
   const width = Math.max(...service.endpoints.map((e) => e.name.length));
   const lines = service.endpoints.map((e) => `  ${e.name.padEnd(width)}  ${e.where}`);
   process.stdout.write(`\nLaunchpad index service is running (Ctrl-C to stop)\n${lines.join('\n')}\n\n`);
+  if (flags.from !== undefined || flags.to !== undefined) {
+    // the live indexer goes on meanwhile; the backfill fills the requested range beside it
+    runBackfill(service, flags, { config, logger, shutdown }).catch((error) => logger.error({ err: error }, `Backfill failed: ${(error as Error).message}`));
+  }
 } catch (error) {
   logger.fatal({ err: error }, `Start-up failed: ${(error as Error).message}`);
   await shutdown.run('start-up failed');

@@ -8,7 +8,11 @@ import { describeDatabase, openDatabase, type Database } from './db/index.ts';
 import { scheduleEmbeddedJobs } from './db/jobs.ts';
 import { migrate } from './db/migrate.ts';
 import { createDevnet, DEVNET_CHAIN_ID, DEVNET_CONTRACTS, type Devnet } from './devnet/index.ts';
+import { backfill, planBackfill } from './indexer/backfill.ts';
+import type { ContractAddresses } from './indexer/decode-events.ts';
 import { createIndexer, type Indexer } from './indexer/indexer.ts';
+import { createProgress } from './indexer/progress.ts';
+import type { BackfillFlags } from './cli-args.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
 
@@ -21,13 +25,14 @@ export interface ServiceContext {
 export interface Service {
   db: Database;
   chain: ChainClient;
+  contracts: ContractAddresses;
   indexer: Indexer;
   devnet?: Devnet;
   /** Lines describing where everything is, printed at start. */
   endpoints: { name: string; where: string }[];
 }
 
-async function startDatabase({ config, logger, shutdown }: ServiceContext): Promise<Database> {
+export async function startDatabase({ config, logger, shutdown }: ServiceContext): Promise<Database> {
   const where = { databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR };
   const started = performance.now();
   const db = await openDatabase({
@@ -51,13 +56,13 @@ async function startDatabase({ config, logger, shutdown }: ServiceContext): Prom
 }
 
 /** The built-in devnet, kept in DATA_DIR/devnet so its chain survives a restart like the index does. */
-async function startDevnet({ config, logger, shutdown }: ServiceContext): Promise<Devnet> {
+async function startDevnet({ config, logger, shutdown }: ServiceContext, { traffic = true } = {}): Promise<Devnet> {
   const devnet = await createDevnet({
     mnemonic: config.DEVNET_MNEMONIC,
     blockMs: config.DEVNET_BLOCK_MS,
     host: config.HOST,
     port: config.DEVNET_RPC_PORT,
-    tradesPerBlock: config.DEVNET_TRADES_PER_BLOCK,
+    tradesPerBlock: traffic ? config.DEVNET_TRADES_PER_BLOCK : 0,
     dataDir: config.DATA_DIR.startsWith('memory://') ? undefined : path.join(config.DATA_DIR, 'devnet'),
     logger: logger.child({ component: 'devnet' }),
   });
@@ -66,18 +71,41 @@ async function startDevnet({ config, logger, shutdown }: ServiceContext): Promis
   return devnet;
 }
 
-export async function startService(ctx: ServiceContext): Promise<Service> {
-  const { config, logger, shutdown } = ctx;
-  const db = await startDatabase(ctx);
-  const devnet = config.CHAIN_RPC_URL ? undefined : await startDevnet(ctx);
-  const rpcUrl = config.CHAIN_RPC_URL ?? devnet!.rpcUrl;
-  const chain = createChainClient(rpcUrl);
+/** The chain to index: CHAIN_RPC_URL, or the built-in devnet when it is unset. */
+export async function connectChain(ctx: ServiceContext, { traffic = true } = {}): Promise<{ chain: ChainClient; devnet?: Devnet; contracts: ContractAddresses }> {
+  const { config, shutdown } = ctx;
+  const devnet = config.CHAIN_RPC_URL ? undefined : await startDevnet(ctx, { traffic });
+  const chain = createChainClient(config.CHAIN_RPC_URL ?? devnet!.rpcUrl);
   shutdown.add('chain client', () => chain.disconnect());
-
   const contracts = {
     launchpad: config.LAUNCHPAD_CONTRACT ?? DEVNET_CONTRACTS.launchpad,
     amm: config.AMM_CONTRACT ?? DEVNET_CONTRACTS.amm,
   };
+  return { chain, devnet, contracts };
+}
+
+/** Runs a backfill with a progress bar (or log lines) and a summary line; returns when done. */
+export async function runBackfill(
+  { db, chain, contracts, indexer }: Pick<Service, 'db' | 'chain' | 'contracts'> & { indexer?: Indexer },
+  flags: BackfillFlags,
+  { logger, shutdown }: ServiceContext,
+): Promise<void> {
+  const plan = await planBackfill({ db, chain, ...flags, besideLiveIndexer: indexer !== undefined });
+  logger.info({ from: plan.from, to: plan.to, moves_cursor: plan.movesCursor }, `Backfilling heights ${plan.from}-${plan.to}`);
+  const progress = createProgress({ total: plan.to - plan.from + 1, logger });
+  await backfill({ db, chain, contracts, logger, signal: shutdown.signal, onBatch: progress.update }, plan);
+  const done = progress.finish();
+  logger.info(
+    { blocks: done.blocks, trades: done.trades, seconds: Number(done.seconds.toFixed(1)), blocks_per_s: Math.round(done.blocksPerSecond), trades_per_s: Math.round(done.tradesPerSecond) },
+    shutdown.signal.aborted ? 'Backfill interrupted' : `Backfilled heights ${plan.from}-${plan.to}`,
+  );
+}
+
+export async function startService(ctx: ServiceContext): Promise<Service> {
+  const { config, logger, shutdown } = ctx;
+  const db = await startDatabase(ctx);
+  const { chain, devnet, contracts } = await connectChain(ctx);
+  const rpcUrl = chain.rpcUrl;
   // A devnet's history is short and all of it is wanted; on another chain start at the tip
   // unless START_HEIGHT says otherwise (history can be added with `npm run backfill`).
   const isDevnet = devnet !== undefined || (await chain.comet.status().then((s) => s.nodeInfo.network === DEVNET_CHAIN_ID).catch(() => false));
@@ -95,6 +123,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
   return {
     db,
     chain,
+    contracts,
     indexer,
     devnet,
     endpoints: [

@@ -8,10 +8,9 @@ import { DatabaseError, type Database } from '../db/types.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { Logger } from '../internal/logger.ts';
 import { ChainMismatchError, readCursor, verifyChainIdentity, type Cursor } from './cursor.ts';
-import { decodeBlockEvents, type ContractAddresses, type DomainEvent } from './decode-events.ts';
-import { fetchBlock, fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
+import type { ContractAddresses } from './decode-events.ts';
+import { indexRange, nodeCall, NodeError, type BatchSummary } from './index-range.ts';
 import { createMetadataFetcher } from './token-metadata.ts';
-import { writeBatch, type WriteResult } from './write-batch.ts';
 
 /** One writer per database: a second indexer waits on this lock as a hot standby. */
 export const INDEXER_LOCK = 0x696e6478; // "indx"
@@ -55,7 +54,7 @@ export interface IndexerOptions {
   retryMs?: { min: number; max: number };
   /** Test hook: throw from here to crash the indexer mid-batch. */
   faultPoint?: (step: string) => void;
-  onBatch?: (result: WriteResult & { fromHeight: number; toHeight: number; ms: number }) => void;
+  onBatch?: (batch: BatchSummary) => void;
 }
 
 export interface Indexer {
@@ -68,23 +67,8 @@ export interface Indexer {
   waitForHeight(height: number, timeoutMs?: number): Promise<void>;
 }
 
-class NodeError extends Error {
-  override name = 'NodeError';
-}
-
-const nodeCall = async <T>(what: string, fn: () => Promise<T>): Promise<T> => {
-  try {
-    return await fn();
-  } catch (error) {
-    throw new NodeError(`${what}: ${(error as Error).message}`, { cause: error });
-  }
-};
-
 export function createIndexer(options: IndexerOptions): Indexer {
   const { db, chain, contracts, logger, pollIntervalMs } = options;
-  const maxBlocks = options.maxBlocksPerBatch ?? 100;
-  const maxTxs = options.maxTxsPerBatch ?? 5000;
-  const concurrency = options.fetchConcurrency ?? 8;
   const metadata = createMetadataFetcher({ db, chain, contracts, logger });
 
   const status: IndexerStatus = {
@@ -104,7 +88,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let unsubscribe: (() => void) | undefined;
   let lock: { release(): Promise<void> } | undefined;
   const heightWaiters = new Set<{ height: number; resolve: () => void }>();
-  let blocksPerFetch = 10;
 
   const setState = (state: IndexerState, error: string | null = null) => {
     if (status.state === state && status.error === error) return;
@@ -152,51 +135,35 @@ export function createIndexer(options: IndexerOptions): Indexer {
     };
   }
 
-  /** Fetches the next chunk of blocks, sized so a batch stays near maxTxs. */
-  async function fetchChunk(from: number, tip: number): Promise<FetchedBlock[]> {
-    const to = Math.min(tip, from + blocksPerFetch - 1);
-    const blocks = await nodeCall(`blocks ${from}-${to}`, () => (to === from ? fetchBlock(chain.comet, from).then((b) => [b]) : fetchBlocks(chain.comet, from, to, concurrency)));
-    const txs = blocks.reduce((n, b) => n + b.txs.length, 0);
-    const perBlock = Math.max(1, txs / blocks.length);
-    blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / perBlock)));
-    return blocks;
-  }
-
-  async function writeBlocks(blocks: FetchedBlock[]): Promise<void> {
-    const started = performance.now();
-    const events: DomainEvent[] = [];
-    for (const block of blocks) {
-      const decoded = decodeBlockEvents(block, contracts);
-      events.push(...decoded.events);
-      for (const bad of decoded.malformed) {
-        logger.error({ height: bad.at.blockHeight, tx: bad.at.txHash, event: bad.type, event_index: bad.at.eventIndex, err: bad.error }, 'Skipped a malformed contract event');
-      }
-    }
-    const result = await db.transaction((tx) => writeBatch(tx, { blocks, events }, { mode: 'live', faultPoint: options.faultPoint }));
-    const last = blocks.at(-1)!;
-    status.lastBatchAt = new Date();
-    onCursor({ chainId: last.chainId, firstHeight: 0, firstBlockHash: '', lastHeight: last.height, lastBlockHash: last.hash, lastBlockTime: last.time });
-    const ms = Math.round(performance.now() - started);
-    options.onBatch?.({ ...result, fromHeight: blocks[0]!.height, toHeight: last.height, ms });
-    logger.info(
-      { from: blocks[0]!.height, to: last.height, blocks: result.blocks, txs: result.txs, trades: result.trades, new_tokens: result.newTokens.length, feed_events: result.feedEvents, tip: status.tipHeight, duration_ms: ms },
-      `Indexed blocks ${blocks[0]!.height}${blocks.length > 1 ? `-${last.height}` : ''}`,
-    );
-    if (result.newTokens.length) void metadata.run();
-  }
-
-  /** Indexes from the cursor to the tip; the next chunk is fetched while one is written. */
+  /** Indexes from the cursor to the tip. */
   async function catchUp(tip: number): Promise<void> {
-    let from = (status.indexedHeight ?? 0) + 1;
-    let next = from <= tip ? fetchChunk(from, tip) : undefined;
-    while (next && !controller.signal.aborted) {
-      const blocks = await next;
-      from = blocks.at(-1)!.height + 1;
-      next = from <= tip ? fetchChunk(from, tip) : undefined;
-      next?.catch(() => {}); // surfaced when awaited
-      setState(from <= tip ? 'syncing' : 'live');
-      await writeBlocks(blocks);
-    }
+    const from = (status.indexedHeight ?? 0) + 1;
+    if (from > tip) return;
+    setState(tip - from > 1 ? 'syncing' : status.state === 'starting' ? 'live' : status.state);
+    await indexRange(from, tip, {
+      db,
+      chain,
+      contracts,
+      logger,
+      moveCursor: true,
+      emitFeed: true,
+      maxBlocksPerBatch: options.maxBlocksPerBatch,
+      maxTxsPerBatch: options.maxTxsPerBatch,
+      fetchConcurrency: options.fetchConcurrency,
+      signal: controller.signal,
+      faultPoint: options.faultPoint,
+      onBatch: (batch) => {
+        const last = batch.lastBlock;
+        status.lastBatchAt = new Date();
+        onCursor({ chainId: last.chainId, firstHeight: 0, firstBlockHash: '', lastHeight: last.height, lastBlockHash: last.hash, lastBlockTime: last.time });
+        options.onBatch?.(batch);
+        logger.info(
+          { from: batch.fromHeight, to: batch.toHeight, blocks: batch.blocks, txs: batch.txs, trades: batch.trades, new_tokens: batch.newTokens.length, feed_events: batch.feedEvents, tip: status.tipHeight, duration_ms: Math.round(batch.ms) },
+          `Indexed block${batch.blocks > 1 ? `s ${batch.fromHeight}-${batch.toHeight}` : ` ${batch.toHeight}`}`,
+        );
+        if (batch.newTokens.length) void metadata.run();
+      },
+    });
   }
 
   async function prepare(): Promise<void> {

@@ -20,8 +20,10 @@ export interface Batch {
 }
 
 export interface WriteOptions {
-  /** Live indexing moves the cursor and feeds SSE; a backfill of a past range does neither. */
-  mode: 'live' | 'backfill';
+  /** Extend the index at its head: check continuity with the cursor and move it. */
+  moveCursor: boolean;
+  /** Write SSE outbox rows (live indexing; a backfill of history does not). */
+  emitFeed: boolean;
   /** Test hook: called between statements to simulate a crash mid-batch. */
   faultPoint?: (step: string) => void;
 }
@@ -207,11 +209,11 @@ async function writeFeed(tx: Queryable, events: readonly DomainEvent[]): Promise
 }
 
 /** Writes a batch of consecutive blocks atomically (the caller runs it in a transaction). */
-export async function writeBatch(tx: Queryable, batch: Batch, { mode, faultPoint }: WriteOptions): Promise<WriteResult> {
+export async function writeBatch(tx: Queryable, batch: Batch, { moveCursor, emitFeed, faultPoint }: WriteOptions): Promise<WriteResult> {
   const first = batch.blocks[0];
   const last = batch.blocks.at(-1);
   if (!first || !last) return { blocks: 0, txs: 0, trades: 0, newTokens: [], feedEvents: 0 };
-  if (mode === 'live') await checkContinuity(tx, first);
+  if (moveCursor) await checkContinuity(tx, first);
   faultPoint?.('continuity');
   const txs = await writeChainIndex(tx, batch.blocks);
   faultPoint?.('chain-index');
@@ -222,9 +224,9 @@ export async function writeBatch(tx: Queryable, batch: Batch, { mode, faultPoint
     batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : [])),
   );
   faultPoint?.('trades');
-  const feedEvents = mode === 'live' ? await writeFeed(tx, batch.events) : 0;
+  const feedEvents = emitFeed ? await writeFeed(tx, batch.events) : 0;
   faultPoint?.('feed');
-  if (mode === 'live') {
+  if (moveCursor) {
     await tx.query(`UPDATE indexer_state SET last_height = $1, last_block_hash = $2, last_block_time = $3, updated_at = now()`, [last.height, last.hash, last.time]);
   }
   faultPoint?.('cursor');

@@ -1,0 +1,87 @@
+// Indexes a range of heights: fetches chunks of blocks (the next one while the current is
+// written), decodes their contract events and writes each chunk in one transaction.
+// The live indexer and the backfill command both run through here.
+import type { ChainClient } from '../chain/client.ts';
+import type { Database } from '../db/types.ts';
+import type { Logger } from '../internal/logger.ts';
+import { decodeBlockEvents, type ContractAddresses, type DomainEvent } from './decode-events.ts';
+import { fetchBlock, fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
+import { writeBatch, type WriteOptions, type WriteResult } from './write-batch.ts';
+
+/** The node failed to answer: a separate error type so callers can tell it from a database failure. */
+export class NodeError extends Error {
+  override name = 'NodeError';
+}
+
+export async function nodeCall<T>(what: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    throw new NodeError(`${what}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export interface BatchSummary extends WriteResult {
+  fromHeight: number;
+  toHeight: number;
+  lastBlock: FetchedBlock;
+  ms: number;
+}
+
+export interface RangeOptions extends Omit<WriteOptions, 'faultPoint'> {
+  db: Database;
+  chain: ChainClient;
+  contracts: ContractAddresses;
+  logger: Logger;
+  maxBlocksPerBatch?: number;
+  maxTxsPerBatch?: number;
+  fetchConcurrency?: number;
+  signal?: AbortSignal;
+  faultPoint?: (step: string) => void;
+  onBatch?: (summary: BatchSummary) => void;
+}
+
+/** Batches sized so each holds about `maxTxs` transactions: few blocks when blocks are full. */
+function createChunker(chain: ChainClient, maxBlocks: number, maxTxs: number, concurrency: number) {
+  let blocksPerFetch = 10;
+  return async (from: number, to: number): Promise<FetchedBlock[]> => {
+    const last = Math.min(to, from + blocksPerFetch - 1);
+    const blocks = await nodeCall(`blocks ${from}-${last}`, () =>
+      last === from ? fetchBlock(chain.comet, from).then((b) => [b]) : fetchBlocks(chain.comet, from, last, concurrency),
+    );
+    const txsPerBlock = Math.max(1, blocks.reduce((n, b) => n + b.txs.length, 0) / blocks.length);
+    blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
+    return blocks;
+  };
+}
+
+function decodeAll(blocks: readonly FetchedBlock[], contracts: ContractAddresses, logger: Logger): DomainEvent[] {
+  const events: DomainEvent[] = [];
+  for (const block of blocks) {
+    const decoded = decodeBlockEvents(block, contracts);
+    events.push(...decoded.events);
+    for (const bad of decoded.malformed) {
+      logger.error({ height: bad.at.blockHeight, tx: bad.at.txHash, event: bad.type, event_index: bad.at.eventIndex, err: bad.error }, 'Skipped a malformed contract event');
+    }
+  }
+  return events;
+}
+
+/** Indexes heights [from, to]; resolves when done or when the signal aborts between batches. */
+export async function indexRange(from: number, to: number, options: RangeOptions): Promise<void> {
+  const { db, contracts, logger, signal } = options;
+  const chunk = createChunker(options.chain, options.maxBlocksPerBatch ?? 100, options.maxTxsPerBatch ?? 5000, options.fetchConcurrency ?? 8);
+  let next = from <= to ? chunk(from, to) : undefined;
+  while (next && !signal?.aborted) {
+    const blocks = await next;
+    const nextFrom = blocks.at(-1)!.height + 1;
+    next = nextFrom <= to ? chunk(nextFrom, to) : undefined;
+    next?.catch(() => {}); // surfaced when awaited
+    const started = performance.now();
+    const events = decodeAll(blocks, contracts, logger);
+    const result = await db.transaction((tx) =>
+      writeBatch(tx, { blocks, events }, { moveCursor: options.moveCursor, emitFeed: options.emitFeed, faultPoint: options.faultPoint }),
+    );
+    options.onBatch?.({ ...result, fromHeight: blocks[0]!.height, toHeight: blocks.at(-1)!.height, lastBlock: blocks.at(-1)!, ms: performance.now() - started });
+  }
+}
