@@ -91,16 +91,15 @@ export function createTxRunner(chainId: string, state: ChainState, ledger: Ledge
   return {
     checkTx(bytes) {
       let gasWanted = 0n;
-      const gas = { consumed: 0n };
+      let meter = createGasMeter(1n);
       try {
         const tx = decodeTx(bytes);
         gasWanted = tx.authInfo.fee?.gasLimit ?? 0n;
-        const meter = createGasMeter(gasWanted === 0n ? 1n : gasWanted);
+        meter = createGasMeter(gasWanted === 0n ? 1n : gasWanted);
         runAnte(anteContext, tx, 'check', meter);
-        gas.consumed = meter.used;
         return { code: 0, codespace: '', log: '', gasWanted, gasUsed: meter.used, events: [], data: new Uint8Array() };
       } catch (error) {
-        return failure(asChainError(error), gasWanted, gas.consumed);
+        return failure(asChainError(error), gasWanted, meter.used);
       }
     },
 
