@@ -40,6 +40,11 @@ try {
           await db.exec(request.text);
           reply({ id: request.id, ok: true, rows: [] });
           break;
+        case 'copy':
+          // PGlite reads COPY … FROM '/dev/blob' from the blob passed with the query
+          await db.query(request.text, [], { blob: new Blob([request.data]) });
+          reply({ id: request.id, ok: true, rows: [] });
+          break;
         case 'listen': {
           if (!unlisteners.has(request.channel)) {
             const unlisten = await db.listen(request.channel, (payload) =>

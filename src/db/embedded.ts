@@ -7,6 +7,7 @@ import path from 'node:path';
 import { DatabaseError, type Database, type Queryable, type Row } from './types.ts';
 import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
 import { acquireDirLock } from './dir-lock.ts';
+import { copyTarget, copyText } from './copy-format.ts';
 
 export interface EmbeddedOptions {
   /** Directory for the database files, or `memory://` for a database that lives only in this process. */
@@ -98,6 +99,10 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     query: <T extends object>(text: string, params: readonly unknown[] = []) =>
       send({ id: nextId++, op: 'query', text, params }) as Promise<T[]>,
     exec: async (text: string) => void (await send({ id: nextId++, op: 'exec', text })),
+    copyIn: async (table, columns, rows) => {
+      if (rows.length === 0) return;
+      await send({ id: nextId++, op: 'copy', text: `COPY ${copyTarget(table, columns)} FROM '/dev/blob'`, data: copyText(rows) });
+    },
   };
   const inSession = createSessionQueue();
 
@@ -105,6 +110,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     kind: 'embedded',
     query: (text, params) => inSession(() => direct.query(text, params)),
     exec: (text) => inSession(() => direct.exec(text)),
+    copyIn: (table, columns, rows) => inSession(() => direct.copyIn(table, columns, rows)),
     transaction: (fn) =>
       inSession(async () => {
         await direct.exec('BEGIN');

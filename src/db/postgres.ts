@@ -1,5 +1,6 @@
 // Server adapter: a TimescaleDB (PostgreSQL) server reached with postgres.js.
 import postgres from 'postgres';
+import { copyTarget } from './copy-format.ts';
 import { DatabaseError, parseInt8, type Database, type Queryable } from './types.ts';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P03']);
@@ -33,6 +34,31 @@ function arrayLiteral(values: readonly unknown[]): string {
 
 const toParameter = (p: unknown) => (Array.isArray(p) ? arrayLiteral(p) : p);
 
+/** A COPY value as an array element: bytes as \x hex, JSON documents as their text. */
+function copyValue(v: unknown): unknown {
+  if (v instanceof Uint8Array) return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}`;
+  if (Array.isArray(v) || (typeof v === 'object' && v !== null && !(v instanceof Date))) return JSON.stringify(v);
+  return v;
+}
+
+const typeCache = new WeakMap<object, Map<string, Map<string, string>>>();
+
+/** Column name → type name of a table (cached per connection pool). */
+async function columnTypes(s: postgres.Sql | postgres.TransactionSql, table: string): Promise<Map<string, string>> {
+  let perTable = typeCache.get(s);
+  if (!perTable) typeCache.set(s, (perTable = new Map()));
+  let types = perTable.get(table);
+  if (!types) {
+    const rows = await s.unsafe<{ attname: string; type: string }[]>(
+      `SELECT attname, format_type(atttypid, NULL) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
+      [table],
+    );
+    types = new Map(rows.map((r) => [r.attname, r.type]));
+    perTable.set(table, types);
+  }
+  return types;
+}
+
 export interface ServerOptions {
   url: string;
   /** Pool size; the embedded adapter has exactly one session. */
@@ -59,6 +85,24 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     async exec(script: string) {
       try {
         await s.unsafe(script).simple();
+      } catch (error) {
+        throw wrap(error);
+      }
+    },
+    // postgres.js loses the server's error when COPY … FROM STDIN fails after the data
+    // was sent (its stream never finishes), so the server adapter bulk-loads with one
+    // INSERT … SELECT FROM unnest(…) typed by the table's columns, which PostgreSQL parses natively.
+    async copyIn(table, columns, rows) {
+      if (rows.length === 0) return;
+      try {
+        const types = await columnTypes(s, table);
+        const casts = columns.map((c, i) => {
+          const type = types.get(c);
+          if (!type) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
+          return `$${i + 1}::${type}[]`;
+        });
+        const params = columns.map((_, i) => arrayLiteral(rows.map((r) => copyValue(r[i]))));
+        await s.unsafe(`INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')})`, params);
       } catch (error) {
         throw wrap(error);
       }

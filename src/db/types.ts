@@ -14,6 +14,11 @@ export interface Queryable {
   query<T extends object = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /** A script of one or more statements without parameters (migrations, DDL). */
   exec(script: string): Promise<void>;
+  /**
+   * Bulk-loads rows (arrays in `columns` order) with COPY: several times faster than
+   * INSERT for large batches, but with no ON CONFLICT: a duplicate key fails the statement.
+   */
+  copyIn(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void>;
 }
 
 export interface Database extends Queryable {

@@ -87,6 +87,42 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.equal(rows.map((r) => (r.bytes ? [...(r.bytes as Uint8Array)] : null)), [[0, 255, 16], null, []]);
   });
 
+  test('copyIn bulk-loads every type exactly, escapes included', async ({ db }) => {
+    await db.exec('DROP TABLE IF EXISTS seam_copy; CREATE TABLE seam_copy (id int PRIMARY KEY, t text, n numeric, at timestamptz, b bytea, doc jsonb, flag boolean)');
+    const tricky = 'tab\there\nnew line\\backslash \\N not null "quoted" é';
+    const rows = [
+      [1, tricky, MAX_U256, new Date('2026-03-04T05:06:07.089Z'), Uint8Array.from([0, 92, 9, 10, 255]), { k: 'v\t\n\\' }, true],
+      [2, null, null, null, null, null, null],
+      [3, '', '0', '2026-01-01T00:00:00Z', new Uint8Array(0), [1, 'two'], false],
+    ];
+    await db.copyIn('seam_copy', ['id', 't', 'n', 'at', 'b', 'doc', 'flag'], rows);
+    const back = await db.query<Record<string, unknown>>('SELECT id, t, n::text AS n, at, b, doc, flag FROM seam_copy ORDER BY id');
+    assert.is(back[0]!.t, tricky);
+    assert.is(back[0]!.n, MAX_U256);
+    assert.equal((back[0]!.at as Date).toISOString(), '2026-03-04T05:06:07.089Z');
+    assert.equal([...(back[0]!.b as Uint8Array)], [0, 92, 9, 10, 255]);
+    assert.equal(back[0]!.doc, { k: 'v\t\n\\' });
+    assert.is(back[0]!.flag, true);
+    assert.equal(back[1], { id: 2, t: null, n: null, at: null, b: null, doc: null, flag: null });
+    assert.equal([back[2]!.t, back[2]!.n, [...(back[2]!.b as Uint8Array)], back[2]!.doc, back[2]!.flag], ['', '0', [], [1, 'two'], false]);
+  });
+
+  test('copyIn inside a transaction is rolled back with it, and a duplicate key fails it', async ({ db }) => {
+    await db.exec('DROP TABLE IF EXISTS seam_copy2; CREATE TABLE seam_copy2 (id int PRIMARY KEY)');
+    await db.transaction(async (tx) => {
+      await tx.copyIn('seam_copy2', ['id'], [[1], [2]]);
+    });
+    const err = await db
+      .transaction(async (tx) => {
+        await tx.copyIn('seam_copy2', ['id'], [[3], [4]]);
+        await tx.copyIn('seam_copy2', ['id'], [[2]]);
+      })
+      .catch((e) => e);
+    assert.instance(err, DatabaseError);
+    assert.is(err.code, '23505');
+    assert.equal((await db.query<{ id: number }>('SELECT id FROM seam_copy2 ORDER BY id')).map((r) => r.id), [1, 2]);
+  });
+
   test('bytea round-trips', async ({ db }) => {
     const bytes = Uint8Array.from([0, 1, 2, 250, 255]);
     await db.query('INSERT INTO seam_items (label, blob) VALUES ($1, $2)', ['bytes', bytes]);
