@@ -3,7 +3,7 @@
 // NewBlock over a websocket) and at least every POLL_INTERVAL_MS, and rides out node
 // and database outages with backoff, logging once per change of state.
 import type { ChainClient } from '../chain/client.ts';
-import { createWebsocketClient } from '../chain/client.ts';
+import { subscribeNewBlocks } from '../chain/new-blocks.ts';
 import { DatabaseError, type Database } from '../db/types.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { Logger } from '../internal/logger.ts';
@@ -183,39 +183,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   function subscribeToBlocks() {
     if (options.subscribe === false) return;
-    let retry: NodeJS.Timeout | undefined;
-    let closed = false;
-    let client: ReturnType<typeof createWebsocketClient> | undefined;
-    const resubscribeLater = (error: unknown) => {
-      if (closed) return;
-      logger.debug({ err: error }, 'NewBlock subscription failed; polling until it is back');
-      client?.disconnect();
-      client = undefined;
-      retry = setTimeout(connect, 10_000);
-    };
-    const connect = () => {
-      if (closed) return;
-      try {
-        client = createWebsocketClient(chain.websocketUrl, resubscribeLater);
-        client.subscribeNewBlock().addListener({
-          next: () => wakeUp?.(),
-          error: resubscribeLater,
-          complete: () => resubscribeLater(new Error('subscription ended')),
-        });
-      } catch (error) {
-        resubscribeLater(error);
-      }
-    };
-    connect();
-    unsubscribe = () => {
-      closed = true;
-      clearTimeout(retry);
-      try {
-        client?.disconnect();
-      } catch {
-        // already closed
-      }
-    };
+    const subscription = subscribeNewBlocks(chain.rpcUrl, {
+      onBlock: () => wakeUp?.(),
+      onDown: (error) => logger.debug({ err: error }, 'NewBlock subscription down; polling until it is back'),
+      onUp: () => logger.debug('Subscribed to NewBlock'),
+    });
+    unsubscribe = () => subscription.close();
   }
 
   async function run(): Promise<void> {
@@ -239,6 +212,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         updateLag();
         await catchUp(status.tipHeight);
         if (status.state !== 'live') setState('live');
+        void metadata.run(); // new tokens, and retries that have come due
         backoff.reset();
         await Promise.race([woken, sleep(pollIntervalMs, signal)]);
       } catch (error) {
@@ -276,6 +250,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       wakeUp?.();
       unsubscribe?.();
       await loop;
+      await metadata.settled();
       await lock?.release().catch(() => {});
       for (const w of heightWaiters) w.resolve();
       heightWaiters.clear();

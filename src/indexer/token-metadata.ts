@@ -50,12 +50,15 @@ async function fetchMetadata(chain: ChainClient, contracts: ContractAddresses, t
 }
 
 export interface MetadataFetcher {
-  /** Fetches what is due now; concurrent calls share one run. */
+  /** Fetches what is due now; a call during a run makes it go round once more. */
   run(): Promise<void>;
+  /** Resolves when no run is in progress. */
+  settled(): Promise<void>;
 }
 
 export function createMetadataFetcher({ db, chain, contracts, logger, batch = 25 }: { db: Database; chain: ChainClient; contracts: ContractAddresses; logger: Logger; batch?: number }): MetadataFetcher {
   let running: Promise<void> | undefined;
+  let again = false;
 
   const runOnce = async () => {
     const pending = await db.query<PendingToken>(
@@ -90,12 +93,20 @@ export function createMetadataFetcher({ db, chain, contracts, logger, batch = 25
     );
   };
 
+  const loop = async () => {
+    do {
+      again = false;
+      await runOnce().catch((error) => logger.warn({ err: error }, 'Token metadata run failed'));
+    } while (again);
+    running = undefined;
+  };
+
   return {
     run() {
-      running ??= runOnce()
-        .catch((error) => logger.warn({ err: error }, 'Token metadata run failed'))
-        .finally(() => (running = undefined));
+      if (running) again = true;
+      else running = loop();
       return running;
     },
+    settled: () => running ?? Promise.resolve(),
   };
 }

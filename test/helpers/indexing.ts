@@ -3,7 +3,7 @@ import { createChainClient, type ChainClient } from '../../src/chain/client.ts';
 import type { Database } from '../../src/db/types.ts';
 import { createDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.ts';
 import { createIndexer, type Indexer, type IndexerOptions } from '../../src/indexer/indexer.ts';
-import { silentLogger } from '../../src/internal/logger.ts';
+import { createLogger, silentLogger } from '../../src/internal/logger.ts';
 import type { LedgerTrade } from '../../src/devnet/index.ts';
 import * as assert from 'uvu/assert';
 import { wasmClient } from '../devnet/helpers.ts';
@@ -14,7 +14,7 @@ export function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
 
 export function startIndexer(db: Database, devnet: Devnet, options: Partial<IndexerOptions> = {}): { indexer: Indexer; chain: ChainClient; stop(): Promise<void> } {
   const chain = createChainClient(devnet.rpcUrl);
-  const indexer = createIndexer({ db, chain, contracts: devnet.contracts, logger: silentLogger, pollIntervalMs: 200, startHeight: 1, ...options });
+  const indexer = createIndexer({ db, chain, contracts: devnet.contracts, logger: process.env.TEST_LOG ? createLogger({ level: 'debug', format: 'json' }) : silentLogger, pollIntervalMs: 200, startHeight: 1, ...options });
   indexer.start();
   return {
     indexer,

@@ -151,6 +151,20 @@ test('the SSE outbox has one event per trade, launch and graduation, in chain or
   assert.equal(Object.keys(launch.data).sort(), ['creator', 'initial_reserves', 'time', 'token_address']);
 });
 
+test('a new block wakes the indexer at once (NewBlock subscription), long before the next poll', async ({ t, devnet }) => {
+  const running = startIndexer(t.db, devnet, { pollIntervalMs: 60_000 });
+  try {
+    await running.indexer.waitForHeight(devnet.height(), 10_000);
+    await new Promise((r) => setTimeout(r, 300)); // subscribed
+    await produceTraffic(devnet, 1, 3);
+    const started = Date.now();
+    await running.indexer.waitForHeight(devnet.height(), 5_000);
+    assert.ok(Date.now() - started < 5_000);
+  } finally {
+    await running.stop();
+  }
+});
+
 test('the cursor records the chain and the first block, and is at the tip', async ({ t, devnet }) => {
   const [state] = await t.db.query<{ chain_id: string; first_height: number; last_height: number }>(`SELECT chain_id, first_height, last_height FROM indexer_state`);
   assert.equal(state, { chain_id: devnet.chainId, first_height: 1, last_height: devnet.height() });

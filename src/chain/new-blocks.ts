@@ -1,0 +1,78 @@
+// Wakes the indexer on every new block: a CometBFT `subscribe` to NewBlock over the node's
+// websocket. Built on cosmjs's StreamingSocket rather than its WebsocketClient, whose
+// reconnecting socket keeps reconnecting after disconnect(); reconnecting is done here.
+import { makeJsonRpcId } from '@cosmjs/json-rpc';
+import { StreamingSocket } from '@cosmjs/socket';
+
+export interface NewBlockSubscription {
+  close(): void;
+}
+
+export interface NewBlockOptions {
+  onBlock: () => void;
+  /** The subscription failed or ended; it is retried after `retryMs`. */
+  onDown?: (error: unknown) => void;
+  /** Called when (re)subscribed. */
+  onUp?: () => void;
+  retryMs?: number;
+}
+
+export function websocketUrlOf(rpcUrl: string): string {
+  const u = new URL(rpcUrl);
+  u.protocol = u.protocol === 'https:' ? 'wss:' : 'ws:';
+  u.pathname = `${u.pathname.replace(/\/$/, '')}/websocket`;
+  return u.toString();
+}
+
+export function subscribeNewBlocks(rpcUrl: string, { onBlock, onDown, onUp, retryMs = 5000 }: NewBlockOptions): NewBlockSubscription {
+  const url = websocketUrlOf(rpcUrl);
+  let closed = false;
+  let socket: StreamingSocket | undefined;
+  let retry: NodeJS.Timeout | undefined;
+
+  const down = (error: unknown) => {
+    if (closed) return;
+    try {
+      socket?.disconnect();
+    } catch {
+      // already closed
+    }
+    socket = undefined;
+    onDown?.(error);
+    clearTimeout(retry);
+    retry = setTimeout(connect, retryMs);
+  };
+
+  function connect() {
+    if (closed) return;
+    const s = new StreamingSocket(url, 10_000);
+    socket = s;
+    s.events.subscribe({
+      next: (message) => {
+        const data = JSON.parse(String(message.data)) as { result?: { data?: unknown }; error?: { message?: string } };
+        if (data.error) down(new Error(`subscribe refused: ${data.error.message}`));
+        else if (data.result?.data) onBlock();
+      },
+      error: down,
+      complete: () => down(new Error('websocket closed')),
+    });
+    s.connect();
+    s.connected
+      .then(() => s.send(JSON.stringify({ jsonrpc: '2.0', id: makeJsonRpcId(), method: 'subscribe', params: { query: "tm.event='NewBlock'" } })))
+      .then(() => onUp?.())
+      .catch(down);
+  }
+
+  connect();
+  return {
+    close() {
+      closed = true;
+      clearTimeout(retry);
+      try {
+        socket?.disconnect();
+      } catch {
+        // already closed
+      }
+    },
+  };
+}
