@@ -54,7 +54,7 @@ CREATE TABLE txs (
   gas_wanted  bigint      NOT NULL,
   gas_used    bigint      NOT NULL,
   tx_bytes    bytea       NOT NULL,                     -- decoded by the Chain API when served
-  events      json        NOT NULL,                     -- tx_response.events (REST shape), kept as sent
+  events      bytea       NOT NULL,                     -- tx_response.events, packed (src/chain/stored-events.ts)
   UNIQUE (height, tx_index)
 );
 

@@ -13,6 +13,8 @@ function createQueries(comet: Comet38Client) {
 export interface ChainClient {
   readonly rpcUrl: string;
   readonly comet: Comet38Client;
+  /** cosmjs's JSON-RPC client under `comet`, for calls whose raw result is wanted. */
+  rawCall<T = unknown>(method: string, params: Record<string, string | number | boolean>): Promise<T>;
   readonly queries: ChainQueries;
   /** Runs a smart query and returns the contract's JSON answer. */
   smartQuery<T = unknown>(contract: string, query: object): Promise<T>;
@@ -20,11 +22,14 @@ export interface ChainClient {
 }
 
 export function createChainClient(rpcUrl: string, { timeoutMs = 15_000 } = {}): ChainClient {
-  const comet = Comet38Client.create(new HttpClient(rpcUrl, timeoutMs));
+  const rpc = new HttpClient(rpcUrl, timeoutMs);
+  const comet = Comet38Client.create(rpc);
   const queries = createQueries(comet);
+  let id = 0;
   return {
     rpcUrl,
     comet,
+    rawCall: async <T>(method: string, params: Record<string, string | number | boolean>) => (await rpc.execute({ jsonrpc: '2.0', id: ++id, method, params })).result as T,
     queries,
     smartQuery: (contract, query) => queries.wasm.queryContractSmart(contract, query),
     disconnect: () => comet.disconnect(),

@@ -2,7 +2,7 @@
 // written), decodes their contract events and writes each chunk in one transaction.
 // The live indexer and the backfill command both run through here.
 import type { ChainClient } from '../chain/client.ts';
-import type { Database } from '../db/types.ts';
+import { DatabaseError, type Database } from '../db/types.ts';
 import type { Logger } from '../internal/logger.ts';
 import { decodeBlockEvents, type ContractAddresses, type DomainEvent } from './decode-events.ts';
 import { fetchBlock, fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
@@ -47,7 +47,7 @@ function createChunker(chain: ChainClient, maxBlocks: number, maxTxs: number, co
   return async (from: number, to: number): Promise<FetchedBlock[]> => {
     const last = Math.min(to, from + blocksPerFetch - 1);
     const blocks = await nodeCall(`blocks ${from}-${last}`, () =>
-      last === from ? fetchBlock(chain.comet, from).then((b) => [b]) : fetchBlocks(chain.comet, from, last, concurrency),
+      last === from ? fetchBlock(chain, from).then((b) => [b]) : fetchBlocks(chain, from, last, concurrency),
     );
     const txsPerBlock = Math.max(1, blocks.reduce((n, b) => n + b.txs.length, 0) / blocks.length);
     blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
@@ -79,9 +79,15 @@ export async function indexRange(from: number, to: number, options: RangeOptions
     next?.catch(() => {}); // surfaced when awaited
     const started = performance.now();
     const events = decodeAll(blocks, contracts, logger);
-    const result = await db.transaction((tx) =>
-      writeBatch(tx, { blocks, events }, { moveCursor: options.moveCursor, emitFeed: options.emitFeed, faultPoint: options.faultPoint }),
-    );
+    const write = (bulk: boolean) =>
+      db.transaction((tx) => writeBatch(tx, { blocks, events }, { moveCursor: options.moveCursor, emitFeed: options.emitFeed, bulk, faultPoint: options.faultPoint }));
+    // At the head of the index nothing can be stored yet, so bulk COPY is safe there; if a
+    // row turns out to exist after all, the batch is written again skipping duplicates.
+    const result = await write(options.moveCursor).catch((error) => {
+      if (!(options.moveCursor && error instanceof DatabaseError && error.code === '23505')) throw error;
+      logger.warn({ from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message }, 'Rows of this batch were already stored; writing it again without them');
+      return write(false);
+    });
     options.onBatch?.({ ...result, fromHeight: blocks[0]!.height, toHeight: blocks.at(-1)!.height, lastBlock: blocks.at(-1)!, ms: performance.now() - started });
   }
 }

@@ -75,3 +75,21 @@ export async function insertTrades(db: Queryable, trades: readonly Trade[], batc
   }
   return inserted;
 }
+
+const TRADE_COLUMNS = [
+  'time', 'block_height', 'tx_index', 'event_index', 'msg_index', 'tx_hash', 'source', 'action', 'direction', 'token_address',
+  'price_unative', 'volume_unative', 'volume_token', 'fee_unative', 'trader', 'input_amount', 'output_amount', 'native_reserves',
+] as const;
+
+/** Bulk-loads trades with COPY where none can exist yet; a duplicate fails the statement. */
+export async function copyTrades(db: Queryable, trades: readonly Trade[]): Promise<number> {
+  await db.copyIn(
+    'trades',
+    TRADE_COLUMNS,
+    trades.map((t) => [
+      t.time, t.blockHeight, t.txIndex, t.eventIndex, t.msgIndex, t.txHash, t.source, t.action, t.direction, t.tokenAddress,
+      t.priceUnative, t.volumeUnative, t.volumeToken, t.feeUnative, t.trader, t.inputAmount, t.outputAmount, t.nativeReserves,
+    ]),
+  );
+  return trades.length;
+}

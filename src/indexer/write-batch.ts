@@ -7,7 +7,7 @@ import type { DomainEvent } from './decode-events.ts';
 import { feedRowOf } from './feed-payloads.ts';
 import type { FetchedBlock } from './fetch-blocks.ts';
 import { foldTokenChanges } from './token-changes.ts';
-import { insertTrades } from './trades.ts';
+import { copyTrades, insertTrades } from './trades.ts';
 
 export const FEED_CHANNEL = 'feed_events';
 
@@ -22,6 +22,11 @@ export interface Batch {
 export interface WriteOptions {
   /** Extend the index at its head: check continuity with the cursor and move it. */
   moveCursor: boolean;
+  /**
+   * Bulk-load with COPY. Only where no row can exist yet (the head of the index, right
+   * after the cursor check); a duplicate key then fails the batch rather than being skipped.
+   */
+  bulk?: boolean;
   /** Write SSE outbox rows (live indexing; a backfill of history does not). */
   emitFeed: boolean;
   /** Test hook: called between statements to simulate a crash mid-batch. */
@@ -62,73 +67,76 @@ export class CursorMovedError extends Error {
   override name = 'CursorMovedError';
 }
 
-async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[]): Promise<number> {
+const BLOCK_COLUMNS = ['height', 'hash', 'time', 'time_rfc3339', 'chain_id', 'proposer', 'tx_count', 'block'] as const;
+const TX_COLUMNS = ['hash', 'height', 'tx_index', 'time', 'code', 'codespace', 'raw_log', 'gas_wanted', 'gas_used', 'tx_bytes', 'events'] as const;
+const ATTRIBUTE_COLUMNS = ['key', 'value', 'height', 'tx_index'] as const;
+
+/** Rows of blocks, txs and tx_attributes, in the column orders above. */
+function chainIndexRows(blocks: readonly FetchedBlock[]) {
+  const blockRows = blocks.map((b) => [b.height, b.hash, b.time, b.timeRfc3339, b.chainId, b.proposer, b.txs.length, b.rest]);
+  const txRows: unknown[][] = [];
+  const attributeRows: unknown[][] = [];
+  for (const b of blocks) {
+    for (const t of b.txs) {
+      txRows.push([t.hash, b.height, t.index, b.time, t.code, t.codespace, t.log, t.gasWanted, t.gasUsed, t.bytes, t.packedEvents]);
+      const seen = new Set<string>();
+      for (const e of t.events) {
+        for (const a of e.attributes) {
+          const key = `${e.type}.${a.key}`;
+          if (!INDEXED_ATTRIBUTES.has(key)) continue;
+          const pair = `${key}=${a.value}`;
+          if (seen.has(pair)) continue;
+          seen.add(pair);
+          attributeRows.push([key, a.value, b.height, t.index]);
+        }
+      }
+    }
+  }
+  return { blockRows, txRows, attributeRows };
+}
+
+/** The same rows, tolerating rows already stored (a replayed or overlapping range). */
+async function insertChainIndexIgnoringDuplicates(tx: Queryable, rows: ReturnType<typeof chainIndexRows>): Promise<void> {
+  const col = (table: unknown[][], i: number, f: (v: unknown) => unknown = (v) => v) => table.map((r) => f(r[i]));
+  const iso = (v: unknown) => (v as Date).toISOString();
+  const hex = (v: unknown) => Buffer.from(v as Uint8Array).toString('hex');
+  const { blockRows: b, txRows: t, attributeRows: a } = rows;
   await tx.query(
     `INSERT INTO blocks (height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block)
      SELECT height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block::jsonb
      FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
           AS v(height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block)
      ON CONFLICT DO NOTHING`,
-    [
-      blocks.map((b) => b.height),
-      blocks.map((b) => b.hash),
-      blocks.map((b) => b.time.toISOString()),
-      blocks.map((b) => b.timeRfc3339),
-      blocks.map((b) => b.chainId),
-      blocks.map((b) => b.proposer),
-      blocks.map((b) => b.txs.length),
-      blocks.map((b) => JSON.stringify(b.rest)),
-    ],
+    [col(b, 0), col(b, 1), col(b, 2, iso), col(b, 3), col(b, 4), col(b, 5), col(b, 6), col(b, 7, (v) => JSON.stringify(v))],
   );
-  const txs = blocks.flatMap((b) => b.txs.map((t) => ({ b, t })));
-  if (txs.length === 0) return 0;
-  await tx.query(
-    `INSERT INTO txs (hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, tx_bytes, events)
-     SELECT hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, decode(tx_hex, 'hex'), events::json
-     FROM unnest($1::text[], $2::bigint[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[])
-          AS v(hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, tx_hex, events)
-     ON CONFLICT DO NOTHING`,
-    [
-      txs.map(({ t }) => t.hash),
-      txs.map(({ b }) => b.height),
-      txs.map(({ t }) => t.index),
-      txs.map(({ b }) => b.time.toISOString()),
-      txs.map(({ t }) => t.code),
-      txs.map(({ t }) => t.codespace),
-      txs.map(({ t }) => t.log),
-      txs.map(({ t }) => t.gasWanted.toString()),
-      txs.map(({ t }) => t.gasUsed.toString()),
-      txs.map(({ t }) => Buffer.from(t.bytes).toString('hex')),
-      txs.map(({ t }) => JSON.stringify(t.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })) })))),
-    ],
-  );
-  const keys: string[] = [];
-  const values: string[] = [];
-  const heights: number[] = [];
-  const indexes: number[] = [];
-  for (const { b, t } of txs) {
-    const seen = new Set<string>();
-    for (const e of t.events) {
-      for (const a of e.attributes) {
-        const key = `${e.type}.${a.key}`;
-        if (!INDEXED_ATTRIBUTES.has(key)) continue;
-        const pair = `${key}=${a.value}`;
-        if (seen.has(pair)) continue;
-        seen.add(pair);
-        keys.push(key);
-        values.push(a.value);
-        heights.push(b.height);
-        indexes.push(t.index);
-      }
-    }
-  }
-  if (keys.length) {
+  if (t.length) {
     await tx.query(
-      `INSERT INTO tx_attributes (key, value, height, tx_index) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) ON CONFLICT DO NOTHING`,
-      [keys, values, heights, indexes],
+      `INSERT INTO txs (hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, tx_bytes, events)
+       SELECT hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, decode(tx_hex, 'hex'), decode(events_hex, 'hex')
+       FROM unnest($1::text[], $2::bigint[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[])
+            AS v(hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, tx_hex, events_hex)
+       ON CONFLICT DO NOTHING`,
+      [col(t, 0), col(t, 1), col(t, 2), col(t, 3, iso), col(t, 4), col(t, 5), col(t, 6), col(t, 7), col(t, 8), col(t, 9, hex), col(t, 10, hex)],
     );
   }
-  return txs.length;
+  if (a.length) {
+    await tx.query(
+      `INSERT INTO tx_attributes (key, value, height, tx_index) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) ON CONFLICT DO NOTHING`,
+      [col(a, 0), col(a, 1), col(a, 2), col(a, 3)],
+    );
+  }
+}
+
+async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], bulk: boolean): Promise<number> {
+  const rows = chainIndexRows(blocks);
+  if (bulk) {
+    await tx.copyIn('blocks', BLOCK_COLUMNS, rows.blockRows);
+    await tx.copyIn('txs', TX_COLUMNS, rows.txRows);
+    await tx.copyIn('tx_attributes', ATTRIBUTE_COLUMNS, rows.attributeRows);
+  } else {
+    await insertChainIndexIgnoringDuplicates(tx, rows);
+  }
+  return rows.txRows.length;
 }
 
 async function writeTokens(tx: Queryable, events: readonly DomainEvent[]): Promise<string[]> {
@@ -209,20 +217,18 @@ async function writeFeed(tx: Queryable, events: readonly DomainEvent[]): Promise
 }
 
 /** Writes a batch of consecutive blocks atomically (the caller runs it in a transaction). */
-export async function writeBatch(tx: Queryable, batch: Batch, { moveCursor, emitFeed, faultPoint }: WriteOptions): Promise<WriteResult> {
+export async function writeBatch(tx: Queryable, batch: Batch, { moveCursor, emitFeed, bulk = false, faultPoint }: WriteOptions): Promise<WriteResult> {
   const first = batch.blocks[0];
   const last = batch.blocks.at(-1);
   if (!first || !last) return { blocks: 0, txs: 0, trades: 0, newTokens: [], feedEvents: 0 };
   if (moveCursor) await checkContinuity(tx, first);
   faultPoint?.('continuity');
-  const txs = await writeChainIndex(tx, batch.blocks);
+  const txs = await writeChainIndex(tx, batch.blocks, bulk);
   faultPoint?.('chain-index');
   const newTokens = await writeTokens(tx, batch.events);
   faultPoint?.('tokens');
-  const trades = await insertTrades(
-    tx,
-    batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : [])),
-  );
+  const tradeList = batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
+  const trades = bulk ? await copyTrades(tx, tradeList) : await insertTrades(tx, tradeList);
   faultPoint?.('trades');
   const feedEvents = emitFeed ? await writeFeed(tx, batch.events) : 0;
   faultPoint?.('feed');

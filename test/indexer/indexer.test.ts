@@ -3,6 +3,7 @@
 // the contracts report them; the chain index; the SSE outbox.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { unpackEvents } from '../../src/chain/stored-events.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startDevnet, startIndexer } from '../helpers/indexing.ts';
@@ -14,6 +15,9 @@ test.before(async (ctx) => {
   ctx.devnet = await startDevnet();
   await setOraclePrice(ctx.devnet, 5_000_000n); // $5 per NATIVE: graduation at 2,400 NATIVE of reserves
   await produceTraffic(ctx.devnet, 60, 12);
+  // until every kind of trade has happened at least once
+  const kinds = () => new Set(ctx.devnet.ledger.trades.map((t) => `${t.source}:${t.action}:${t.direction}`)).size;
+  for (let i = 0; i < 40 && kinds() < 5; i++) await produceTraffic(ctx.devnet, 5, 12);
   const running = startIndexer(ctx.t.db, ctx.devnet);
   ctx.stop = running.stop;
   await running.indexer.waitForHeight(ctx.devnet.height(), 60_000);
@@ -119,8 +123,12 @@ test('every block and transaction is in the chain index, searchable by sender an
     [trade.trader],
   );
   assert.ok(bySender.some((r) => r.hash === trade.txHash), 'the trade tx is found by its sender');
-  const [tx] = await t.db.query<{ events: { type: string; attributes: { key: string; value: string }[] }[] }>(`SELECT events FROM txs WHERE hash = $1`, [trade.txHash]);
-  assert.ok(tx!.events.some((e) => e.type.startsWith('wasm-')), 'events are kept');
+  const [tx] = await t.db.query<{ events: Uint8Array }>(`SELECT events FROM txs WHERE hash = $1`, [trade.txHash]);
+  const events = unpackEvents(tx!.events);
+  const buy = events[trade.eventIndex]!;
+  assert.is(buy.type, `wasm-${trade.action}`, 'events are kept in chain order');
+  assert.ok(buy.attributes.every((a) => a.index === true));
+  assert.ok(buy.attributes.some((a) => a.key === 'token_address' && a.value === trade.token));
 });
 
 test('the SSE outbox has one event per trade, launch and graduation, in chain order, with the SPEC fields', async ({ t, devnet }) => {
