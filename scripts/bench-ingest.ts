@@ -11,6 +11,7 @@ import { openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { insertTrades, type Trade } from '../src/indexer/trades.ts';
 import { randomTrades } from '../test/helpers/trades.ts';
+import { createRawTradesTable, rawInsertTrades } from './lib/raw-insert.ts';
 
 const { values } = parseArgs({ options: { trades: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '3' } } });
 const total = Number(values.trades);
@@ -20,27 +21,11 @@ const dataDir = process.env.DATABASE_URL ? '' : mkdtempSync(path.join(tmpdir(), 
 const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
 try {
   await migrate(db);
-  await db.exec(`
-    DROP TABLE IF EXISTS bench_raw_trades;
-    CREATE TABLE bench_raw_trades (LIKE trades INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED INCLUDING INDEXES);
-    SELECT create_hypertable('bench_raw_trades', by_range('time', INTERVAL '1 day'));
-  `);
+  await createRawTradesTable(db);
   const tokens = Array.from({ length: 1000 }, (_, i) => `native1benchtoken${String(i).padStart(4, '0')}`);
   const now = Date.now();
 
-  const rawInsert = async (rows: readonly Trade[]) => {
-    const col = <T>(f: (t: Trade) => T) => rows.map(f);
-    await db.query(
-      `INSERT INTO bench_raw_trades (time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction,
-         token_address, price_unative, volume_unative, volume_token, fee_unative, trader, input_amount, output_amount, native_reserves)
-       SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-         $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::text[], $16::numeric[], $17::numeric[], $18::numeric[])`,
-      [col((t) => t.time.toISOString()), col((t) => t.blockHeight), col((t) => t.txIndex), col((t) => t.eventIndex), col((t) => t.msgIndex),
-       col((t) => t.txHash), col((t) => t.source), col((t) => t.action), col((t) => t.direction), col((t) => t.tokenAddress),
-       col((t) => `${t.priceUnative}`), col((t) => `${t.volumeUnative}`), col((t) => `${t.volumeToken}`), col((t) => `${t.feeUnative}`),
-       col((t) => t.trader), col((t) => `${t.inputAmount}`), col((t) => `${t.outputAmount}`), col((t) => `${t.nativeReserves}`)],
-    );
-  };
+  const rawInsert = (rows: readonly Trade[]) => rawInsertTrades(db, rows);
 
   const perRound = Math.ceil(total / rounds);
   const project: number[] = [];

@@ -2,7 +2,6 @@
 // per event, dropping the always-true `index` flags) compressed with raw DEFLATE. A
 // trade's events are ~5 kB of JSON; stored like this they are ~0.7 kB and stay inline in
 // their row instead of going to TOAST, which made writing them 10 times slower.
-import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 
 export interface ChainEvent {
@@ -16,12 +15,13 @@ export interface RestEvent {
   attributes: { key: string; value: string; index: boolean }[];
 }
 
-const deflateRaw = promisify(zlib.deflateRaw);
-
-/** Packs events for storage; compression runs on libuv's thread pool, off the event loop. */
-export function packEvents(events: readonly ChainEvent[]): Promise<Buffer> {
+/**
+ * Packs events for storage (~60 µs for a trade's events). Synchronous on purpose: zlib's
+ * async API allocates a stream per call and made a 1000-tx block take 0.5 s to pack.
+ */
+export function packEvents(events: readonly ChainEvent[]): Buffer {
   const compact = events.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value])]);
-  return deflateRaw(JSON.stringify(compact), { level: 1 });
+  return zlib.deflateRawSync(JSON.stringify(compact), { level: 1 });
 }
 
 export function unpackEvents(packed: Uint8Array): RestEvent[] {

@@ -105,8 +105,7 @@ export async function fetchBlock(chain: ChainClient, height: number): Promise<Fe
     throw new Error(`block ${height} has ${block.txs.length} txs but ${txResults.length} results`);
   }
   const time = block.header.time as Date;
-  const txs = await Promise.all(
-    block.txs.map(async (bytes, index): Promise<FetchedTx> => {
+  const txs = block.txs.map((bytes, index): FetchedTx => {
       const r = txResults[index]!;
       const events = eventsOf(r.events);
       return {
@@ -119,10 +118,9 @@ export async function fetchBlock(chain: ChainClient, height: number): Promise<Fe
         gasWanted: r.gas_wanted ?? '0',
         gasUsed: r.gas_used ?? '0',
         events,
-        packedEvents: await packEvents(events),
+        packedEvents: packEvents(events),
       };
-    }),
-  );
+    });
   return {
     height,
     hash: upperHex(response.blockId.hash),

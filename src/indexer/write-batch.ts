@@ -11,8 +11,12 @@ import { copyTrades, insertTrades } from './trades.ts';
 
 export const FEED_CHANNEL = 'feed_events';
 
-/** Event attributes indexed for `events=` search and wallet history (type.key). */
-export const INDEXED_ATTRIBUTES = new Set(['message.sender', 'message.action', 'transfer.sender', 'transfer.recipient']);
+/**
+ * Event attributes indexed for `events=` search and wallet history (type.key): the forms
+ * SPEC 4.2 names. A tx's own sender is message.sender, so transfer.sender is not indexed
+ * (it would add two rows per tx for fee payments alone).
+ */
+export const INDEXED_ATTRIBUTES = new Set(['message.sender', 'message.action', 'transfer.recipient']);
 
 export interface Batch {
   blocks: readonly FetchedBlock[];
