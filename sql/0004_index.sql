@@ -73,7 +73,7 @@ CREATE TABLE feed_events (
   id            bigserial   PRIMARY KEY,               -- the SSE event id
   event         text        NOT NULL CHECK (event IN ('trade', 'token_launch', 'graduation')),
   token_address text        NOT NULL,
-  data          jsonb       NOT NULL,                  -- the SSE data object, exactly as sent
+  data          json        NOT NULL,                  -- the SSE data object, text exactly as sent
   event_key     text        NOT NULL UNIQUE,           -- tx_hash:msg_index:event_index, so a replayed block emits nothing twice
   block_height  bigint      NOT NULL,
   created_at    timestamptz NOT NULL DEFAULT now()

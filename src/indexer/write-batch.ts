@@ -209,7 +209,7 @@ async function writeFeed(tx: Queryable, events: readonly DomainEvent[]): Promise
   const [inserted] = await tx.query<{ n: number; high: string | null }>(
     `WITH ins AS (
        INSERT INTO feed_events (event, token_address, data, event_key, block_height)
-       SELECT event, token_address, data::jsonb, event_key, block_height
+       SELECT event, token_address, data::json, event_key, block_height
        FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS v(event, token_address, data, event_key, block_height)
        ON CONFLICT (event_key) DO NOTHING
        RETURNING id)

@@ -1,0 +1,20 @@
+// Writing JSON responses: one content type, CORS for browsers, explicit length.
+import type { ServerResponse } from 'node:http';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Public read endpoints answer any origin (no credentials exist to protect). */
+export const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
+} as const;
+
+/** Sends an already-serialized JSON body (cached responses are kept as text). */
+export function sendJsonText(res: ServerResponse, status: number, body: string, headers: Record<string, string | number> = {}): void {
+  res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body), ...headers });
+  res.end(body);
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}): void {
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}

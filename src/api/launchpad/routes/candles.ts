@@ -1,0 +1,81 @@
+// GET /api/candles/:tokenAddress (SPEC 2.3, 4.7): OHLCV candles from the continuous
+// aggregate of the timeframe, ascending by time, the latest `limit` of the range.
+import { z } from 'zod';
+import type { Database } from '../../../db/types.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import { sendJsonText } from '../../http/respond.ts';
+import { tokenTag, type ResponseCache } from '../../http/response-cache.ts';
+import { bech32Address, isoDateTime, parseOrThrow, queryInt } from '../../http/validate.ts';
+import type { Handler } from '../handler.ts';
+import { findToken } from './tokens.ts';
+
+/** Timeframe → its aggregate and bucket width. */
+export const TIMEFRAMES = {
+  '1m': { view: 'candles_1m', ms: 60_000 },
+  '5m': { view: 'candles_5m', ms: 300_000 },
+  '1h': { view: 'candles_1h', ms: 3_600_000 },
+  '1d': { view: 'candles_1d', ms: 86_400_000 },
+} as const;
+type Timeframe = keyof typeof TIMEFRAMES;
+
+const query = z.object({
+  timeframe: z
+    .string()
+    .default('1h')
+    .refine((v): v is Timeframe => v in TIMEFRAMES, { message: `must be one of ${Object.keys(TIMEFRAMES).join(', ')}` }),
+  from: isoDateTime.optional(),
+  to: isoDateTime.optional(),
+  limit: queryInt(1, 1000).default(300),
+});
+
+interface CandleRow {
+  bucket: Date;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+  trade_count: number;
+}
+
+const addressParam = z.object({ tokenAddress: bech32Address });
+
+export function candles(db: Database, cache: ResponseCache): Handler {
+  return async (req, res) => {
+    const { tokenAddress } = parseOrThrow(addressParam, req.params, 'Invalid token address');
+    const q = parseOrThrow(query, req.query);
+    const timeframe = q.timeframe as Timeframe;
+    const now = Date.now();
+    const to = q.to ?? new Date(now);
+    const from = q.from ?? new Date(to.getTime() - 86_400_000);
+    if (from > to) throw badRequest('Invalid query parameters', [{ parameter: 'from', message: 'must not be after to' }]);
+    if (!(await findToken(db, cache, tokenAddress))) throw notFound('Token not found');
+
+    // A candle belongs to the range when its period starts within [from, to]; rounding
+    // `from` up and `to` down to period starts selects the same candles and lets every
+    // request of one period share a cache entry.
+    const { view, ms } = TIMEFRAMES[timeframe];
+    const first = new Date(Math.ceil(from.getTime() / ms) * ms);
+    const last = new Date(Math.floor(to.getTime() / ms) * ms);
+    const key = `candles:${tokenAddress}:${timeframe}:${first.getTime()}:${last.getTime()}:${q.limit}`;
+    const body = await cache.remember(key, [tokenTag(tokenAddress)], 60_000, async () => {
+      const rows = await db.query<CandleRow>(
+        `SELECT bucket, open::text AS open, high::text AS high, low::text AS low, close::text AS close, volume::text AS volume, trade_count
+         FROM ${view} WHERE token_address = $1 AND bucket >= $2 AND bucket <= $3
+         ORDER BY bucket DESC LIMIT $4`,
+        [tokenAddress, first, last, q.limit],
+      );
+      const candles = rows.reverse().map((c) => ({
+        time: c.bucket.toISOString(),
+        open: c.open,
+        high: c.high,
+        low: c.low,
+        close: c.close,
+        volume: c.volume,
+        trade_count: Number(c.trade_count),
+      }));
+      return JSON.stringify({ token_address: tokenAddress, timeframe, candles });
+    });
+    sendJsonText(res, 200, body);
+  };
+}

@@ -1,0 +1,94 @@
+// GET /api/tokens and GET /api/tokens/:address (SPEC 2.1): tokens with their reserves,
+// last price and the last 24 hours of volume and trades.
+import { z } from 'zod';
+import type { Database } from '../../../db/types.ts';
+import { notFound } from '../../http/errors.ts';
+import { sendJsonText } from '../../http/respond.ts';
+import { ANY, tokenTag, type ResponseCache } from '../../http/response-cache.ts';
+import { bech32Address, parseOrThrow } from '../../http/validate.ts';
+import type { Handler } from '../handler.ts';
+
+interface TokenRow {
+  address: string;
+  name: string | null;
+  symbol: string | null;
+  image: string | null;
+  description: string | null;
+  creator: string | null;
+  source: string;
+  graduated: boolean;
+  native_reserves: string;
+  current_price: string;
+  volume_24h: string;
+  trade_count_24h: number;
+  created_at: Date | null;
+  first_seen_at: Date;
+}
+
+const TOKEN_COLUMNS = `
+  t.address, t.name, t.symbol, t.image, t.description, t.creator, t.source, t.graduated,
+  t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
+  coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
+  t.created_at, t.first_seen_at`;
+
+export const tokenJson = (t: TokenRow) => ({
+  address: t.address,
+  name: t.name,
+  symbol: t.symbol,
+  image: t.image,
+  description: t.description,
+  creator: t.creator,
+  source: t.source,
+  graduated: t.graduated,
+  native_reserves: t.native_reserves,
+  current_price: t.current_price,
+  volume_24h: t.volume_24h,
+  trade_count_24h: Number(t.trade_count_24h),
+  created_at: t.created_at ? t.created_at.toISOString() : null,
+  first_seen_at: t.first_seen_at.toISOString(),
+});
+
+export function listTokens(db: Database, cache: ResponseCache): Handler {
+  return async (_req, res) => {
+    const body = await cache.remember('tokens', [ANY], 2000, async () => {
+      const rows = await db.query<TokenRow>(
+        `SELECT ${TOKEN_COLUMNS}
+         FROM tokens t
+         LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades
+                    FROM trades WHERE time > now() - INTERVAL '24 hours' GROUP BY token_address) s
+           ON s.token_address = t.address
+         ORDER BY t.first_seen_at DESC, t.address`,
+      );
+      return JSON.stringify({ tokens: rows.map(tokenJson) });
+    });
+    sendJsonText(res, 200, body);
+  };
+}
+
+/** The token's JSON, or undefined when it is not indexed (cached either way). */
+export async function findToken(db: Database, cache: ResponseCache, address: string): Promise<string | undefined> {
+  const body = await cache.remember(`token:${address}`, [tokenTag(address)], 5000, async () => {
+    const [row] = await db.query<TokenRow>(
+      `SELECT ${TOKEN_COLUMNS}
+       FROM tokens t
+       LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades
+                  FROM trades WHERE token_address = $1 AND time > now() - INTERVAL '24 hours' GROUP BY token_address) s
+         ON s.token_address = t.address
+       WHERE t.address = $1`,
+      [address],
+    );
+    return row ? JSON.stringify(tokenJson(row)) : '';
+  });
+  return body || undefined;
+}
+
+const addressParam = z.object({ address: bech32Address });
+
+export function getToken(db: Database, cache: ResponseCache): Handler {
+  return async (req, res) => {
+    const { address } = parseOrThrow(addressParam, req.params, 'Invalid token address');
+    const body = await findToken(db, cache, address);
+    if (!body) throw notFound('Token not found');
+    sendJsonText(res, 200, body);
+  };
+}
