@@ -68,6 +68,9 @@ const configSchema = z.object({
   START_HEIGHT: positiveInt(1).optional(),
   CANDLE_REFRESH_CRON: cronExpression.default('*/10 * * * * *'),
   RETENTION_CRON: cronExpression.default('17 * * * *'),
+  LAUNCHPAD_RATE_LIMIT: positiveInt(1).default(100),
+  RATE_LIMIT_WINDOW_S: positiveInt(1).default(60),
+  TRUST_PROXY: integer('must be the number of proxy hops to trust (0 when clients connect directly)').default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['pretty', 'json', 'auto']).default('auto'),
 });

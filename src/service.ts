@@ -13,6 +13,8 @@ import type { ContractAddresses } from './indexer/decode-events.ts';
 import { createIndexer, type Indexer } from './indexer/indexer.ts';
 import { createProgress } from './indexer/progress.ts';
 import type { BackfillFlags } from './cli-args.ts';
+import { startLaunchpadApi, type LaunchpadApi } from './api/launchpad/server.ts';
+import { startNodeHealth } from './api/node-health.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
 
@@ -28,6 +30,7 @@ export interface Service {
   contracts: ContractAddresses;
   indexer: Indexer;
   devnet?: Devnet;
+  launchpadApi: LaunchpadApi;
   /** Lines describing where everything is, printed at start. */
   endpoints: { name: string; where: string }[];
 }
@@ -120,13 +123,29 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
   indexer.start();
   shutdown.add('indexer', () => indexer.stop());
 
+  const launchpadApi = await startLaunchpadApi({
+    db,
+    logger: logger.child({ component: 'launchpad-api' }),
+    host: config.HOST,
+    port: config.LAUNCHPAD_API_PORT,
+    rateLimit: { points: config.LAUNCHPAD_RATE_LIMIT, windowSeconds: config.RATE_LIMIT_WINDOW_S, trustedHops: config.TRUST_PROXY },
+    indexerStatus: () => indexer.status(),
+  });
+  shutdown.add('launchpad API', () => launchpadApi.close());
+  const nodeHealth = await startNodeHealth({ chain, host: config.HOST, port: config.RPC_PORT });
+  shutdown.add('node health', () => nodeHealth.close());
+
   return {
     db,
     chain,
     contracts,
     indexer,
     devnet,
+    launchpadApi,
     endpoints: [
+      { name: 'launchpad API', where: `${launchpadApi.url}/api/tokens  (health ${launchpadApi.url}/api/health, metrics ${launchpadApi.url}/metrics)` },
+      { name: 'live feed', where: `${launchpadApi.url}/api/sse/feed` },
+      { name: 'node health', where: nodeHealth.url },
       { name: 'database', where: describeDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) },
       { name: 'chain', where: devnet ? `built-in devnet ${devnet.chainId}, CometBFT RPC ${devnet.rpcUrl}` : `CometBFT RPC ${rpcUrl}` },
       { name: 'contracts', where: `launchpad ${contracts.launchpad}, AMM ${contracts.amm}` },

@@ -40,7 +40,7 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, wha
   if (parsed.success) return parsed.data;
   const seen = new Set<string>();
   const details = parsed.error.issues.flatMap((issue) => {
-    const parameter = issue.path.join('.') || '(query)';
+    const parameter = issue.path.length ? String(issue.path[0]) : '(query)';
     if (seen.has(parameter)) return [];
     seen.add(parameter);
     return [{ parameter, message: issue.message }];

@@ -1,6 +1,6 @@
 // GET /api/health: the service answers "ok" while its database answers; the body also
 // says where the indexer is (lag in blocks and seconds). 503 when the database is down.
-import type { Database } from '../../../db/types.ts';
+import { DatabaseError, type Database } from '../../../db/types.ts';
 import type { IndexerStatus } from '../../../indexer/indexer.ts';
 import { sendJson } from '../../http/respond.ts';
 import type { Handler } from '../handler.ts';
@@ -24,7 +24,8 @@ export function health(db: Database, indexerStatus?: () => IndexerStatus): Handl
     try {
       [state] = await withTimeout(db.query<StateRow>(`SELECT chain_id, last_height, last_block_time, updated_at FROM indexer_state`), 3000);
     } catch (error) {
-      return sendJson(res, 503, { status: 'error', timestamp, database: { status: 'unreachable', error: (error as Error).message } });
+      const unreachable = !(error instanceof DatabaseError) || error.unavailable;
+      return sendJson(res, 503, { status: 'error', timestamp, database: { status: unreachable ? 'unreachable' : 'error', error: (error as Error).message } });
     }
     const live = indexerStatus?.();
     const indexer = live

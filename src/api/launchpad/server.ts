@@ -1,0 +1,98 @@
+// The Launchpad API (SPEC 4.7) on one Polka app: tokens, trades, candles, health and the
+// SSE feed, behind the per-client rate limit, with JSON errors and CORS everywhere.
+import http, { type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import polka from 'polka';
+import type { Database } from '../../db/types.ts';
+import type { IndexerStatus } from '../../indexer/indexer.ts';
+import type { Logger } from '../../internal/logger.ts';
+import { createErrorHandler, notFoundHandler } from '../http/errors.ts';
+import { createMetrics } from '../http/metrics.ts';
+import { createRateLimit } from '../http/rate-limit.ts';
+import { CORS_HEADERS } from '../http/respond.ts';
+import { ANY, createResponseCache, tokenTag } from '../http/response-cache.ts';
+import { createFeedHub } from './feed-hub.ts';
+import { candles } from './routes/candles.ts';
+import { feed } from './routes/feed.ts';
+import { health } from './routes/health.ts';
+import { getToken, listTokens } from './routes/tokens.ts';
+import { recentTrades } from './routes/trades.ts';
+
+export interface LaunchpadApiOptions {
+  db: Database;
+  logger: Logger;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  rateLimit: { points: number; windowSeconds: number; trustedHops: number };
+  /** The in-process indexer's status, when this process runs one (health and metrics). */
+  indexerStatus?: () => IndexerStatus;
+  keepaliveMs?: number;
+  sseRetryMs?: number;
+}
+
+export interface LaunchpadApi {
+  url: string;
+  server: Server;
+  stats(): { subscribers: number; lastEventId: number; dropped: number; cachedResponses: number };
+  close(): Promise<void>;
+}
+
+export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<LaunchpadApi> {
+  const { db, logger, indexerStatus } = options;
+  const cache = createResponseCache();
+  const hub = createFeedHub({
+    db,
+    logger,
+    keepaliveMs: options.keepaliveMs,
+    // What the indexer just committed makes cached answers about those tokens (and
+    // every all-token answer) stale.
+    onEvents: (events) => cache.invalidate([ANY, ...new Set(events.map((e) => tokenTag(e.tokenAddress)))]),
+  });
+  await hub.start();
+  const metrics = createMetrics({ indexerStatus, feed: () => hub.stats() });
+
+  const server = http.createServer();
+  const app = polka({ server, onError: createErrorHandler(logger), onNoMatch: notFoundHandler })
+    .use(metrics.middleware)
+    .use(createRateLimit(options.rateLimit))
+    .use((req, res, next) => {
+      if (req.method !== 'OPTIONS') return next();
+      // CORS preflight: these are public GET endpoints
+      res.writeHead(204, {
+        ...CORS_HEADERS,
+        'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+        'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Content-Type, Last-Event-ID',
+        'Access-Control-Max-Age': 86400,
+      });
+      res.end();
+    })
+    .get('/api/health', health(db, indexerStatus))
+    .get('/api/tokens', listTokens(db, cache))
+    .get('/api/tokens/:address', getToken(db, cache))
+    .get('/api/trades/recent', recentTrades(db, cache))
+    .get('/api/candles/:tokenAddress', candles(db, cache))
+    .get('/api/sse/feed', feed(hub, { retryMs: options.sseRetryMs }))
+    .get('/metrics', metrics.handler);
+
+  app.listen({ port: options.port, host: options.host });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  // SSE responses live for hours; ordinary requests keep Node's defaults
+  server.requestTimeout = 0;
+  const { port } = server.address() as AddressInfo;
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+
+  return {
+    url: `http://${host}:${port}`,
+    server,
+    stats: () => ({ ...hub.stats(), cachedResponses: cache.size }),
+    async close() {
+      await hub.stop();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
