@@ -9,7 +9,7 @@ export type JobGroup = 'refresh' | 'retention';
 
 const GROUP_PROCS: Record<JobGroup, string[]> = {
   refresh: ['refresh_candles'],
-  retention: ['policy_retention', 'prune_feed_events'],
+  retention: ['prune_candles', 'prune_feed_events'],
 };
 
 /** Runs every job of the group now, in job id order; returns how long each took. */

@@ -9,6 +9,8 @@ import type { FetchedBlock } from './fetch-blocks.ts';
 import { foldTokenChanges } from './token-changes.ts';
 import { copyTrades, insertTrades } from './trades.ts';
 
+/** NOTIFY payload for changes that carry no feed events (backfills): caches drop everything. */
+export const CHANGED = 'changed';
 export const FEED_CHANNEL = 'feed_events';
 
 /**
@@ -235,6 +237,8 @@ export async function writeBatch(tx: Queryable, batch: Batch, { moveCursor, emit
   const trades = bulk ? await copyTrades(tx, tradeList) : await insertTrades(tx, tradeList);
   faultPoint?.('trades');
   const feedEvents = emitFeed ? await writeFeed(tx, batch.events) : 0;
+  // without feed events (a backfill) readers still learn that indexed data changed
+  if (!emitFeed && (trades > 0 || newTokens.length > 0)) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, CHANGED]);
   faultPoint?.('feed');
   if (moveCursor) {
     await tx.query(`UPDATE indexer_state SET last_height = $1, last_block_hash = $2, last_block_time = $3, updated_at = now()`, [last.height, last.hash, last.time]);

@@ -30,7 +30,7 @@ test('applied migrations are recorded with their checksums, and re-running chang
     assert.equal(rows.map((r) => r.version), readMigrations().map((m) => m.version));
     assert.equal(await migrate(db), []);
     const jobs = await db.query<{ proc_name: string }>(`SELECT proc_name FROM timescaledb_information.jobs WHERE proc_name <> 'policy_job_stat_history_retention' ORDER BY proc_name`);
-    assert.equal(jobs.map((j) => j.proc_name), ['policy_retention', 'policy_retention', 'policy_retention', 'policy_retention', 'prune_feed_events', 'refresh_candles']);
+    assert.equal(jobs.map((j) => j.proc_name), ['prune_candles', 'prune_feed_events', 'refresh_candles']);
   } finally {
     await dispose();
   }

@@ -12,6 +12,8 @@ export interface ResponseCache {
   set(key: string, body: string, tags: readonly string[], ttlMs: number): void;
   /** Drops every entry with any of the tags. */
   invalidate(tags: Iterable<string>): void;
+  /** Drops every entry. */
+  clear(): void;
   /** Returns the cached body or computes, stores and returns it (concurrent misses share one computation). */
   remember(key: string, tags: readonly string[], ttlMs: number, compute: () => Promise<string>): Promise<string>;
   readonly size: number;
@@ -52,6 +54,11 @@ export function createResponseCache({ maxBytes = 64 * 1024 * 1024 } = {}): Respo
     invalidate(tags) {
       generation++;
       for (const tag of tags) for (const key of [...(byTag.get(tag) ?? [])]) lru.delete(key);
+      inFlight.clear();
+    },
+    clear() {
+      generation++;
+      lru.clear();
       inFlight.clear();
     },
     remember(key, tags, ttlMs, compute) {

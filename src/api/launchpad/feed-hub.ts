@@ -39,6 +39,11 @@ export interface FeedHubOptions {
   replayLimit?: number;
   /** Called with every batch of new events (the response cache invalidates on it). */
   onEvents?: (events: readonly FeedEvent[]) => void;
+  /**
+   * Called when indexed data changed without feed events: one token's metadata
+   * (`token`), or anything at all (a backfill).
+   */
+  onChange?: (change: { token: string } | 'anything') => void;
 }
 
 const PAGE = 1000;
@@ -47,7 +52,7 @@ export function frameOf(row: { id: number | string; event: string; data: string 
   return `id: ${row.id}\nevent: ${row.event}\ndata: ${row.data}\n\n`;
 }
 
-export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedBytes = 1 << 20, replayLimit = 10_000, onEvents }: FeedHubOptions) {
+export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedBytes = 1 << 20, replayLimit = 10_000, onEvents, onChange }: FeedHubOptions) {
   const subscribers = new Set<Subscriber>();
   let lastId = 0;
   let reading: Promise<void> | undefined;
@@ -114,7 +119,11 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
     async start() {
       const [row] = await db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`);
       lastId = Number(row?.high ?? 0);
-      unlisten = await db.listen(FEED_CHANNEL, () => void readNew());
+      unlisten = await db.listen(FEED_CHANNEL, (payload) => {
+        if (payload.startsWith('token:')) onChange?.({ token: payload.slice(6) });
+        else if (!/^\d+$/.test(payload)) onChange?.('anything');
+        else void readNew();
+      });
       keepalive = setInterval(() => {
         for (const s of subscribers) write(s, ': keepalive\n\n');
       }, keepaliveMs);

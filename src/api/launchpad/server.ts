@@ -48,6 +48,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     // What the indexer just committed makes cached answers about those tokens (and
     // every all-token answer) stale.
     onEvents: (events) => cache.invalidate([ANY, ...new Set(events.map((e) => tokenTag(e.tokenAddress)))]),
+    onChange: (change) => (change === 'anything' ? cache.clear() : cache.invalidate([ANY, tokenTag(change.token)])),
   });
   await hub.start();
   const metrics = createMetrics({ indexerStatus, feed: () => hub.stats() });

@@ -56,14 +56,17 @@ export function candles(db: Database, cache: ResponseCache): Handler {
     // request of one period share a cache entry.
     const { view, ms } = TIMEFRAMES[timeframe];
     const first = new Date(Math.ceil(from.getTime() / ms) * ms);
-    const last = new Date(Math.floor(to.getTime() / ms) * ms);
-    const key = `candles:${tokenAddress}:${timeframe}:${first.getTime()}:${last.getTime()}:${q.limit}`;
+    // Without `to` the range ends now, that is, at the newest indexed trade (a block time a
+    // little ahead of this clock included): only new trades change it, and those invalidate
+    // the entry through the feed, so one entry per `from` period serves every such request.
+    const last = q.to ? new Date(Math.floor(q.to.getTime() / ms) * ms) : undefined;
+    const key = `candles:${tokenAddress}:${timeframe}:${first.getTime()}:${last?.getTime() ?? 'now'}:${q.limit}`;
     const body = await cache.remember(key, [tokenTag(tokenAddress)], 60_000, async () => {
       const rows = await db.query<CandleRow>(
         `SELECT bucket, open::text AS open, high::text AS high, low::text AS low, close::text AS close, volume::text AS volume, trade_count
-         FROM ${view} WHERE token_address = $1 AND bucket >= $2 AND bucket <= $3
-         ORDER BY bucket DESC LIMIT $4`,
-        [tokenAddress, first, last, q.limit],
+         FROM ${view} WHERE token_address = $1 AND bucket >= $2 ${last ? 'AND bucket <= $4' : ''}
+         ORDER BY bucket DESC LIMIT $3`,
+        last ? [tokenAddress, first, q.limit, last] : [tokenAddress, first, q.limit],
       );
       const candles = rows.reverse().map((c) => ({
         time: c.bucket.toISOString(),

@@ -50,24 +50,42 @@ const tradeJson = (t: TradeRow) => ({
   token_symbol: t.token_symbol,
 });
 
+/**
+ * Newest trades first. The trades hypertable has a chunk per day and grows without end,
+ * so a query without a time bound plans every chunk; the token's last trade time bounds
+ * the search to a recent window first and widens it only when that holds too few trades.
+ * (Any trade outside the window is older than every trade inside it, so the answer is
+ * the same whatever the window.)
+ */
+async function newestTrades(db: Database, token: string | undefined, limit: number): Promise<TradeRow[]> {
+  const [latest] = token
+    ? await db.query<{ at: Date | null }>(`SELECT last_trade_at AS at FROM tokens WHERE address = $1`, [token])
+    : await db.query<{ at: Date | null }>(`SELECT max(last_trade_at) AS at FROM tokens`);
+  const where = token ? 'tr.token_address = $1 AND' : '';
+  const params: unknown[] = token ? [token] : [];
+  const select = (since: Date | null) =>
+    db.query<TradeRow>(
+      `SELECT ${COLUMNS} FROM trades tr LEFT JOIN tokens tk ON tk.address = tr.token_address
+       WHERE ${where} ${since ? `tr.time > $${params.length + 2}` : 'true'}
+       ORDER BY tr.time DESC, tr.seq DESC LIMIT $${params.length + 1}`,
+      since ? [...params, limit, since] : [...params, limit],
+    );
+  if (latest?.at) {
+    for (const days of [1, 30]) {
+      const rows = await select(new Date(latest.at.getTime() - days * 86_400_000));
+      if (rows.length >= limit) return rows;
+    }
+  }
+  return select(null);
+}
+
 export function recentTrades(db: Database, cache: ResponseCache): Handler {
   return async (req, res) => {
     const { token_address: token, limit } = parseOrThrow(query, req.query);
-    const body = await cache.remember(`trades:${token ?? '*'}:${limit}`, [token ? tokenTag(token) : ANY], 5000, async () => {
-      // Many trades share one block time: the chain's order (seq) breaks the tie.
-      const rows = token
-        ? await db.query<TradeRow>(
-            `SELECT ${COLUMNS} FROM trades tr LEFT JOIN tokens tk ON tk.address = tr.token_address
-             WHERE tr.token_address = $1 ORDER BY tr.time DESC, tr.seq DESC LIMIT $2`,
-            [token, limit],
-          )
-        : await db.query<TradeRow>(
-            `SELECT ${COLUMNS} FROM trades tr LEFT JOIN tokens tk ON tk.address = tr.token_address
-             ORDER BY tr.time DESC, tr.seq DESC LIMIT $1`,
-            [limit],
-          );
-      return JSON.stringify({ trades: rows.map(tradeJson) });
-    });
+    // fresh through the feed's notifications; the TTL only bounds what they cannot announce
+    const body = await cache.remember(`trades:${token ?? '*'}:${limit}`, [token ? tokenTag(token) : ANY], 60_000, async () =>
+      JSON.stringify({ trades: (await newestTrades(db, token, limit)).map(tradeJson) }),
+    );
     sendJsonText(res, 200, body);
   };
 }

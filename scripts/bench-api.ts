@@ -1,0 +1,340 @@
+// `npm run bench:api [-- --trades N --duration S --subscribers N --fresh]`
+//
+// (1) HTTP: req/s and p99 of the Launchpad API's hot routes against a Polka hello-world
+//     route served by the same kind of process, loaded by autocannon in the same run;
+//     printed as ratios (targets: tokens/:address >= 0.25, trades/recent >= 0.15,
+//     candles 1m limit 1000 >= 0.10).
+// (2) Candles through the continuous aggregates vs the same candles by GROUP BY
+//     time_bucket over raw trades, per timeframe (target >= 20x).
+// (3) SSE fan-out: N idle subscribers on one API process; time from the NOTIFY's commit
+//     to the last subscriber receiving the event (p50/p99 over several events), and
+//     memory per subscriber.
+//
+// Data: 1k tokens with 90 days of trades (default 1M), token activity Zipf-distributed
+// (a few tokens carry most trades, as on a real launchpad); HTTP requests pick tokens
+// with the same popularity. Uses DATABASE_URL when set, otherwise an embedded
+// TimescaleDB kept in the system temp directory and reused by later runs.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { toBech32 } from '@cosmjs/encoding';
+import autocannon from 'autocannon';
+import { openDatabase } from '../src/db/index.ts';
+import { runJobs } from '../src/db/jobs.ts';
+import { migrate } from '../src/db/migrate.ts';
+import type { Database } from '../src/db/types.ts';
+import { insertTrades, type Trade } from '../src/indexer/trades.ts';
+import { makeTrade, rng } from '../test/helpers/trades.ts';
+
+const { values } = parseArgs({
+  options: {
+    trades: { type: 'string', default: '1000000' },
+    tokens: { type: 'string', default: '1000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '32' },
+    subscribers: { type: 'string', default: '10000' },
+    events: { type: 'string', default: '20' },
+    fresh: { type: 'boolean', default: false },
+  },
+});
+const TRADES = Number(values.trades);
+const TOKENS = Number(values.tokens);
+const DURATION = Number(values.duration);
+const CONNECTIONS = Number(values.connections);
+const SUBSCRIBERS = Number(values.subscribers);
+const EVENTS = Number(values.events);
+const DAY = 86_400_000;
+
+const tokenAddress = (i: number) => toBech32('native', createHash('sha256').update(`bench-token-${i}`).digest());
+const tokens = Array.from({ length: TOKENS }, (_, i) => tokenAddress(i));
+
+/** Zipf(s = 1) over token ranks: rank 0 is the most traded. */
+function zipf(n: number, next: () => number) {
+  const cdf: number[] = [];
+  let sum = 0;
+  for (let k = 1; k <= n; k++) cdf.push((sum += 1 / k));
+  return () => {
+    const u = next() * sum;
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (cdf[mid]! < u) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
+};
+
+async function prepare(db: Database): Promise<void> {
+  await migrate(db);
+  const [{ n }] = (await db.query<{ n: number }>(`SELECT count(*)::bigint AS n FROM trades`)) as [{ n: number }];
+  const [{ t }] = (await db.query<{ t: number }>(`SELECT count(*)::int AS t FROM tokens`)) as [{ t: number }];
+  if (Number(n) === TRADES && t === TOKENS) {
+    console.log(`  reusing ${fmt(TRADES)} trades of ${fmt(TOKENS)} tokens`);
+    return;
+  }
+  if (Number(n) !== 0) throw new Error('the bench database holds other data; run with --fresh');
+  const started = performance.now();
+  const now = Date.now();
+  await db.query(
+    `INSERT INTO tokens (address, name, symbol, source, creator, first_seen_at, created_at, native_reserves, current_price, metadata_fetched)
+     SELECT a, 'Bench ' || i, 'B' || i, 'launchpad', $2, $3::timestamptz - (i || ' minutes')::interval, $3::timestamptz - (i || ' minutes')::interval, 1000000000, 1000, true
+     FROM unnest($1::text[]) WITH ORDINALITY AS u(a, i)`,
+    [tokens, tokens[0], new Date(now - 90 * DAY)],
+  );
+  const r = rng(42);
+  const pick = zipf(TOKENS, r.next);
+  const CHUNK = 100_000;
+  const from = now - 90 * DAY;
+  const step = (90 * DAY - 60_000) / TRADES; // trades spread evenly in time, several per block
+  let height = 1;
+  for (let done = 0; done < TRADES; done += CHUNK) {
+    const rows: Trade[] = [];
+    for (let i = done; i < Math.min(TRADES, done + CHUNK); ) {
+      const time = new Date(Math.floor(from + i * step));
+      const perBlock = Math.min(r.int(1, 6), TRADES - i);
+      for (let k = 0; k < perBlock; k++, i++) {
+        rows.push(makeTrade({ time, blockHeight: height, txIndex: k, eventIndex: 0, tokenAddress: tokens[pick()]! }, BigInt(r.int(1_000, 5_000_000_000)), BigInt(r.int(1_000, 9_000_000_000))));
+      }
+      height++;
+    }
+    await insertTrades(db, rows);
+    process.stdout.write(`\r  inserted ${fmt(done + rows.length)} / ${fmt(TRADES)} trades`);
+  }
+  process.stdout.write('\n');
+  await db.query(`UPDATE tokens t SET last_trade_at = m.at FROM (SELECT token_address, max(time) AS at FROM trades GROUP BY 1) m WHERE m.token_address = t.address`);
+  // the indexer's cursor tells the refresh job how far the data goes
+  await db.query(
+    `INSERT INTO indexer_state (chain_id, first_height, first_block_hash, last_height, last_block_hash, last_block_time)
+     VALUES ('bench', 1, 'BENCH', $1, 'BENCH', $2)`,
+    [height, new Date(now)],
+  );
+  const refreshStarted = performance.now();
+  await runJobs(db, 'refresh');
+  console.log(`  prepared in ${fmt((performance.now() - started) / 1000, 1)} s (first refresh of the aggregates ${fmt((performance.now() - refreshStarted) / 1000, 1)} s)`);
+}
+
+const TIMEFRAMES = [
+  ['1m', 'candles_1m', '1 minute'],
+  ['5m', 'candles_5m', '5 minutes'],
+  ['1h', 'candles_1h', '1 hour'],
+  ['1d', 'candles_1d', '1 day'],
+] as const;
+
+async function caggVersusRaw(db: Database): Promise<void> {
+  console.log('\n(2) 1000 candles of one token over 90 days: continuous aggregate vs GROUP BY time_bucket over raw trades (median of 5 warm runs)');
+  const counts = await db.query<{ token_address: string; n: number }>(`SELECT token_address, count(*)::int AS n FROM trades GROUP BY 1 ORDER BY 2 DESC`);
+  const picks = [
+    ['most traded token', counts[0]!],
+    ['median token', counts[Math.floor(counts.length / 2)]!],
+  ] as const;
+  const from = new Date(Date.now() - 90 * DAY);
+  const time = async (sql: string, params: unknown[]) => {
+    await db.query(sql, params);
+    const runs: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      await db.query(sql, params);
+      runs.push(performance.now() - started);
+    }
+    return median(runs);
+  };
+  for (const [label, { token_address, n }] of picks) {
+    console.log(`  ${label} (${fmt(n)} trades)`);
+    for (const [tf, view, width] of TIMEFRAMES) {
+      const cagg = await time(
+        `SELECT bucket, open::text, high::text, low::text, close::text, volume::text, trade_count FROM ${view}
+         WHERE token_address = $1 AND bucket >= $2 ORDER BY bucket DESC LIMIT 1000`,
+        [token_address, from],
+      );
+      const raw = await time(
+        `SELECT time_bucket('${width}', time) AS bucket, first(price_unative, seq)::text AS open, max(price_unative)::text AS high,
+                min(price_unative)::text AS low, last(price_unative, seq)::text AS close, sum(volume_unative)::text AS volume, count(*) AS trade_count
+         FROM trades WHERE token_address = $1 AND time >= $2 GROUP BY 1 ORDER BY 1 DESC LIMIT 1000`,
+        [token_address, from],
+      );
+      console.log(`    ${tf.padEnd(3)} aggregate ${fmt(cagg, 2).padStart(8)} ms   raw GROUP BY ${fmt(raw, 2).padStart(8)} ms   ${fmt(raw / cagg, 1).padStart(6)}x faster (target >= 20x)`);
+    }
+  }
+}
+
+interface ServerProcess {
+  api: string;
+  hello: string;
+  send(command: string, answer: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+function startServer(config: { databaseUrl?: string; dataDir: string }): Promise<ServerProcess> {
+  const entry = fileURLToPath(new URL('./lib/api-bench-server.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', entry, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const lines = createInterface({ input: child.stdout! });
+  const waiting: { prefix: string; resolve: (line: string) => void }[] = [];
+  let ready: (info: { api: string; hello: string }) => void;
+  const readyP = new Promise<{ api: string; hello: string }>((r) => (ready = r));
+  lines.on('line', (line) => {
+    if (line.startsWith('ready ')) return ready(JSON.parse(line.slice(6)));
+    const i = waiting.findIndex((w) => line.startsWith(w.prefix));
+    if (i >= 0) waiting.splice(i, 1)[0]!.resolve(line);
+  });
+  return readyP.then((info) => ({
+    ...info,
+    send(command, answer) {
+      return new Promise((resolve) => {
+        waiting.push({ prefix: answer, resolve: (line) => resolve(line.slice(answer.length).trim()) });
+        child.stdin!.write(`${command}\n`);
+      });
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.stdin!.write('quit\n');
+      }),
+  }));
+}
+
+async function load(title: string, url: string, paths: () => string) {
+  const run = (duration: number) =>
+    autocannon({
+      url,
+      connections: CONNECTIONS,
+      duration,
+      requests: [{ setupRequest: (req: { path?: string }) => ({ ...req, path: paths() }) }],
+    });
+  await run(2); // warm-up: JIT, caches, connection pools
+  const result = await run(DURATION);
+  const non2xx = result.non2xx + result.errors;
+  if (non2xx > 0) console.log(`    (${title}: ${non2xx} non-2xx responses or errors)`);
+  return { rps: result.requests.average, p99: result.latency.p99 };
+}
+
+/**
+ * A server that has been running has answered for most tokens already: one request per
+ * token first (8 at a time), which also measures what an uncached answer costs.
+ */
+async function coldPass(origin: string, name: string, paths: () => string) {
+  const path = paths();
+  const template = path.replace(/native1[0-9a-z]{58}/, '{t}');
+  const queue = [...tokens];
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let t = queue.pop(); t; t = queue.pop()) await (await fetch(origin + template.replace('{t}', t))).arrayBuffer();
+    }),
+  );
+  const ms = performance.now() - started;
+  console.log(`  ${name.padEnd(41)} first answer for each of ${fmt(tokens.length)} tokens: ${fmt(ms / 1000, 1)} s (${fmt(ms / tokens.length, 1)} ms each, 8 concurrent)`);
+}
+
+async function httpLoad(server: ServerProcess): Promise<void> {
+  console.log(`\n(1) HTTP load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per route after a 2 s warm-up`);
+  const r = rng(7);
+  const pick = zipf(TOKENS, r.next);
+  const apiUrl = new URL(server.api);
+  const hello = await load('hello', server.hello, () => '/hello');
+  console.log(`  Polka hello-world                         ${fmt(hello.rps).padStart(7)} req/s  p99 ${fmt(hello.p99, 1).padStart(6)} ms`);
+  const routes = [
+    ['/api/tokens/:address', 0.25, () => `/api/tokens/${tokens[pick()]}`],
+    ['/api/trades/recent?token_address=…', 0.15, () => `/api/trades/recent?token_address=${tokens[pick()]}`],
+    ['/api/candles/:t?timeframe=1m&limit=1000', 0.1, () => `/api/candles/${tokens[pick()]}?timeframe=1m&limit=1000`],
+  ] as const;
+  for (const [name, target, paths] of routes) {
+    await coldPass(apiUrl.origin, name, paths);
+    const m = await load(name, apiUrl.origin, paths);
+    console.log(
+      `  ${name.padEnd(41)} ${fmt(m.rps).padStart(7)} req/s  p99 ${fmt(m.p99, 1).padStart(6)} ms   ratio ${fmt(m.rps / hello.rps, 2)} of hello-world (target >= ${target})`,
+    );
+  }
+}
+
+async function sseFanOut(server: ServerProcess): Promise<void> {
+  console.log(`\n(3) SSE fan-out: ${fmt(SUBSCRIBERS)} idle subscribers on one API process`);
+  const { port, hostname } = new URL(server.api);
+  await server.send('gc', 'gc done');
+  const before = JSON.parse(await server.send('stats', 'stats '));
+  const sockets: net.Socket[] = [];
+  const received = new Map<number, number[]>(); // event id -> arrival times
+  const now = () => performance.timeOrigin + performance.now();
+  const connectOne = () =>
+    new Promise<void>((resolve, reject) => {
+      const socket = net.connect(Number(port), hostname, () => {
+        socket.write(`GET /api/sse/feed HTTP/1.1\r\nHost: ${hostname}\r\nAccept: text/event-stream\r\n\r\n`);
+      });
+      let connected = false;
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk: string) => {
+        if (!connected && chunk.includes(': connected')) {
+          connected = true;
+          resolve();
+        }
+        const at = now();
+        for (const m of chunk.matchAll(/^id: (\d+)$/gm)) {
+          const id = Number(m[1]);
+          let times = received.get(id);
+          if (!times) received.set(id, (times = []));
+          times.push(at);
+        }
+      });
+      socket.on('error', reject);
+      sockets.push(socket);
+    });
+  const started = performance.now();
+  for (let i = 0; i < SUBSCRIBERS; i += 500) await Promise.all(Array.from({ length: Math.min(500, SUBSCRIBERS - i) }, connectOne));
+  console.log(`  connected ${fmt(sockets.length)} subscribers in ${fmt((performance.now() - started) / 1000, 1)} s`);
+  await server.send('gc', 'gc done');
+  const after = JSON.parse(await server.send('stats', 'stats '));
+  if (after.subscribers !== SUBSCRIBERS) console.log(`  (server counts ${after.subscribers} subscribers)`);
+
+  const lastArrival: number[] = [];
+  const all: number[] = [];
+  for (let e = 0; e < EVENTS; e++) {
+    const [id, sentAt] = (await server.send('emit', 'emitted ')).split(' ').map(Number) as [number, number];
+    const deadline = Date.now() + 30_000;
+    while ((received.get(id)?.length ?? 0) < SUBSCRIBERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    const times = received.get(id) ?? [];
+    if (times.length < SUBSCRIBERS) console.log(`  event ${id}: only ${times.length} subscribers received it within 30 s`);
+    const lat = times.map((t) => t - sentAt);
+    lastArrival.push(Math.max(...lat));
+    all.push(...lat);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  console.log(`  NOTIFY commit -> last subscriber: p50 ${fmt(median(lastArrival), 1)} ms, p99 ${fmt(percentile(lastArrival, 99), 1)} ms over ${EVENTS} events`);
+  console.log(`  NOTIFY commit -> each subscriber: p50 ${fmt(percentile(all, 50), 1)} ms, p99 ${fmt(percentile(all, 99), 1)} ms (${fmt(all.length)} deliveries)`);
+  const perSub = (k: 'rss' | 'heapUsed') => (after[k] - before[k]) / SUBSCRIBERS;
+  console.log(`  memory per subscriber: ${fmt(perSub('rss') / 1024, 1)} KiB RSS, ${fmt(perSub('heapUsed') / 1024, 1)} KiB JS heap (RSS ${fmt(before.rss / 2 ** 20)} -> ${fmt(after.rss / 2 ** 20)} MiB)`);
+  for (const s of sockets) s.destroy();
+}
+
+const databaseUrl = process.env.DATABASE_URL;
+const dataDir = path.join(tmpdir(), `launchpad-bench-api-${TOKENS}-${TRADES}`);
+if (values.fresh && !databaseUrl && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
+console.log(`bench:api on ${databaseUrl ? 'a TimescaleDB server (DATABASE_URL)' : `the embedded TimescaleDB in ${dataDir}`}`);
+console.log(`  data: ${fmt(TRADES)} trades over 90 days for ${fmt(TOKENS)} tokens (Zipf popularity)`);
+const db = await openDatabase({ databaseUrl, dataDir });
+try {
+  await prepare(db);
+  await caggVersusRaw(db);
+} finally {
+  await db.close();
+}
+const server = await startServer({ databaseUrl, dataDir });
+try {
+  await httpLoad(server);
+  await sseFanOut(server);
+} finally {
+  await server.stop();
+}
