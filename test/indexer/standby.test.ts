@@ -1,0 +1,60 @@
+// One writer: a second indexer on the same database waits as a hot standby and takes
+// over when the first one's session dies. Advisory locks belong to database sessions,
+// and the embedded database has exactly one session, so this needs a TimescaleDB server
+// (TEST_DATABASE_URL); without one it is skipped with the reason printed.
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createServerDatabase } from '../../src/db/postgres.ts';
+import { migrate } from '../../src/db/migrate.ts';
+import type { Database } from '../../src/db/types.ts';
+import type { Devnet } from '../../src/devnet/index.ts';
+import { freshServerDatabase } from '../helpers/database.ts';
+import { assertTradesMatchLedger, produceTraffic, startDevnet, startIndexer } from '../helpers/indexing.ts';
+
+const test = suite('one writer');
+const serverUrl = process.env.TEST_DATABASE_URL;
+
+const waitFor = async (what: string, ok: () => boolean, ms = 30_000) => {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+if (!serverUrl) {
+  console.log('Skipping the hot-standby test: advisory locks need a database server with many sessions; set TEST_DATABASE_URL to a TimescaleDB server to run it');
+  test.skip('a second indexer waits as a hot standby and takes over when the first dies', () => {});
+} else {
+  test('a second indexer waits as a hot standby and takes over when the first dies', async () => {
+    const fresh = await freshServerDatabase(serverUrl);
+    const dbs: Database[] = [createServerDatabase({ url: fresh.url }), createServerDatabase({ url: fresh.url })];
+    let devnet: Devnet | undefined;
+    const running: ReturnType<typeof startIndexer>[] = [];
+    try {
+      await migrate(dbs[0]!);
+      devnet = await startDevnet();
+      await produceTraffic(devnet, 10, 5);
+      running.push(startIndexer(dbs[0]!, devnet));
+      await running[0]!.indexer.waitForHeight(devnet.height(), 30_000);
+      running.push(startIndexer(dbs[1]!, devnet));
+      await new Promise((r) => setTimeout(r, 500));
+      assert.is(running[1]!.indexer.status().state, 'standby', 'the second indexer waits');
+
+      // the first indexer's lock session dies (as when its process or host goes away)
+      await dbs[1]!.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+      await waitFor('the standby to take over', () => running[1]!.indexer.status().state === 'live');
+      await produceTraffic(devnet, 10, 5);
+      await running[1]!.indexer.waitForHeight(devnet.height(), 30_000);
+      await assertTradesMatchLedger(dbs[1]!, devnet);
+      assert.not.equal(running[0]!.indexer.status().state, 'live', 'the first indexer no longer writes');
+    } finally {
+      for (const r of running) await r.stop().catch(() => {});
+      await devnet?.close();
+      for (const db of dbs) await db.close().catch(() => {});
+      await fresh.dispose();
+    }
+  });
+}
+
+test.run();
