@@ -2,6 +2,7 @@
 // the embedded TimescaleDB, plus three days of older trades for one token, so candles of
 // every timeframe span materialized and real-time parts of the aggregates.
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { toBech32 } from '@cosmjs/encoding';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -450,6 +451,41 @@ test('SSE: filters by token and event name; a second API process sends the same 
     other.close();
     filtered.close();
     await second.close();
+  }
+});
+
+test('SSE: a subscriber that stops reading is dropped; one that reads gets everything', async ({ t }) => {
+  const api = await startLaunchpadApi({ db: t.db, logger: silentLogger, host: '127.0.0.1', port: 0, rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 }, sseMaxBufferedBytes: 4 << 20 });
+  const { port } = new URL(api.url);
+  // a raw connection that never reads what it is sent
+  const stalled = net.connect(Number(port), '127.0.0.1', () => stalled.write(`GET /api/sse/feed HTTP/1.1\r\nHost: x\r\n\r\n`));
+  stalled.pause();
+  const reader = await openSse(`${api.url}/api/sse/feed`);
+  try {
+    while (api.stats().subscribers < 2) await new Promise((r) => setTimeout(r, 10));
+    // a burst far larger than the socket buffers and the 4 MiB bound: 20 MB of events in one commit
+    const data = JSON.stringify({ token_address: 'native1flood', padding: 'x'.repeat(1000) });
+    const high = await t.db.transaction(async (tx) => {
+      const [row] = await tx.query<{ high: number }>(
+        `WITH ins AS (
+           INSERT INTO feed_events (event, token_address, data, event_key, block_height)
+           SELECT 'trade', 'native1flood', $1::json, 'flood:' || i, 0 FROM generate_series(1, 20000) AS i RETURNING id)
+         SELECT max(id) AS high FROM ins`,
+        [data],
+      );
+      await tx.query(`SELECT pg_notify('feed_events', $1)`, [String(row!.high)]);
+      return Number(row!.high);
+    });
+    await reader.until(() => Number(reader.events().at(-1)?.id) === Number(high), 60_000);
+    for (let i = 0; i < 500 && api.stats().dropped === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.is(api.stats().dropped, 1, 'the stalled subscriber was dropped');
+    assert.is(api.stats().subscribers, 1);
+    assert.is(reader.events().filter((e) => JSON.parse(e.data!).token_address === 'native1flood').length, 20000, 'the reading subscriber got every event');
+  } finally {
+    reader.close();
+    stalled.destroy();
+    await api.close();
+    await t.db.query(`DELETE FROM feed_events WHERE token_address = 'native1flood'`);
   }
 });
 

@@ -76,12 +76,23 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
   };
 
   const write = (s: Subscriber, frame: string) => {
-    if (s.res.writableLength > maxBufferedBytes) return drop(s, 'client is not reading');
-    s.res.write(frame);
+    if (subscribers.has(s)) s.res.write(frame);
+  };
+
+  /**
+   * Data still unsent from earlier pages means the client is not keeping up: a page is
+   * written in one go (so up to a page may be queued at any time), and what is left of it
+   * by the next page has had the event loop's turns to drain.
+   */
+  const keepingUp = (s: Subscriber): boolean => {
+    if (s.res.writableLength <= maxBufferedBytes) return true;
+    drop(s, 'client is not reading');
+    return false;
   };
 
   const dispatch = (events: readonly FeedEvent[]) => {
     for (const s of subscribers) {
+      if (!s.backlog && !keepingUp(s)) continue;
       for (const e of events) {
         if (!s.filter(e)) continue;
         if (s.backlog) s.backlog.push(e);
@@ -125,7 +136,7 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
         else void readNew();
       });
       keepalive = setInterval(() => {
-        for (const s of subscribers) write(s, ': keepalive\n\n');
+        for (const s of subscribers) if (keepingUp(s)) write(s, ': keepalive\n\n');
       }, keepaliveMs);
       keepalive.unref();
     },
@@ -159,7 +170,7 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
             `SELECT id, event, token_address, data::text AS data FROM feed_events WHERE id > $1 AND id <= $2 ORDER BY id LIMIT $3`,
             [from, upTo, PAGE],
           );
-          if (rows.length === 0) break;
+          if (rows.length === 0 || !keepingUp(s)) break;
           for (const e of rows.map(toEvent)) if (s.filter(e)) write(s, e.frame);
           from = Number(rows.at(-1)!.id);
         }

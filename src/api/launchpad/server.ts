@@ -29,6 +29,8 @@ export interface LaunchpadApiOptions {
   indexerStatus?: () => IndexerStatus;
   keepaliveMs?: number;
   sseRetryMs?: number;
+  /** Unsent bytes after which an SSE subscriber that is not reading is dropped (default 1 MiB). */
+  sseMaxBufferedBytes?: number;
 }
 
 export interface LaunchpadApi {
@@ -45,6 +47,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     db,
     logger,
     keepaliveMs: options.keepaliveMs,
+    maxBufferedBytes: options.sseMaxBufferedBytes,
     // What the indexer just committed makes cached answers about those tokens (and
     // every all-token answer) stale.
     onEvents: (events) => cache.invalidate([ANY, ...new Set(events.map((e) => tokenTag(e.tokenAddress)))]),
