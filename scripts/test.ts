@@ -59,7 +59,7 @@ function runFile(file: string): Promise<Outcome> {
       let crashed: string | undefined;
       if (signal) crashed = `killed by ${signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutMs} ms?)` : ''}`;
       else if (code !== 0 && failed === 0) crashed = `exited with code ${code}`;
-      else if (total === 0) crashed = 'ran no test';
+      else if (total === 0 && skipped === 0) crashed = 'ran no test';
       if (crashed) failed = Math.max(failed, 1);
       resolve({ file, passed, failed, skipped, ms: Date.now() - started, output: text, crashed });
     });
