@@ -6,6 +6,7 @@
 import { StargateClient } from '@cosmjs/stargate';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { createDevnet, type Devnet } from '../src/devnet/index.ts';
+import { median } from './lib/stats.ts';
 
 const totalTrades = Number(process.env.BENCH_TRADES ?? 200_000);
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
@@ -33,7 +34,6 @@ async function readBlock(stargate: StargateClient, comet: Comet38Client, height:
   return { ms, txs: block.txs.length };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const devnet = await createDevnet({ port: 0, blockMs: 0 });
 console.log(`devnet ${devnet.rpcUrl}  chain ${devnet.chainId}  node ${process.version}`);

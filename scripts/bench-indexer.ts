@@ -21,6 +21,7 @@ import { silentLogger } from '../src/internal/logger.ts';
 import { randomTrades } from '../test/helpers/trades.ts';
 import { startDevnetProcess } from './lib/devnet-process.ts';
 import { createRawTradesTable, rawInsertTrades } from './lib/raw-insert.ts';
+import { percentile } from './lib/stats.ts';
 
 const { values } = parseArgs({
   options: {
@@ -103,7 +104,6 @@ async function benchBackfill() {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function benchLiveLag() {
   const seconds = Number(values['live-seconds']);

@@ -1,5 +1,10 @@
-// Command-line flags shared by `npm start` and `npm run backfill`: --from H --to H.
+// What `npm start` and `npm run backfill` share before they start anything: the
+// configuration, the --from/--to flags (either wrong: a message and exit code 2), the
+// logger and the orderly shutdown on Ctrl-C.
 import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { createLogger, type Logger } from './internal/logger.ts';
+import { createShutdown, handleSignals, type Shutdown } from './internal/shutdown.ts';
 
 export interface BackfillFlags {
   from?: number;
@@ -26,4 +31,23 @@ export function parseBackfillFlags(argv: string[]): BackfillFlags {
   const flags = { from: height('from', values.from), to: height('to', values.to) };
   if (flags.from !== undefined && flags.to !== undefined && flags.to < flags.from) throw new UsageError(`--to ${flags.to} is below --from ${flags.from}`);
   return flags;
+}
+
+export function startCommand(): { config: Config; flags: BackfillFlags; logger: Logger; shutdown: Shutdown } {
+  let config: Config;
+  let flags: BackfillFlags;
+  try {
+    config = loadConfig();
+    flags = parseBackfillFlags(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof UsageError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
+  const shutdown = createShutdown(logger);
+  handleSignals(shutdown);
+  return { config, flags, logger, shutdown };
 }

@@ -1,27 +1,9 @@
 // `npm start`: runs the whole service. With no configuration it uses the embedded
 // TimescaleDB in ./data and the built-in devnet, and prints where everything is.
-import { parseBackfillFlags, UsageError } from './cli-args.ts';
-import { ConfigError, loadConfig } from './config.ts';
-import { createLogger } from './internal/logger.ts';
-import { createShutdown, handleSignals } from './internal/shutdown.ts';
+import { startCommand } from './cli-args.ts';
 import { runBackfill, startService } from './service.ts';
 
-let config;
-let flags;
-try {
-  config = loadConfig();
-  flags = parseBackfillFlags(process.argv.slice(2));
-} catch (error) {
-  if (error instanceof ConfigError || error instanceof UsageError) {
-    console.error(error.message);
-    process.exit(2);
-  }
-  throw error;
-}
-
-const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
-const shutdown = createShutdown(logger);
-handleSignals(shutdown);
+const { config, flags, logger, shutdown } = startCommand();
 
 try {
   const service = await startService({ config, logger, shutdown });

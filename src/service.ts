@@ -13,7 +13,7 @@ import type { ContractAddresses } from './indexer/decode-events.ts';
 import { createIndexer, type Indexer } from './indexer/indexer.ts';
 import { createProgress } from './indexer/progress.ts';
 import type { BackfillFlags } from './cli-args.ts';
-import { startLaunchpadApi, type LaunchpadApi } from './api/launchpad/server.ts';
+import { startLaunchpadApi } from './api/launchpad/server.ts';
 import { startNodeHealth } from './api/node-health.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
@@ -30,7 +30,6 @@ export interface Service {
   contracts: ContractAddresses;
   indexer: Indexer;
   devnet?: Devnet;
-  launchpadApi: LaunchpadApi;
   /** Lines describing where everything is, printed at start. */
   endpoints: { name: string; where: string }[];
 }
@@ -111,14 +110,14 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
   const rpcUrl = chain.rpcUrl;
   // A devnet's history is short and all of it is wanted; on another chain start at the tip
   // unless START_HEIGHT says otherwise (history can be added with `npm run backfill`).
-  const isDevnet = devnet !== undefined || (await chain.comet.status().then((s) => s.nodeInfo.network === DEVNET_CHAIN_ID).catch(() => false));
+  const startHeight = config.START_HEIGHT ?? ((chainId: string) => (chainId === DEVNET_CHAIN_ID ? 1 : undefined));
   const indexer = createIndexer({
     db,
     chain,
     contracts,
     logger: logger.child({ component: 'indexer' }),
     pollIntervalMs: config.POLL_INTERVAL_MS,
-    startHeight: config.START_HEIGHT ?? (isDevnet ? 1 : undefined),
+    startHeight,
   });
   indexer.start();
   shutdown.add('indexer', () => indexer.stop());
@@ -141,7 +140,6 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
     contracts,
     indexer,
     devnet,
-    launchpadApi,
     endpoints: [
       { name: 'launchpad API', where: `${launchpadApi.url}/api/tokens  (health ${launchpadApi.url}/api/health, metrics ${launchpadApi.url}/metrics)` },
       { name: 'live feed', where: `${launchpadApi.url}/api/sse/feed` },

@@ -1,5 +1,6 @@
-// Wakes the indexer on every new block: a CometBFT `subscribe` to NewBlock over the node's
-// websocket. Built on cosmjs's StreamingSocket rather than its WebsocketClient, whose
+// Wakes the indexer on every new block: a CometBFT `subscribe` to NewBlockHeader over the
+// node's websocket (the header is enough to wake on; NewBlock would carry every tx and its
+// results, which the indexer reads anyway). Built on cosmjs's StreamingSocket rather than its WebsocketClient, whose
 // reconnecting socket keeps reconnecting after disconnect(); reconnecting is done here.
 import { makeJsonRpcId } from '@cosmjs/json-rpc';
 import { StreamingSocket } from '@cosmjs/socket';
@@ -47,18 +48,25 @@ export function subscribeNewBlocks(rpcUrl: string, { onBlock, onDown, onUp, retr
     if (closed) return;
     const s = new StreamingSocket(url, 10_000);
     socket = s;
+    // events of a socket that has been replaced must not act on its successor
+    const current = (fn: (arg?: unknown) => void) => (arg?: unknown) => void (socket === s && fn(arg));
     s.events.subscribe({
-      next: (message) => {
-        const data = JSON.parse(String(message.data)) as { result?: { data?: unknown }; error?: { message?: string } };
+      next: current((message) => {
+        let data: { result?: { data?: unknown }; error?: { message?: string } };
+        try {
+          data = JSON.parse(String((message as { data: unknown }).data));
+        } catch {
+          return down(new Error('unreadable websocket message'));
+        }
         if (data.error) down(new Error(`subscribe refused: ${data.error.message}`));
         else if (data.result?.data) onBlock();
-      },
-      error: down,
-      complete: () => down(new Error('websocket closed')),
+      }),
+      error: current(down),
+      complete: current(() => down(new Error('websocket closed'))),
     });
     s.connect();
     s.connected
-      .then(() => s.send(JSON.stringify({ jsonrpc: '2.0', id: makeJsonRpcId(), method: 'subscribe', params: { query: "tm.event='NewBlock'" } })))
+      .then(() => s.send(JSON.stringify({ jsonrpc: '2.0', id: makeJsonRpcId(), method: 'subscribe', params: { query: "tm.event='NewBlockHeader'" } })))
       .then(() => onUp?.())
       .catch(down);
   }

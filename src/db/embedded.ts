@@ -123,7 +123,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
           throw error;
         }
       }),
-    async listen(channel, onNotify) {
+    async listen(channel, onNotify, onListen) {
       let set = listeners.get(channel);
       if (!set) {
         set = new Set();
@@ -131,6 +131,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
         await inSession(() => send({ id: nextId++, op: 'listen', channel }));
       }
       set.add(onNotify);
+      onListen?.(); // in-process: the subscription is never lost and re-established
       return async () => {
         set.delete(onNotify);
         if (set.size === 0 && listeners.get(channel) === set) {

@@ -41,22 +41,23 @@ function copyValue(v: unknown): unknown {
   return v;
 }
 
-const typeCache = new WeakMap<object, Map<string, Map<string, string>>>();
-
-/** Column name → type name of a table (cached per connection pool). */
-async function columnTypes(s: postgres.Sql | postgres.TransactionSql, table: string): Promise<Map<string, string>> {
-  let perTable = typeCache.get(s);
-  if (!perTable) typeCache.set(s, (perTable = new Map()));
-  let types = perTable.get(table);
-  if (!types) {
-    const rows = await s.unsafe<{ attname: string; type: string }[]>(
-      `SELECT attname, format_type(atttypid, NULL) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
-      [table],
-    );
-    types = new Map(rows.map((r) => [r.attname, r.type]));
-    perTable.set(table, types);
-  }
-  return types;
+/** Column name → type name of a table, looked up once per database (tables do not change under a running service). */
+function createColumnTypes() {
+  const byTable = new Map<string, Promise<Map<string, string>>>();
+  return (s: postgres.Sql | postgres.TransactionSql, table: string): Promise<Map<string, string>> => {
+    let types = byTable.get(table);
+    if (!types) {
+      types = s
+        .unsafe<{ attname: string; type: string }[]>(
+          `SELECT attname, format_type(atttypid, NULL) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
+          [table],
+        )
+        .then((rows) => new Map(rows.map((r) => [r.attname, r.type])));
+      byTable.set(table, types);
+      types.catch(() => byTable.delete(table));
+    }
+    return types;
+  };
 }
 
 export interface ServerOptions {
@@ -74,6 +75,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     connection: { application_name: 'launchpad-index' },
   });
 
+  const columnTypes = createColumnTypes();
   const queryOn = (s: postgres.Sql | postgres.TransactionSql): Queryable => ({
     async query<T extends object>(text: string, params: readonly unknown[] = []) {
       try {
@@ -120,9 +122,9 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         throw wrap(error);
       }
     },
-    async listen(channel, onNotify) {
+    async listen(channel, onNotify, onListen) {
       try {
-        const { unlisten } = await sql.listen(channel, onNotify);
+        const { unlisten } = await sql.listen(channel, onNotify, onListen);
         return unlisten;
       } catch (error) {
         throw wrap(error);

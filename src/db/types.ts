@@ -28,8 +28,13 @@ export interface Database extends Queryable {
    * Notifications sent inside are delivered only if it commits.
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
-  /** Subscribes to NOTIFY on `channel`; resolves to an unsubscribe function. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to NOTIFY on `channel`; resolves to an unsubscribe function. `onListen`
+   * runs each time the subscription is established, the first time included: after a
+   * lost connection is re-established, notifications sent meanwhile are gone, so a
+   * listener re-reads what it follows there.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onListen?: () => void): Promise<() => Promise<void>>;
   /**
    * Takes a session-level advisory lock, waiting for it unless `wait` is false
    * (then resolves to undefined when another session holds it). The lock is held

@@ -4,9 +4,9 @@
 import type { ChainClient } from '../chain/client.ts';
 import type { Database } from '../db/types.ts';
 import type { Logger } from '../internal/logger.ts';
-import { readCursor, verifyChainIdentity } from './cursor.ts';
+import { nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
 import type { ContractAddresses } from './decode-events.ts';
-import { indexRange, nodeCall, type BatchSummary } from './index-range.ts';
+import { indexRange, type BatchSummary } from './index-range.ts';
 
 export interface BackfillOptions {
   db: Database;
@@ -51,15 +51,9 @@ async function waitForCursor(db: Database, timeoutMs = 120_000) {
 export async function planBackfill({ db, chain, from, to, besideLiveIndexer = false }: PlanOptions): Promise<BackfillPlan> {
   const cursor = besideLiveIndexer ? await waitForCursor(db) : await readCursor(db);
   if (besideLiveIndexer && !cursor) throw new BackfillRangeError('the live indexer has not started its index yet; try again once it has');
-  const status = await nodeCall('status', () => chain.comet.status());
-  const tip = status.syncInfo.latestBlockHeight;
-  if (cursor) {
-    await verifyChainIdentity(cursor, {
-      chainId: status.nodeInfo.network,
-      tipHeight: tip,
-      blockHash: (h) => chain.comet.block(h).then((b) => Buffer.from(b.blockId.hash).toString('hex').toUpperCase(), () => undefined),
-    });
-  }
+  const node = await nodeViewOf(chain);
+  const tip = node.tipHeight;
+  if (cursor) await verifyChainIdentity(cursor, node);
   const start = from ?? 1;
   const end = to ?? (cursor ? cursor.firstHeight - 1 : tip);
   if (!Number.isInteger(start) || start < 1) throw new BackfillRangeError(`--from must be a height of 1 or more, got ${from}`);

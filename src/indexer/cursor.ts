@@ -1,7 +1,10 @@
 // The indexer's cursor and the identity of the chain it indexes: recorded with the
 // first block, checked at start and with every batch, so an index is never extended
 // with blocks of another chain.
+import { toHex } from '@cosmjs/encoding';
+import type { ChainClient } from '../chain/client.ts';
 import type { Queryable } from '../db/types.ts';
+import { NodeError, nodeCall } from './index-range.ts';
 
 export interface Cursor {
   chainId: string;
@@ -46,6 +49,28 @@ export interface NodeView {
   tipHeight: number;
   /** The node's block hash at a height, or undefined when the node no longer has that block. */
   blockHash(height: number): Promise<string | undefined>;
+}
+
+/**
+ * The node's view for the identity check. A block the node has pruned has no hash to
+ * compare; any other failure is a NodeError, never a silently skipped check.
+ */
+export async function nodeViewOf(chain: ChainClient): Promise<NodeView> {
+  const status = await nodeCall('status', () => chain.comet.status());
+  return {
+    chainId: status.nodeInfo.network,
+    tipHeight: status.syncInfo.latestBlockHeight,
+    async blockHash(height) {
+      try {
+        const { blockMetas } = await chain.comet.blockchain(height, height);
+        const meta = blockMetas.find((m) => m.header.height === height);
+        return meta ? toHex(meta.blockId.hash).toUpperCase() : undefined;
+      } catch (error) {
+        if (/not available|lowest height/i.test((error as Error).message)) return undefined;
+        throw new NodeError(`blockchain ${height}: ${(error as Error).message}`, { cause: error });
+      }
+    },
+  };
 }
 
 /** Refuses (ChainMismatchError) when the node is not the chain the cursor was recorded on. */

@@ -8,6 +8,7 @@ import {
   SWAP_DIRECTIONS,
 } from '../chain/contract-events.ts';
 import type { Trade, TradeAction, TradeDirection } from './trades.ts';
+import type { ChainEvent } from '../chain/stored-events.ts';
 
 export interface ContractAddresses {
   launchpad: string;
@@ -53,10 +54,8 @@ export interface TradeEvent {
 
 export type DomainEvent = TokenLaunch | Graduation | TradeEvent;
 
-export interface RawEvent {
-  readonly type: string;
-  readonly attributes: readonly { readonly key: string; readonly value: string }[];
-}
+/** An event as the node reports it (the shape the stored events keep, too). */
+export type RawEvent = ChainEvent;
 
 export interface RawTx {
   hash: string;

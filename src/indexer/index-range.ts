@@ -5,7 +5,7 @@ import type { ChainClient } from '../chain/client.ts';
 import { DatabaseError, type Database } from '../db/types.ts';
 import type { Logger } from '../internal/logger.ts';
 import { decodeBlockEvents, type ContractAddresses, type DomainEvent } from './decode-events.ts';
-import { fetchBlock, fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
+import { fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
 import { writeBatch, type WriteOptions, type WriteResult } from './write-batch.ts';
 
 /** The node failed to answer: a separate error type so callers can tell it from a database failure. */
@@ -43,12 +43,10 @@ export interface RangeOptions extends Omit<WriteOptions, 'faultPoint'> {
 
 /** Batches sized so each holds about `maxTxs` transactions: few blocks when blocks are full. */
 function createChunker(chain: ChainClient, maxBlocks: number, maxTxs: number, concurrency: number) {
-  let blocksPerFetch = 10;
+  let blocksPerFetch = Math.min(10, maxBlocks); // until the first blocks show how full they are
   return async (from: number, to: number): Promise<FetchedBlock[]> => {
     const last = Math.min(to, from + blocksPerFetch - 1);
-    const blocks = await nodeCall(`blocks ${from}-${last}`, () =>
-      last === from ? fetchBlock(chain, from).then((b) => [b]) : fetchBlocks(chain, from, last, concurrency),
-    );
+    const blocks = await nodeCall(`blocks ${from}-${last}`, () => fetchBlocks(chain, from, last, concurrency));
     const txsPerBlock = Math.max(1, blocks.reduce((n, b) => n + b.txs.length, 0) / blocks.length);
     blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
     return blocks;
@@ -83,10 +81,20 @@ export async function indexRange(from: number, to: number, options: RangeOptions
       db.transaction((tx) => writeBatch(tx, { blocks, events }, { moveCursor: options.moveCursor, emitFeed: options.emitFeed, bulk, faultPoint: options.faultPoint }));
     // At the head of the index nothing can be stored yet, so bulk COPY is safe there; if a
     // row turns out to exist after all, the batch is written again skipping duplicates.
-    const result = await write(options.moveCursor).catch((error) => {
-      if (!(options.moveCursor && error instanceof DatabaseError && error.code === '23505')) throw error;
-      logger.warn({ from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message }, 'Rows of this batch were already stored; writing it again without them');
-      return write(false);
+    const result = await write(options.moveCursor).catch(async (error) => {
+      if (!(error instanceof DatabaseError)) throw error;
+      if (options.moveCursor && error.code === '23505') {
+        logger.warn({ from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message }, 'Rows of this batch were already stored; writing it again without them');
+        return write(false);
+      }
+      // A backfill beside the live indexer updates the same token rows; when the two
+      // transactions deadlock (or conflict) the database aborts one: write it again.
+      if (error.code === '40P01' || error.code === '40001') {
+        logger.warn({ from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message }, 'Batch aborted by a concurrent writer; writing it again');
+        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
+        return write(false);
+      }
+      throw error;
     });
     options.onBatch?.({ ...result, fromHeight: blocks[0]!.height, toHeight: blocks.at(-1)!.height, lastBlock: blocks.at(-1)!, ms: performance.now() - started });
   }

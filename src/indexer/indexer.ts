@@ -1,13 +1,13 @@
 // The indexer: one writer that follows the chain from its cursor to the tip in bounded
 // batches, each written in one transaction. It wakes on every new block (CometBFT
-// NewBlock over a websocket) and at least every POLL_INTERVAL_MS, and rides out node
+// NewBlockHeader over a websocket) and at least every POLL_INTERVAL_MS, and rides out node
 // and database outages with backoff, logging once per change of state.
 import type { ChainClient } from '../chain/client.ts';
 import { subscribeNewBlocks } from '../chain/new-blocks.ts';
 import { DatabaseError, type Database } from '../db/types.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { Logger } from '../internal/logger.ts';
-import { ChainMismatchError, readCursor, verifyChainIdentity, type Cursor } from './cursor.ts';
+import { ChainMismatchError, nodeViewOf, readCursor, verifyChainIdentity, type Cursor } from './cursor.ts';
 import type { ContractAddresses } from './decode-events.ts';
 import { indexRange, nodeCall, NodeError, type BatchSummary } from './index-range.ts';
 import { createMetadataFetcher } from './token-metadata.ts';
@@ -43,9 +43,9 @@ export interface IndexerOptions {
   contracts: ContractAddresses;
   logger: Logger;
   pollIntervalMs: number;
-  /** Height to start from when the database has no cursor; default: the node's tip. */
-  startHeight?: number;
-  /** Wake on NewBlock over a websocket (default true); polling remains the fallback. */
+  /** Height to start from when the database has no cursor (or a choice by the node's chain id); default: the node's tip. */
+  startHeight?: number | ((chainId: string) => number | undefined);
+  /** Wake on NewBlockHeader over a websocket (default true); polling remains the fallback. */
   subscribe?: boolean;
   maxBlocksPerBatch?: number;
   maxTxsPerBatch?: number;
@@ -61,8 +61,6 @@ export interface Indexer {
   start(): void;
   stop(): Promise<void>;
   status(): IndexerStatus;
-  /** Polls now instead of at the next tick. */
-  wake(): void;
   /** Resolves once blocks up to `height` are committed. */
   waitForHeight(height: number, timeoutMs?: number): Promise<void>;
 }
@@ -119,22 +117,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
   };
 
-  async function nodeView() {
-    const s = await nodeCall('status', () => chain.comet.status());
-    return {
-      chainId: s.nodeInfo.network,
-      tipHeight: s.syncInfo.latestBlockHeight,
-      blockHash: async (height: number) => {
-        try {
-          const b = await chain.comet.block(height);
-          return Buffer.from(b.blockId.hash).toString('hex').toUpperCase();
-        } catch {
-          return undefined; // pruned or not yet reached
-        }
-      },
-    };
-  }
-
   /** Indexes from the cursor to the tip. */
   async function catchUp(tip: number): Promise<void> {
     const from = (status.indexedHeight ?? 0) + 1;
@@ -167,13 +149,13 @@ export function createIndexer(options: IndexerOptions): Indexer {
   }
 
   async function prepare(): Promise<void> {
-    const node = await nodeView();
+    const node = await nodeViewOf(chain);
     status.tipHeight = node.tipHeight;
     let cursor = await readCursor(db);
     if (cursor) {
       await verifyChainIdentity(cursor, node);
     } else {
-      const start = options.startHeight ?? node.tipHeight;
+      const start = (typeof options.startHeight === 'function' ? options.startHeight(node.chainId) : options.startHeight) ?? node.tipHeight;
       if (start > node.tipHeight + 1) throw new ChainMismatchError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
       logger.info({ chain_id: node.chainId, start_height: start, tip: node.tipHeight }, 'Starting a new index');
       cursor = { chainId: node.chainId, firstHeight: start, firstBlockHash: '', lastHeight: start - 1, lastBlockHash: '', lastBlockTime: new Date(0) };
@@ -185,8 +167,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     if (options.subscribe === false) return;
     const subscription = subscribeNewBlocks(chain.rpcUrl, {
       onBlock: () => wakeUp?.(),
-      onDown: (error) => logger.debug({ err: error }, 'NewBlock subscription down; polling until it is back'),
-      onUp: () => logger.debug('Subscribed to NewBlock'),
+      onDown: (error) => logger.debug({ err: error }, 'NewBlockHeader subscription down; polling until it is back'),
+      onUp: () => logger.debug('Subscribed to NewBlockHeader'),
     });
     unsubscribe = () => subscription.close();
   }
@@ -211,7 +193,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         status.tipHeight = tip.syncInfo.latestBlockHeight;
         updateLag();
         await catchUp(status.tipHeight);
-        if (status.state !== 'live') setState('live');
+        setState('live'); // also clears the error of a batch that failed before
         void metadata.run(); // new tokens, and retries that have come due
         backoff.reset();
         await Promise.race([woken, sleep(pollIntervalMs, signal)]);
@@ -260,7 +242,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
       updateLag();
       return { ...status };
     },
-    wake: () => wakeUp?.(),
     waitForHeight(height, timeoutMs = 30_000) {
       if ((status.indexedHeight ?? 0) >= height) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {

@@ -6,7 +6,7 @@ import { CONTRACT_QUERIES } from '../chain/contract-events.ts';
 import type { Database } from '../db/types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { ContractAddresses } from './decode-events.ts';
-import { FEED_CHANNEL } from './write-batch.ts';
+import { encodeNotice, FEED_CHANNEL } from './feed-notice.ts';
 
 interface PendingToken {
   address: string;
@@ -82,7 +82,7 @@ export function createMetadataFetcher({ db, chain, contracts, logger, batch = 25
              WHERE address = $1`,
             [token.address, m.name, m.symbol, m.decimals, m.description, m.image, m.creator, m.spotPrice],
           );
-          await db.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, `token:${token.address}`]);
+          await db.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice({ kind: 'token', address: token.address })]);
         } catch (error) {
           const attempts = token.metadata_attempts + 1;
           const delayMs = Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(attempts, 10));

@@ -8,10 +8,8 @@ import { feedRowOf } from './feed-payloads.ts';
 import type { FetchedBlock } from './fetch-blocks.ts';
 import { foldTokenChanges } from './token-changes.ts';
 import { copyTrades, insertTrades } from './trades.ts';
+import { encodeNotice, FEED_CHANNEL } from './feed-notice.ts';
 
-/** NOTIFY payload for changes that carry no feed events (backfills): caches drop everything. */
-export const CHANGED = 'changed';
-export const FEED_CHANNEL = 'feed_events';
 
 /**
  * Event attributes indexed for `events=` search and wallet history (type.key): the forms
@@ -218,7 +216,7 @@ async function writeFeed(tx: Queryable, events: readonly DomainEvent[]): Promise
      SELECT count(*)::int AS n, max(id)::text AS high FROM ins`,
     [rows.map((r) => r.event), rows.map((r) => r.tokenAddress), rows.map((r) => JSON.stringify(r.data)), rows.map((r) => r.eventKey), rows.map((r) => r.blockHeight)],
   );
-  if (inserted?.high) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, inserted.high]);
+  if (inserted?.high) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice({ kind: 'events', highId: Number(inserted.high) })]);
   return inserted?.n ?? 0;
 }
 
@@ -238,7 +236,7 @@ export async function writeBatch(tx: Queryable, batch: Batch, { moveCursor, emit
   faultPoint?.('trades');
   const feedEvents = emitFeed ? await writeFeed(tx, batch.events) : 0;
   // without feed events (a backfill) readers still learn that indexed data changed
-  if (!emitFeed && (trades > 0 || newTokens.length > 0)) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, CHANGED]);
+  if (!emitFeed && (trades > 0 || newTokens.length > 0)) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice({ kind: 'changed' })]);
   faultPoint?.('feed');
   if (moveCursor) {
     await tx.query(`UPDATE indexer_state SET last_height = $1, last_block_hash = $2, last_block_time = $3, updated_at = now()`, [last.height, last.hash, last.time]);

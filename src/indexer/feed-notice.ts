@@ -1,0 +1,24 @@
+// The one NOTIFY channel between the indexer and the API processes, and what its
+// payloads mean: new outbox rows up to an id, one token's metadata changed, or indexed
+// data changed without feed events (a backfill).
+export const FEED_CHANNEL = 'feed_events';
+
+export type FeedNotice = { kind: 'events'; highId: number } | { kind: 'token'; address: string } | { kind: 'changed' };
+
+export function encodeNotice(notice: FeedNotice): string {
+  switch (notice.kind) {
+    case 'events':
+      return String(notice.highId);
+    case 'token':
+      return `token:${notice.address}`;
+    case 'changed':
+      return 'changed';
+  }
+}
+
+/** Anything unrecognised reads as "changed": readers then drop what they cached. */
+export function decodeNotice(payload: string): FeedNotice {
+  if (/^\d+$/.test(payload)) return { kind: 'events', highId: Number(payload) };
+  if (payload.startsWith('token:')) return { kind: 'token', address: payload.slice(6) };
+  return { kind: 'changed' };
+}
