@@ -25,12 +25,14 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { toBech32 } from '@cosmjs/encoding';
 import autocannon from 'autocannon';
+import { TIMEFRAMES } from '../src/api/launchpad/routes/candles.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { runJobs } from '../src/db/jobs.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Database } from '../src/db/types.ts';
 import { insertTrades, type Trade } from '../src/indexer/trades.ts';
 import { makeTrade, rng } from '../test/helpers/trades.ts';
+import { median, percentile } from './lib/stats.ts';
 
 const { values } = parseArgs({
   options: {
@@ -73,11 +75,6 @@ function zipf(n: number, next: () => number) {
 }
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 
 async function prepare(db: Database): Promise<void> {
   await migrate(db);
@@ -128,13 +125,6 @@ async function prepare(db: Database): Promise<void> {
   console.log(`  prepared in ${fmt((performance.now() - started) / 1000, 1)} s (first refresh of the aggregates ${fmt((performance.now() - refreshStarted) / 1000, 1)} s)`);
 }
 
-const TIMEFRAMES = [
-  ['1m', 'candles_1m', '1 minute'],
-  ['5m', 'candles_5m', '5 minutes'],
-  ['1h', 'candles_1h', '1 hour'],
-  ['1d', 'candles_1d', '1 day'],
-] as const;
-
 async function caggVersusRaw(db: Database): Promise<void> {
   console.log('\n(2) 1000 candles of one token over 90 days: continuous aggregate vs GROUP BY time_bucket over raw trades (median of 5 warm runs)');
   const counts = await db.query<{ token_address: string; n: number }>(`SELECT token_address, count(*)::int AS n FROM trades GROUP BY 1 ORDER BY 2 DESC`);
@@ -155,14 +145,14 @@ async function caggVersusRaw(db: Database): Promise<void> {
   };
   for (const [label, { token_address, n }] of picks) {
     console.log(`  ${label} (${fmt(n)} trades)`);
-    for (const [tf, view, width] of TIMEFRAMES) {
+    for (const [tf, { view, ms }] of Object.entries(TIMEFRAMES)) {
       const cagg = await time(
         `SELECT bucket, open::text, high::text, low::text, close::text, volume::text, trade_count FROM ${view}
          WHERE token_address = $1 AND bucket >= $2 ORDER BY bucket DESC LIMIT 1000`,
         [token_address, from],
       );
       const raw = await time(
-        `SELECT time_bucket('${width}', time) AS bucket, first(price_unative, seq)::text AS open, max(price_unative)::text AS high,
+        `SELECT time_bucket(INTERVAL '${ms / 1000} seconds', time) AS bucket, first(price_unative, seq)::text AS open, max(price_unative)::text AS high,
                 min(price_unative)::text AS low, last(price_unative, seq)::text AS close, sum(volume_unative)::text AS volume, count(*) AS trade_count
          FROM trades WHERE token_address = $1 AND time >= $2 GROUP BY 1 ORDER BY 1 DESC LIMIT 1000`,
         [token_address, from],
@@ -312,8 +302,8 @@ async function sseFanOut(server: ServerProcess): Promise<void> {
     all.push(...lat);
     await new Promise((r) => setTimeout(r, 100));
   }
-  console.log(`  NOTIFY commit -> last subscriber: p50 ${fmt(median(lastArrival), 1)} ms, p99 ${fmt(percentile(lastArrival, 99), 1)} ms over ${EVENTS} events`);
-  console.log(`  NOTIFY commit -> each subscriber: p50 ${fmt(percentile(all, 50), 1)} ms, p99 ${fmt(percentile(all, 99), 1)} ms (${fmt(all.length)} deliveries)`);
+  console.log(`  event sent (its transaction begins) -> last subscriber: p50 ${fmt(median(lastArrival), 1)} ms, p99 ${fmt(percentile(lastArrival, 99), 1)} ms over ${EVENTS} events`);
+  console.log(`  event sent (its transaction begins) -> each subscriber: p50 ${fmt(percentile(all, 50), 1)} ms, p99 ${fmt(percentile(all, 99), 1)} ms (${fmt(all.length)} deliveries)`);
   const perSub = (k: 'rss' | 'heapUsed') => (after[k] - before[k]) / SUBSCRIBERS;
   console.log(`  memory per subscriber: ${fmt(perSub('rss') / 1024, 1)} KiB RSS, ${fmt(perSub('heapUsed') / 1024, 1)} KiB JS heap (RSS ${fmt(before.rss / 2 ** 20)} -> ${fmt(after.rss / 2 ** 20)} MiB)`);
   for (const s of sockets) s.destroy();

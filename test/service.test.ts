@@ -27,8 +27,10 @@ async function waitForOutput(output: () => string, pattern: RegExp, ms = 60_000)
 
 test('starts, prints where everything is, and stops cleanly on Ctrl-C', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
+  const children: ChildProcess[] = [];
   try {
     const svc = start({ DATA_DIR: dir });
+    children.push(svc.child);
     await waitForOutput(svc.output, /is running \(Ctrl-C to stop\)/);
     assert.match(svc.output(), new RegExp(`database\\s+embedded TimescaleDB in ${dir}`));
     assert.ok(existsSync(path.join(dir, 'embedded.lock')), 'the data directory is locked while running');
@@ -62,10 +64,12 @@ test('starts, prints where everything is, and stops cleanly on Ctrl-C', async ()
 
     // and it starts again on the same data
     const again = start({ DATA_DIR: dir });
+    children.push(again.child);
     await waitForOutput(again.output, /is running/);
     again.child.kill('SIGINT');
     assert.is(await again.exited, 0);
   } finally {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL'); // a failed assertion must not leave a service running
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import polka from 'polka';
 import { startLaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { openDatabase } from '../../src/db/index.ts';
-import { FEED_CHANNEL } from '../../src/indexer/write-batch.ts';
+import { encodeNotice, FEED_CHANNEL } from '../../src/indexer/feed-notice.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
 
 const { databaseUrl, dataDir } = JSON.parse(process.argv[2]!) as { databaseUrl?: string; dataDir: string };
@@ -41,7 +41,7 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
         `INSERT INTO feed_events (event, token_address, data, event_key, block_height) VALUES ('trade', 'native1bench', $1::json, $2, 0) RETURNING id`,
         [data, `bench:${process.pid}:${Date.now()}:${seq}`],
       );
-      await tx.query(`SELECT pg_notify($1, $2)`, [FEED_CHANNEL, String(row!.id)]);
+      await tx.query(`SELECT pg_notify($1, $2)`, [FEED_CHANNEL, encodeNotice({ kind: 'events', highId: Number(row!.id) })]);
       return Number(row!.id);
     });
     process.stdout.write(`emitted ${id} ${sentAt}\n`);

@@ -8,6 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { startLaunchpadApi, type LaunchpadApi } from '../../src/api/launchpad/server.ts';
 import type { Devnet, LedgerTrade } from '../../src/devnet/index.ts';
+import { encodeNotice, FEED_CHANNEL } from '../../src/indexer/feed-notice.ts';
 import { insertTrades, type Trade } from '../../src/indexer/trades.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -473,7 +474,7 @@ test('SSE: a subscriber that stops reading is dropped; one that reads gets every
          SELECT max(id) AS high FROM ins`,
         [data],
       );
-      await tx.query(`SELECT pg_notify('feed_events', $1)`, [String(row!.high)]);
+      await tx.query(`SELECT pg_notify($1, $2)`, [FEED_CHANNEL, encodeNotice({ kind: 'events', highId: Number(row!.high) })]);
       return Number(row!.high);
     });
     await reader.until(() => Number(reader.events().at(-1)?.id) === Number(high), 60_000);

@@ -9,13 +9,19 @@ export interface MetricsOptions {
   feed?: () => { subscribers: number; lastEventId: number; dropped: number };
 }
 
-/** A route's name for labels: path parameters collapsed so label values stay few. */
-export function routeLabel(path: string): string {
-  const parts = path.split('/');
-  if (parts[1] !== 'api') return parts.length <= 2 ? path : 'other';
-  if (parts[2] === 'tokens' && parts.length > 3) return '/api/tokens/:address';
-  if (parts[2] === 'candles' && parts.length > 3) return '/api/candles/:tokenAddress';
-  return parts.length <= 4 ? path : 'other';
+const ROUTES: [RegExp, string][] = [
+  [/^\/api\/health$/, '/api/health'],
+  [/^\/api\/tokens$/, '/api/tokens'],
+  [/^\/api\/tokens\/[^/]+$/, '/api/tokens/:address'],
+  [/^\/api\/trades\/recent$/, '/api/trades/recent'],
+  [/^\/api\/candles\/[^/]+$/, '/api/candles/:tokenAddress'],
+  [/^\/api\/sse\/feed$/, '/api/sse/feed'],
+  [/^\/metrics$/, '/metrics'],
+];
+
+/** A route's name for labels: one of the served routes, else `other`, so label values stay few whatever clients ask for. */
+function routeLabel(path: string): string {
+  return ROUTES.find(([pattern]) => pattern.test(path))?.[1] ?? 'other';
 }
 
 export function createMetrics({ indexerStatus, feed }: MetricsOptions) {

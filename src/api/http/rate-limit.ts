@@ -7,7 +7,7 @@ import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from './errors.ts';
 
 /** The client's address: the socket's, or the one `trustedHops` proxies reported. */
-export function clientIp(req: IncomingMessage, trustedHops: number): string {
+function clientIp(req: IncomingMessage, trustedHops: number): string {
   const socketIp = req.socket.remoteAddress ?? 'unknown';
   if (trustedHops <= 0) return socketIp;
   const header = req.headers['x-forwarded-for'];

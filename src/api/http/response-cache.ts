@@ -1,28 +1,34 @@
 // A cache of serialized responses in the API process. Entries carry tags (the token they
 // describe, or "any"), and the live feed invalidates those tags as the indexer commits;
-// a short TTL bounds staleness for what the feed does not announce (metadata, backfill,
-// the sliding 24 h window).
+// a TTL bounds staleness for what the feed does not announce (the sliding 24 h window).
 import { LRUCache } from 'lru-cache';
 
 export const ANY = 'any';
 export const tokenTag = (address: string) => `token:${address}`;
 
 export interface ResponseCache {
-  get(key: string): string | undefined;
-  set(key: string, body: string, tags: readonly string[], ttlMs: number): void;
-  /** Drops every entry with any of the tags. */
+  /** Returns the cached body or computes, stores and returns it (concurrent misses of one key share one computation). */
+  remember(key: string, tags: readonly string[], ttlMs: number, compute: () => Promise<string>): Promise<string>;
+  /** Drops every entry with any of the tags; computations of those entries under way are not stored. */
   invalidate(tags: Iterable<string>): void;
   /** Drops every entry. */
   clear(): void;
-  /** Returns the cached body or computes, stores and returns it (concurrent misses share one computation). */
-  remember(key: string, tags: readonly string[], ttlMs: number, compute: () => Promise<string>): Promise<string>;
   readonly size: number;
 }
 
-export function createResponseCache({ maxBytes = 64 * 1024 * 1024 } = {}): ResponseCache {
+interface Pending {
+  promise: Promise<string>;
+  tags: readonly string[];
+  /** Set when an invalidation came while computing: the result is returned, not stored. */
+  stale: boolean;
+}
+
+const MAX_BYTES = 64 * 1024 * 1024;
+
+export function createResponseCache(): ResponseCache {
   const byTag = new Map<string, Set<string>>();
   const tagsOf = new Map<string, readonly string[]>();
-  const inFlight = new Map<string, Promise<string>>();
+  const inFlight = new Map<string, Pending>();
   const forget = (key: string) => {
     for (const tag of tagsOf.get(key) ?? []) {
       const keys = byTag.get(tag);
@@ -32,14 +38,11 @@ export function createResponseCache({ maxBytes = 64 * 1024 * 1024 } = {}): Respo
     tagsOf.delete(key);
   };
   const lru = new LRUCache<string, string>({
-    maxSize: maxBytes,
+    maxSize: MAX_BYTES,
     sizeCalculation: (body, key) => body.length + key.length + 64,
     dispose: (_body, key) => forget(key),
-    ttlAutopurge: false,
   });
-  // A computation that started before an invalidation must not store its (stale) result.
-  let generation = 0;
-  const set = (key: string, body: string, tags: readonly string[], ttlMs: number) => {
+  const store = (key: string, body: string, tags: readonly string[], ttlMs: number) => {
     lru.set(key, body, { ttl: ttlMs });
     tagsOf.set(key, tags);
     for (const tag of tags) {
@@ -48,39 +51,39 @@ export function createResponseCache({ maxBytes = 64 * 1024 * 1024 } = {}): Respo
       keys.add(key);
     }
   };
+  const abandon = (key: string, pending: Pending) => {
+    pending.stale = true;
+    if (inFlight.get(key) === pending) inFlight.delete(key);
+  };
   return {
-    get: (key) => lru.get(key),
-    set,
-    invalidate(tags) {
-      generation++;
-      for (const tag of tags) for (const key of [...(byTag.get(tag) ?? [])]) lru.delete(key);
-      inFlight.clear();
-    },
-    clear() {
-      generation++;
-      lru.clear();
-      inFlight.clear();
-    },
     remember(key, tags, ttlMs, compute) {
       const hit = lru.get(key);
       if (hit !== undefined) return Promise.resolve(hit);
-      let pending = inFlight.get(key);
-      if (!pending) {
-        const started = generation;
-        pending = compute().then(
-          (body) => {
-            if (generation === started) set(key, body, tags, ttlMs);
-            if (inFlight.get(key) === pending) inFlight.delete(key);
-            return body;
-          },
-          (error) => {
-            if (inFlight.get(key) === pending) inFlight.delete(key);
-            throw error;
-          },
-        );
-        inFlight.set(key, pending);
-      }
-      return pending;
+      const running = inFlight.get(key);
+      if (running) return running.promise;
+      const pending: Pending = { promise: undefined as unknown as Promise<string>, tags, stale: false };
+      pending.promise = compute().then(
+        (body) => {
+          if (!pending.stale) store(key, body, tags, ttlMs);
+          if (inFlight.get(key) === pending) inFlight.delete(key);
+          return body;
+        },
+        (error) => {
+          if (inFlight.get(key) === pending) inFlight.delete(key);
+          throw error;
+        },
+      );
+      inFlight.set(key, pending);
+      return pending.promise;
+    },
+    invalidate(tags) {
+      const dropped = new Set(tags);
+      for (const tag of dropped) for (const key of [...(byTag.get(tag) ?? [])]) lru.delete(key);
+      for (const [key, pending] of inFlight) if (pending.tags.some((t) => dropped.has(t))) abandon(key, pending);
+    },
+    clear() {
+      lru.clear();
+      for (const [key, pending] of inFlight) abandon(key, pending);
     },
     get size() {
       return lru.size;

@@ -6,7 +6,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
-import { FEED_CHANNEL } from '../../indexer/write-batch.ts';
+import { decodeNotice, FEED_CHANNEL } from '../../indexer/feed-notice.ts';
 
 export interface FeedEvent {
   id: number;
@@ -25,8 +25,11 @@ export interface SubscribeOptions {
 interface Subscriber {
   res: ServerResponse;
   filter: (e: FeedEvent) => boolean;
-  /** Live frames held back while the subscriber's replay is being written. */
+  /** The client has every event up to this id (it may be ahead of this process). */
+  after: number;
+  /** Live events held back while the subscriber's replay is being written, and their size. */
   backlog: FeedEvent[] | null;
+  backlogBytes: number;
 }
 
 export interface FeedHubOptions {
@@ -48,9 +51,19 @@ export interface FeedHubOptions {
 
 const PAGE = 1000;
 
-export function frameOf(row: { id: number | string; event: string; data: string }): string {
-  return `id: ${row.id}\nevent: ${row.event}\ndata: ${row.data}\n\n`;
+interface OutboxRow {
+  id: number;
+  event: string;
+  token_address: string;
+  data: string;
 }
+
+const toEvent = (r: OutboxRow): FeedEvent => ({
+  id: Number(r.id),
+  event: r.event,
+  tokenAddress: r.token_address,
+  frame: `id: ${r.id}\nevent: ${r.event}\ndata: ${r.data}\n\n`,
+});
 
 export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedBytes = 1 << 20, replayLimit = 10_000, onEvents, onChange }: FeedHubOptions) {
   const subscribers = new Set<Subscriber>();
@@ -61,42 +74,48 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
   let keepalive: NodeJS.Timeout | undefined;
   let dropped = 0;
 
-  const rowsAfter = (after: number, limit: number) =>
-    db.query<{ id: number; event: string; token_address: string; data: string }>(
-      `SELECT id, event, token_address, data::text AS data FROM feed_events WHERE id > $1 ORDER BY id LIMIT $2`,
-      [after, limit],
-    );
-  const toEvent = (r: { id: number; event: string; token_address: string; data: string }): FeedEvent => ({ id: Number(r.id), event: r.event, tokenAddress: r.token_address, frame: frameOf(r) });
+  /** Outbox events after `after` (up to `upTo` when given), in id order. */
+  const outbox = async (after: number, upTo: number | null, limit: number) =>
+    (
+      await db.query<OutboxRow>(
+        `SELECT id, event, token_address, data::text AS data FROM feed_events WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) ORDER BY id LIMIT $3`,
+        [after, upTo, limit],
+      )
+    ).map(toEvent);
 
   const drop = (s: Subscriber, reason: string) => {
     subscribers.delete(s);
     dropped++;
-    logger.info({ reason, buffered_bytes: s.res.writableLength }, 'Dropped an SSE subscriber');
+    logger.info({ reason, buffered_bytes: s.res.writableLength + s.backlogBytes }, 'Dropped an SSE subscriber');
     s.res.destroy();
   };
 
-  const write = (s: Subscriber, frame: string) => {
-    if (subscribers.has(s)) s.res.write(frame);
+  const write = (s: Subscriber, e: FeedEvent) => {
+    if (subscribers.has(s) && e.id > s.after && s.filter(e)) s.res.write(e.frame);
   };
 
   /**
    * Data still unsent from earlier pages means the client is not keeping up: a page is
    * written in one go (so up to a page may be queued at any time), and what is left of it
-   * by the next page has had the event loop's turns to drain.
+   * by the next page has had the event loop's turns to drain. Live events held back
+   * during a replay count too.
    */
   const keepingUp = (s: Subscriber): boolean => {
-    if (s.res.writableLength <= maxBufferedBytes) return true;
+    if (s.res.writableLength + s.backlogBytes <= maxBufferedBytes) return true;
     drop(s, 'client is not reading');
     return false;
   };
 
   const dispatch = (events: readonly FeedEvent[]) => {
     for (const s of subscribers) {
-      if (!s.backlog && !keepingUp(s)) continue;
+      if (!keepingUp(s)) continue;
+      if (!s.backlog) {
+        for (const e of events) write(s, e);
+        continue;
+      }
       for (const e of events) {
-        if (!s.filter(e)) continue;
-        if (s.backlog) s.backlog.push(e);
-        else write(s, e.frame);
+        s.backlog.push(e);
+        s.backlogBytes += e.frame.length;
       }
     }
   };
@@ -111,13 +130,12 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
       do {
         readAgain = false;
         for (;;) {
-          const rows = await rowsAfter(lastId, PAGE);
-          if (rows.length === 0) break;
-          const events = rows.map(toEvent);
+          const events = await outbox(lastId, null, PAGE);
+          if (events.length === 0) break;
           lastId = events.at(-1)!.id;
           dispatch(events);
           onEvents?.(events);
-          if (rows.length < PAGE) break;
+          if (events.length < PAGE) break;
         }
       } while (readAgain);
     })()
@@ -126,57 +144,78 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
     return reading;
   };
 
+  /** Writes the events after `from` up to `upTo` to one subscriber, at most replayLimit of them. */
+  const replay = async (s: Subscriber, from: number, upTo: number) => {
+    const [{ n, oldest }] = (await db.query<{ n: number; oldest: number | null }>(
+      `SELECT (SELECT count(*)::int FROM feed_events WHERE id > $1 AND id <= $2) AS n, (SELECT min(id) FROM feed_events) AS oldest`,
+      [from, upTo],
+    )) as [{ n: number; oldest: number | null }];
+    if (n > replayLimit || (oldest !== null && from < Number(oldest) - 1)) {
+      // too far behind, or behind the outbox's retention: say so, then resume from what is there
+      const start = n > replayLimit
+        ? Number((await db.query<{ id: number }>(`SELECT id FROM feed_events WHERE id <= $1 ORDER BY id DESC OFFSET $2 LIMIT 1`, [upTo, replayLimit]))[0]!.id)
+        : from;
+      s.res.write(`event: gap\ndata: ${JSON.stringify({ missed: n > replayLimit ? n - replayLimit : null, after_id: from, resume_id: start })}\n\n`);
+      from = start;
+    }
+    while (from < upTo && keepingUp(s)) {
+      const events = await outbox(from, upTo, PAGE);
+      if (events.length === 0) break;
+      for (const e of events) write(s, e);
+      from = events.at(-1)!.id;
+    }
+  };
+
   return {
     async start() {
       const [row] = await db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`);
       lastId = Number(row?.high ?? 0);
-      unlisten = await db.listen(FEED_CHANNEL, (payload) => {
-        if (payload.startsWith('token:')) onChange?.({ token: payload.slice(6) });
-        else if (!/^\d+$/.test(payload)) onChange?.('anything');
-        else void readNew();
-      });
+      unlisten = await db.listen(
+        FEED_CHANNEL,
+        (payload) => {
+          const notice = decodeNotice(payload);
+          if (notice.kind === 'events') void readNew();
+          else onChange?.(notice.kind === 'token' ? { token: notice.address } : 'anything');
+        },
+        () => {
+          // (re)subscribed: what was committed while not listening is read now
+          onChange?.('anything');
+          void readNew();
+        },
+      );
       keepalive = setInterval(() => {
-        for (const s of subscribers) if (keepingUp(s)) write(s, ': keepalive\n\n');
+        for (const s of subscribers) if (keepingUp(s)) s.res.write(': keepalive\n\n');
       }, keepaliveMs);
       keepalive.unref();
     },
 
     /** Registers an open SSE response; replays missed events first when asked to. */
     async subscribe(res: ServerResponse, { lastEventId, tokens, events }: SubscribeOptions = {}) {
+      const upTo = lastId; // events after this arrive live (held in the backlog meanwhile)
       const s: Subscriber = {
         res,
         filter: (e) => (!tokens || tokens.has(e.tokenAddress)) && (!events || events.has(e.event)),
-        backlog: lastEventId !== undefined ? [] : null,
+        after: lastEventId ?? upTo,
+        backlog: lastEventId !== undefined && lastEventId < upTo ? [] : null,
+        backlogBytes: 0,
       };
-      const upTo = lastId; // events after this arrive live (held in the backlog meanwhile)
       subscribers.add(s);
       res.on('close', () => subscribers.delete(s));
-      if (lastEventId === undefined || lastEventId >= upTo) {
-        if (s.backlog) for (const e of s.backlog.splice(0)) write(s, e.frame);
-        s.backlog = null;
-        return;
+      if (lastEventId !== undefined && lastEventId > upTo) {
+        // The id came from a process further ahead: skip what the client has, unless the
+        // outbox never held that id (a database started afresh), then send all that is new.
+        const [{ high }] = (await db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`)) as [{ high: number | null }];
+        s.after = Math.min(lastEventId, Number(high ?? 0));
       }
+      if (!s.backlog) return;
       try {
-        let from = lastEventId;
-        const [{ n }] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM feed_events WHERE id > $1 AND id <= $2`, [from, upTo])) as [{ n: number }];
-        if (n > replayLimit) {
-          // too far behind: say how much is skipped, then send the newest replayLimit events
-          const [{ start }] = (await db.query<{ start: number }>(`SELECT id AS start FROM feed_events WHERE id <= $1 ORDER BY id DESC OFFSET $2 LIMIT 1`, [upTo, replayLimit])) as [{ start: number }];
-          write(s, `event: gap\ndata: ${JSON.stringify({ missed: n - replayLimit, after_id: from, resume_id: Number(start) })}\n\n`);
-          from = Number(start);
-        }
-        while (from < upTo && subscribers.has(s)) {
-          const rows = await db.query<{ id: number; event: string; token_address: string; data: string }>(
-            `SELECT id, event, token_address, data::text AS data FROM feed_events WHERE id > $1 AND id <= $2 ORDER BY id LIMIT $3`,
-            [from, upTo, PAGE],
-          );
-          if (rows.length === 0 || !keepingUp(s)) break;
-          for (const e of rows.map(toEvent)) if (s.filter(e)) write(s, e.frame);
-          from = Number(rows.at(-1)!.id);
-        }
+        await replay(s, lastEventId!, upTo);
       } finally {
-        if (subscribers.has(s)) for (const e of s.backlog!.splice(0)) write(s, e.frame);
+        const held = s.backlog;
         s.backlog = null;
+        s.backlogBytes = 0;
+        s.after = upTo;
+        for (const e of held) write(s, e);
       }
     },
 

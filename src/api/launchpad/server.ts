@@ -1,12 +1,12 @@
 // The Launchpad API (SPEC 4.7) on one Polka app: tokens, trades, candles, health and the
 // SSE feed, behind the per-client rate limit, with JSON errors and CORS everywhere.
-import http, { type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import polka from 'polka';
+import http from 'node:http';
+import polka, { type Request } from 'polka';
 import type { Database } from '../../db/types.ts';
 import type { IndexerStatus } from '../../indexer/indexer.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { createErrorHandler, notFoundHandler } from '../http/errors.ts';
+import { listenOn } from '../http/listen.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
@@ -28,14 +28,12 @@ export interface LaunchpadApiOptions {
   /** The in-process indexer's status, when this process runs one (health and metrics). */
   indexerStatus?: () => IndexerStatus;
   keepaliveMs?: number;
-  sseRetryMs?: number;
   /** Unsent bytes after which an SSE subscriber that is not reading is dropped (default 1 MiB). */
   sseMaxBufferedBytes?: number;
 }
 
 export interface LaunchpadApi {
   url: string;
-  server: Server;
   stats(): { subscribers: number; lastEventId: number; dropped: number; cachedResponses: number };
   close(): Promise<void>;
 }
@@ -56,8 +54,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
   await hub.start();
   const metrics = createMetrics({ indexerStatus, feed: () => hub.stats() });
 
-  const server = http.createServer();
-  const app = polka({ server, onError: createErrorHandler(logger), onNoMatch: notFoundHandler })
+  const app = polka({ onError: createErrorHandler(logger), onNoMatch: notFoundHandler })
     .use(metrics.middleware)
     .use(createRateLimit(options.rateLimit))
     .use((req, res, next) => {
@@ -76,22 +73,22 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     .get('/api/tokens/:address', getToken(db, cache))
     .get('/api/trades/recent', recentTrades(db, cache))
     .get('/api/candles/:tokenAddress', candles(db, cache))
-    .get('/api/sse/feed', feed(hub, { retryMs: options.sseRetryMs }))
+    .get('/api/sse/feed', feed(hub))
     .get('/metrics', metrics.handler);
 
-  app.listen({ port: options.port, host: options.host });
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
+  const server = http.createServer((req, res) => void app.handler(req as Request, res, undefined as never));
   // SSE responses live for hours; ordinary requests keep Node's defaults
   server.requestTimeout = 0;
-  const { port } = server.address() as AddressInfo;
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  let url: string;
+  try {
+    url = await listenOn(server, options.host, options.port);
+  } catch (error) {
+    await hub.stop();
+    throw error;
+  }
 
   return {
-    url: `http://${host}:${port}`,
-    server,
+    url,
     stats: () => ({ ...hub.stats(), cachedResponses: cache.size }),
     async close() {
       await hub.stop();

@@ -7,7 +7,6 @@ import { sendJsonText } from '../../http/respond.ts';
 import { tokenTag, type ResponseCache } from '../../http/response-cache.ts';
 import { bech32Address, isoDateTime, parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
-import { findToken } from './tokens.ts';
 
 /** Timeframe → its aggregate and bucket width. */
 export const TIMEFRAMES = {
@@ -49,7 +48,6 @@ export function candles(db: Database, cache: ResponseCache): Handler {
     const to = q.to ?? new Date(now);
     const from = q.from ?? new Date(to.getTime() - 86_400_000);
     if (from > to) throw badRequest('Invalid query parameters', [{ parameter: 'from', message: 'must not be after to' }]);
-    if (!(await findToken(db, cache, tokenAddress))) throw notFound('Token not found');
 
     // A candle belongs to the range when its period starts within [from, to]; rounding
     // `from` up and `to` down to period starts selects the same candles and lets every
@@ -68,6 +66,8 @@ export function candles(db: Database, cache: ResponseCache): Handler {
          ORDER BY bucket DESC LIMIT $3`,
         last ? [tokenAddress, first, q.limit, last] : [tokenAddress, first, q.limit],
       );
+      // no candles: an unknown token is a 404, a known one simply had no trades then
+      if (rows.length === 0 && (await db.query(`SELECT 1 FROM tokens WHERE address = $1`, [tokenAddress])).length === 0) throw notFound('Token not found');
       const candles = rows.reverse().map((c) => ({
         time: c.bucket.toISOString(),
         open: c.open,

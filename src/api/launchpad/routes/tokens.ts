@@ -31,7 +31,7 @@ const TOKEN_COLUMNS = `
   coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
   t.created_at, t.first_seen_at`;
 
-export const tokenJson = (t: TokenRow) => ({
+const tokenJson = (t: TokenRow) => ({
   address: t.address,
   name: t.name,
   symbol: t.symbol,
@@ -48,35 +48,31 @@ export const tokenJson = (t: TokenRow) => ({
   first_seen_at: t.first_seen_at.toISOString(),
 });
 
+/** Tokens with their last 24 hours of trades: all of them, or the one at `address`. */
+function selectTokens(db: Database, address?: string): Promise<TokenRow[]> {
+  const only = address ? 'token_address = $1 AND' : '';
+  return db.query<TokenRow>(
+    `SELECT ${TOKEN_COLUMNS}
+     FROM tokens t
+     LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades
+                FROM trades WHERE ${only} time > now() - INTERVAL '24 hours' GROUP BY token_address) s
+       ON s.token_address = t.address
+     ${address ? 'WHERE t.address = $1' : 'ORDER BY t.first_seen_at DESC, t.address'}`,
+    address ? [address] : [],
+  );
+}
+
 export function listTokens(db: Database, cache: ResponseCache): Handler {
   return async (_req, res) => {
-    const body = await cache.remember('tokens', [ANY], 2000, async () => {
-      const rows = await db.query<TokenRow>(
-        `SELECT ${TOKEN_COLUMNS}
-         FROM tokens t
-         LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades
-                    FROM trades WHERE time > now() - INTERVAL '24 hours' GROUP BY token_address) s
-           ON s.token_address = t.address
-         ORDER BY t.first_seen_at DESC, t.address`,
-      );
-      return JSON.stringify({ tokens: rows.map(tokenJson) });
-    });
+    const body = await cache.remember('tokens', [ANY], 2000, async () => JSON.stringify({ tokens: (await selectTokens(db)).map(tokenJson) }));
     sendJsonText(res, 200, body);
   };
 }
 
 /** The token's JSON, or undefined when it is not indexed (cached either way). */
-export async function findToken(db: Database, cache: ResponseCache, address: string): Promise<string | undefined> {
+async function findToken(db: Database, cache: ResponseCache, address: string): Promise<string | undefined> {
   const body = await cache.remember(`token:${address}`, [tokenTag(address)], 5000, async () => {
-    const [row] = await db.query<TokenRow>(
-      `SELECT ${TOKEN_COLUMNS}
-       FROM tokens t
-       LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades
-                  FROM trades WHERE token_address = $1 AND time > now() - INTERVAL '24 hours' GROUP BY token_address) s
-         ON s.token_address = t.address
-       WHERE t.address = $1`,
-      [address],
-    );
+    const [row] = await selectTokens(db, address);
     return row ? JSON.stringify(tokenJson(row)) : '';
   });
   return body || undefined;

@@ -61,6 +61,7 @@ async function newestTrades(db: Database, token: string | undefined, limit: numb
   const [latest] = token
     ? await db.query<{ at: Date | null }>(`SELECT last_trade_at AS at FROM tokens WHERE address = $1`, [token])
     : await db.query<{ at: Date | null }>(`SELECT max(last_trade_at) AS at FROM tokens`);
+  if (token && !latest) return []; // the indexer stores a token before any of its trades
   const where = token ? 'tr.token_address = $1 AND' : '';
   const params: unknown[] = token ? [token] : [];
   const select = (since: Date | null) =>
