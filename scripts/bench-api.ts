@@ -101,9 +101,10 @@ async function prepare(db: Database): Promise<void> {
   let height = 1;
   for (let done = 0; done < TRADES; done += CHUNK) {
     const rows: Trade[] = [];
-    for (let i = done; i < Math.min(TRADES, done + CHUNK); ) {
+    const end = Math.min(TRADES, done + CHUNK);
+    for (let i = done; i < end; ) {
       const time = new Date(Math.floor(from + i * step));
-      const perBlock = Math.min(r.int(1, 6), TRADES - i);
+      const perBlock = Math.min(r.int(1, 6), end - i); // a block may end a chunk early, never overrun it
       for (let k = 0; k < perBlock; k++, i++) {
         rows.push(makeTrade({ time, blockHeight: height, txIndex: k, eventIndex: 0, tokenAddress: tokens[pick()]! }, BigInt(r.int(1_000, 5_000_000_000)), BigInt(r.int(1_000, 9_000_000_000))));
       }

@@ -175,12 +175,23 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   async function run(): Promise<void> {
     const signal = controller.signal;
-    setState('standby');
-    lock = await db.advisoryLock(INDEXER_LOCK, { signal });
+    const backoff = createBackoff(options.retryMs?.min ?? 500, options.retryMs?.max ?? 30_000);
+    // A standby waits for the writer's lock; a database that cannot be reached meanwhile
+    // is waited out like any other outage, not a reason to give up.
+    while (!lock && !signal.aborted) {
+      setState('standby');
+      try {
+        lock = await db.advisoryLock(INDEXER_LOCK, { signal });
+      } catch (error) {
+        if (!(error instanceof DatabaseError && error.unavailable)) throw error;
+        setState('database_unavailable', (error as Error).message);
+        await sleep(backoff.next(), signal);
+      }
+    }
     if (!lock || signal.aborted) return;
+    backoff.reset();
     setState('starting');
     subscribeToBlocks();
-    const backoff = createBackoff(options.retryMs?.min ?? 500, options.retryMs?.max ?? 30_000);
     let prepared = false;
     while (!signal.aborted) {
       const woken = new Promise<void>((resolve) => (wakeUp = resolve));
