@@ -6,9 +6,23 @@ import { LRUCache } from 'lru-cache';
 export const ANY = 'any';
 export const tokenTag = (address: string) => `token:${address}`;
 
+export interface RevalidateOptions {
+  /**
+   * Once its data changed (an invalidation or the TTL), the last body is still served for
+   * up to this long while one new body is computed in the background; after that requests
+   * wait for the new body. A new computation also waits until the last one is 4 times its
+   * own duration in the past, so an expensive body takes at most a fifth of the database's
+   * time however often its data changes.
+   */
+  maxStaleMs: number;
+}
+
 export interface ResponseCache {
-  /** Returns the cached body or computes, stores and returns it (concurrent misses of one key share one computation). */
-  remember(key: string, tags: readonly string[], ttlMs: number, compute: () => Promise<string>): Promise<string>;
+  /**
+   * Returns the cached body or computes, stores and returns it (concurrent misses of one
+   * key share one computation). With `revalidate`, a stale body may be served (see there).
+   */
+  remember(key: string, tags: readonly string[], ttlMs: number, compute: () => Promise<string>, revalidate?: RevalidateOptions): Promise<string>;
   /** Drops every entry with any of the tags; computations of those entries under way are not stored. */
   invalidate(tags: Iterable<string>): void;
   /** Drops every entry. */
@@ -23,7 +37,24 @@ interface Pending {
   stale: boolean;
 }
 
+/** A body served stale-while-revalidate (kept apart from the LRU: there are a few such keys). */
+interface Revalidated {
+  body: string;
+  tags: readonly string[];
+  /** When the last computation ended, and how long it took. */
+  computedAt: number;
+  durationMs: number;
+  /** When the data behind the body changed (invalidation or TTL); undefined while fresh. */
+  staleSince: number | undefined;
+  ttlMs: number;
+  running: Promise<string> | undefined;
+  /** Set when the data changed during the running computation: its body starts stale. */
+  changedWhileRunning: boolean;
+}
+
 const MAX_BYTES = 64 * 1024 * 1024;
+/** A revalidated body is recomputed at most once per this many times its compute time. */
+const REVALIDATE_COOLDOWN_FACTOR = 4;
 
 export function createResponseCache(): ResponseCache {
   const byTag = new Map<string, Set<string>>();
@@ -55,8 +86,54 @@ export function createResponseCache(): ResponseCache {
     pending.stale = true;
     if (inFlight.get(key) === pending) inFlight.delete(key);
   };
+
+  const revalidated = new Map<string, Revalidated>();
+  const markChanged = (entry: Revalidated, at: number) => {
+    if (entry.running) entry.changedWhileRunning = true;
+    entry.staleSince ??= at;
+  };
+  const recompute = (key: string, entry: Revalidated | undefined, tags: readonly string[], ttlMs: number, compute: () => Promise<string>) => {
+    const started = Date.now();
+    const running = compute().then((body) => {
+      const now = Date.now();
+      const current = revalidated.get(key);
+      const changed = current?.running === running && current.changedWhileRunning;
+      revalidated.set(key, { body, tags, computedAt: now, durationMs: now - started, staleSince: changed ? started : undefined, ttlMs, running: undefined, changedWhileRunning: false });
+      return body;
+    });
+    const settled = () => {
+      const current = revalidated.get(key);
+      if (current?.running === running) current.running = undefined;
+    };
+    running.then(settled, settled);
+    if (entry) {
+      entry.running = running;
+      entry.changedWhileRunning = false;
+    } else {
+      // the first body: nothing to serve meanwhile; a placeholder holds the computation
+      revalidated.set(key, { body: '', tags, computedAt: 0, durationMs: 0, staleSince: 0, ttlMs, running, changedWhileRunning: false });
+    }
+    return running;
+  };
+  const rememberRevalidated = (key: string, tags: readonly string[], ttlMs: number, compute: () => Promise<string>, { maxStaleMs }: RevalidateOptions) => {
+    const now = Date.now();
+    const entry = revalidated.get(key);
+    if (!entry) return recompute(key, undefined, tags, ttlMs, compute);
+    if (entry.staleSince === undefined && now - entry.computedAt >= entry.ttlMs) entry.staleSince = entry.computedAt + entry.ttlMs;
+    if (entry.staleSince === undefined) return Promise.resolve(entry.body);
+    const servable = entry.computedAt > 0 && now - entry.staleSince <= maxStaleMs;
+    if (entry.running) return servable ? Promise.resolve(entry.body) : entry.running;
+    const coolingDown = now < entry.computedAt + REVALIDATE_COOLDOWN_FACTOR * entry.durationMs;
+    if (servable && coolingDown) return Promise.resolve(entry.body);
+    const running = recompute(key, entry, tags, ttlMs, compute);
+    if (!servable) return running;
+    running.catch(() => {}); // served stale: the next request that must wait sees a failure
+    return Promise.resolve(entry.body);
+  };
+
   return {
-    remember(key, tags, ttlMs, compute) {
+    remember(key, tags, ttlMs, compute, revalidate) {
+      if (revalidate) return rememberRevalidated(key, tags, ttlMs, compute, revalidate);
       const hit = lru.get(key);
       if (hit !== undefined) return Promise.resolve(hit);
       const running = inFlight.get(key);
@@ -80,13 +157,17 @@ export function createResponseCache(): ResponseCache {
       const dropped = new Set(tags);
       for (const tag of dropped) for (const key of [...(byTag.get(tag) ?? [])]) lru.delete(key);
       for (const [key, pending] of inFlight) if (pending.tags.some((t) => dropped.has(t))) abandon(key, pending);
+      const now = Date.now();
+      for (const entry of revalidated.values()) if (entry.tags.some((t) => dropped.has(t))) markChanged(entry, now);
     },
     clear() {
       lru.clear();
       for (const [key, pending] of inFlight) abandon(key, pending);
+      const now = Date.now();
+      for (const entry of revalidated.values()) markChanged(entry, now);
     },
     get size() {
-      return lru.size;
+      return lru.size + revalidated.size;
     },
   };
 }
