@@ -3,7 +3,7 @@
 export type WorkerRequest =
   | { id: number; op: 'query'; text: string; params: readonly unknown[] }
   | { id: number; op: 'exec'; text: string }
-  | { id: number; op: 'copy'; text: string; data: string }
+  | { id: number; op: 'copy'; text: string; data: string | Uint8Array }
   | { id: number; op: 'listen' | 'unlisten'; channel: string }
   | { id: number; op: 'close' };
 

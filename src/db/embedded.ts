@@ -7,7 +7,7 @@ import path from 'node:path';
 import { DatabaseError, type Database, type Queryable, type Row } from './types.ts';
 import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
 import { acquireDirLock } from './dir-lock.ts';
-import { copyTarget, copyText } from './copy-format.ts';
+import { binaryColumnType, copyBinary, copyTarget, copyText, type BinaryColumnType } from './copy-format.ts';
 
 export interface EmbeddedOptions {
   /** Directory for the database files, or `memory://` for a database that lives only in this process. */
@@ -88,12 +88,34 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     throw error;
   }
 
-  const send = (request: WorkerRequest) =>
+  const send = (request: WorkerRequest, transfer: ArrayBuffer[] = []) =>
     new Promise<Row[]>((resolve, reject) => {
       if (dead) return reject(dead);
       pending.set(request.id, { resolve, reject });
-      worker.postMessage(request);
+      worker.postMessage(request, transfer);
     });
+
+  // Column name → binary COPY type of a table, looked up once per table (tables do not
+  // change under a running service; migrations run before anything is copied).
+  const copyTypes = new Map<string, Promise<Map<string, BinaryColumnType | undefined>>>();
+  const copyTypesOf = (table: string) => {
+    let types = copyTypes.get(table);
+    if (!types) {
+      types = (
+        send({
+          id: nextId++,
+          op: 'query',
+          text: `SELECT a.attname, coalesce(nullif(t.typbasetype, 0), a.atttypid)::regtype::text AS type
+                 FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
+                 WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
+          params: [table],
+        }) as Promise<{ attname: string; type: string }[]>
+      ).then((rows) => new Map(rows.map((r) => [r.attname, binaryColumnType(r.type)])));
+      copyTypes.set(table, types);
+      types.catch(() => copyTypes.delete(table));
+    }
+    return types;
+  };
 
   const direct: Queryable = {
     query: <T extends object>(text: string, params: readonly unknown[] = []) =>
@@ -101,7 +123,15 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     exec: async (text: string) => void (await send({ id: nextId++, op: 'exec', text })),
     copyIn: async (table, columns, rows) => {
       if (rows.length === 0) return;
-      await send({ id: nextId++, op: 'copy', text: `COPY ${copyTarget(table, columns)} FROM '/dev/blob'`, data: copyText(rows) });
+      const known = await copyTypesOf(table);
+      const types = columns.map((c) => known.get(c));
+      if (types.every((t): t is BinaryColumnType => t !== undefined)) {
+        const data = copyBinary(types, rows);
+        await send({ id: nextId++, op: 'copy', text: `COPY ${copyTarget(table, columns)} FROM '/dev/blob' (FORMAT binary)`, data }, [data.buffer as ArrayBuffer]);
+      } else {
+        // a type the binary encoder does not write (or a column that does not exist, which COPY reports)
+        await send({ id: nextId++, op: 'copy', text: `COPY ${copyTarget(table, columns)} FROM '/dev/blob'`, data: copyText(rows) });
+      }
     },
   };
   const inSession = createSessionQueue();

@@ -4,7 +4,7 @@
 import type { ChainClient } from '../chain/client.ts';
 import { DatabaseError, type Database } from '../db/types.ts';
 import type { Logger } from '../internal/logger.ts';
-import { decodeBlockEvents, type ContractAddresses, type DomainEvent } from './decode-events.ts';
+import type { ContractAddresses, DomainEvent } from './decode-events.ts';
 import { fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
 import { writeBatch, type WriteOptions, type WriteResult } from './write-batch.ts';
 
@@ -42,21 +42,21 @@ export interface RangeOptions extends Omit<WriteOptions, 'faultPoint'> {
 }
 
 /** Batches sized so each holds about `maxTxs` transactions: few blocks when blocks are full. */
-function createChunker(chain: ChainClient, maxBlocks: number, maxTxs: number, concurrency: number) {
+function createChunker(chain: ChainClient, contracts: ContractAddresses, maxBlocks: number, maxTxs: number, concurrency: number) {
   let blocksPerFetch = Math.min(10, maxBlocks); // until the first blocks show how full they are
   return async (from: number, to: number): Promise<FetchedBlock[]> => {
     const last = Math.min(to, from + blocksPerFetch - 1);
-    const blocks = await nodeCall(`blocks ${from}-${last}`, () => fetchBlocks(chain, from, last, concurrency));
+    const blocks = await nodeCall(`blocks ${from}-${last}`, () => fetchBlocks(chain, from, last, contracts, concurrency));
     const txsPerBlock = Math.max(1, blocks.reduce((n, b) => n + b.txs.length, 0) / blocks.length);
     blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
     return blocks;
   };
 }
 
-function decodeAll(blocks: readonly FetchedBlock[], contracts: ContractAddresses, logger: Logger): DomainEvent[] {
+/** The blocks' decoded contract events, in chain order; malformed ones are logged. */
+function eventsOf(blocks: readonly FetchedBlock[], logger: Logger): DomainEvent[] {
   const events: DomainEvent[] = [];
-  for (const block of blocks) {
-    const decoded = decodeBlockEvents(block, contracts);
+  for (const { decoded } of blocks) {
     events.push(...decoded.events);
     for (const bad of decoded.malformed) {
       logger.error({ height: bad.at.blockHeight, tx: bad.at.txHash, event: bad.type, event_index: bad.at.eventIndex, err: bad.error }, 'Skipped a malformed contract event');
@@ -68,7 +68,7 @@ function decodeAll(blocks: readonly FetchedBlock[], contracts: ContractAddresses
 /** Indexes heights [from, to]; resolves when done or when the signal aborts between batches. */
 export async function indexRange(from: number, to: number, options: RangeOptions): Promise<void> {
   const { db, contracts, logger, signal } = options;
-  const chunk = createChunker(options.chain, options.maxBlocksPerBatch ?? 100, options.maxTxsPerBatch ?? 5000, options.fetchConcurrency ?? 8);
+  const chunk = createChunker(options.chain, contracts, options.maxBlocksPerBatch ?? 100, options.maxTxsPerBatch ?? 5000, options.fetchConcurrency ?? 8);
   let next = from <= to ? chunk(from, to) : undefined;
   while (next && !signal?.aborted) {
     const blocks = await next;
@@ -76,7 +76,7 @@ export async function indexRange(from: number, to: number, options: RangeOptions
     next = nextFrom <= to ? chunk(nextFrom, to) : undefined;
     next?.catch(() => {}); // surfaced when awaited
     const started = performance.now();
-    const events = decodeAll(blocks, contracts, logger);
+    const events = eventsOf(blocks, logger);
     const write = (bulk: boolean) =>
       db.transaction((tx) => writeBatch(tx, { blocks, events }, { moveCursor: options.moveCursor, emitFeed: options.emitFeed, bulk, faultPoint: options.faultPoint }));
     // At the head of the index nothing can be stored yet, so bulk COPY is safe there; if a

@@ -1,6 +1,7 @@
 // Writes one batch of blocks in one transaction: chain index (blocks, txs, event
 // attributes), tokens, trades, SSE outbox rows and the cursor, with one NOTIFY. A crash
 // at any point leaves either the whole batch or none of it.
+import type { ChainEvent } from '../chain/stored-events.ts';
 import type { Queryable } from '../db/types.ts';
 import { ChainMismatchError, readCursor } from './cursor.ts';
 import type { DomainEvent } from './decode-events.ts';
@@ -17,6 +18,14 @@ import { encodeNotice, FEED_CHANNEL } from './feed-notice.ts';
  * (it would add two rows per tx for fee payments alone).
  */
 export const INDEXED_ATTRIBUTES = new Set(['message.sender', 'message.action', 'transfer.recipient']);
+/** The same, by event type: the keys indexed for each type. */
+const INDEXED_KEYS = new Map<string, Set<string>>();
+for (const typeKey of INDEXED_ATTRIBUTES) {
+  const dot = typeKey.indexOf('.');
+  const type = typeKey.slice(0, dot);
+  if (!INDEXED_KEYS.has(type)) INDEXED_KEYS.set(type, new Set());
+  INDEXED_KEYS.get(type)!.add(typeKey.slice(dot + 1));
+}
 
 export interface Batch {
   blocks: readonly FetchedBlock[];
@@ -75,6 +84,21 @@ const BLOCK_COLUMNS = ['height', 'hash', 'time', 'time_rfc3339', 'chain_id', 'pr
 const TX_COLUMNS = ['hash', 'height', 'tx_index', 'time', 'code', 'codespace', 'raw_log', 'gas_wanted', 'gas_used', 'tx_bytes', 'events'] as const;
 const ATTRIBUTE_COLUMNS = ['key', 'value', 'height', 'tx_index'] as const;
 
+/** The distinct [type.key, value] pairs of a tx's events that the attribute index keeps. */
+export function indexedAttributes(events: readonly ChainEvent[]): [string, string][] {
+  const pairs: [string, string][] = [];
+  for (const e of events) {
+    const keys = INDEXED_KEYS.get(e.type);
+    if (!keys) continue;
+    for (const a of e.attributes) {
+      if (!keys.has(a.key)) continue;
+      const key = `${e.type}.${a.key}`;
+      if (!pairs.some(([k, v]) => k === key && v === a.value)) pairs.push([key, a.value]); // a handful per tx
+    }
+  }
+  return pairs;
+}
+
 /** Rows of blocks, txs and tx_attributes, in the column orders above. */
 function chainIndexRows(blocks: readonly FetchedBlock[]) {
   const blockRows = blocks.map((b) => [b.height, b.hash, b.time, b.timeRfc3339, b.chainId, b.proposer, b.txs.length, b.rest]);
@@ -83,17 +107,7 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
   for (const b of blocks) {
     for (const t of b.txs) {
       txRows.push([t.hash, b.height, t.index, b.time, t.code, t.codespace, t.log, t.gasWanted, t.gasUsed, t.bytes, t.packedEvents]);
-      const seen = new Set<string>();
-      for (const e of t.events) {
-        for (const a of e.attributes) {
-          const key = `${e.type}.${a.key}`;
-          if (!INDEXED_ATTRIBUTES.has(key)) continue;
-          const pair = `${key}=${a.value}`;
-          if (seen.has(pair)) continue;
-          seen.add(pair);
-          attributeRows.push([key, a.value, b.height, t.index]);
-        }
-      }
+      for (const [key, value] of t.attributes) attributeRows.push([key, value, b.height, t.index]);
     }
   }
   return { blockRows, txRows, attributeRows };

@@ -107,6 +107,30 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.equal([back[2]!.t, back[2]!.n, [...(back[2]!.b as Uint8Array)], back[2]!.doc, back[2]!.flag], ['', '0', [], [1, 'two'], false]);
   });
 
+  test('copyIn: integers of every width, amounts and decimals, exact timestamps, json text', async ({ db }) => {
+    await db.exec(`DROP TABLE IF EXISTS seam_copy3; DROP DOMAIN IF EXISTS seam_amount;
+      CREATE DOMAIN seam_amount AS numeric CHECK (VALUE >= 0);
+      CREATE TABLE seam_copy3 (id smallint, big bigint, amt seam_amount, dec numeric, at timestamptz, doc json, name varchar(20))`);
+    const rows = [
+      [1, 9007199254740993n, MAX_U256, '-12.3400', '2026-03-04T05:06:07.123456Z', { b: 1, a: [true] }, 'ünïcode'],
+      [2, -1, 0n, '0.0001', new Date('1999-12-31T23:59:59.999Z'), '{"raw": "text"}', ''],
+      [3, '42', 100000000, '-0', '2000-01-01T00:00:00Z', null, null],
+      [4, 0, '10000', '123456789.000000001', '2026-01-01T00:00:00+02:00', [], 'x'],
+    ];
+    await db.copyIn('seam_copy3', ['id', 'big', 'amt', 'dec', 'at', 'doc', 'name'], rows);
+    const back = await db.query<Record<string, unknown>>(
+      `SELECT id, big::text AS big, amt::text AS amt, dec::text AS dec, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS at, doc::text AS doc, name FROM seam_copy3 ORDER BY id`,
+    );
+    assert.equal(back.map((r) => r.big), ['9007199254740993', '-1', '42', '0']);
+    assert.equal(back.map((r) => r.amt), [MAX_U256, '0', '100000000', '10000']);
+    assert.equal(back.map((r) => r.dec), ['-12.3400', '0.0001', '0', '123456789.000000001']);
+    assert.equal(back.map((r) => r.at), ['2026-03-04T05:06:07.123456', '1999-12-31T23:59:59.999000', '2000-01-01T00:00:00.000000', '2025-12-31T22:00:00.000000']);
+    assert.equal(back.map((r) => r.doc), ['{"b":1,"a":[true]}', '{"raw": "text"}', null, '[]'], 'json text kept as given');
+    assert.equal(back.map((r) => r.name), ['ünïcode', '', null, 'x']);
+    const err = await db.copyIn('seam_copy3', ['id', 'amt'], [[5, '-1']]).catch((e) => e);
+    assert.instance(err, DatabaseError, 'the domain check still applies');
+  });
+
   test('copyIn inside a transaction is rolled back with it, and a duplicate key fails it', async ({ db }) => {
     await db.exec('DROP TABLE IF EXISTS seam_copy2; CREATE TABLE seam_copy2 (id int PRIMARY KEY)');
     await db.transaction(async (tx) => {
