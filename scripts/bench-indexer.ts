@@ -1,12 +1,13 @@
 // `npm run bench:indexer [-- --trades N --live-seconds S]`
 // (a) Backfill throughput: a devnet (its own process) pregenerates N trades; the backfill
-//     path indexes them; trades/s is compared with a raw unnest insert of trades into an
-//     identical table, measured in the same run on the same database (target >= 0.5).
+//     path indexes them; trades/s is compared with bench:ingest's raw unnest insert of
+//     trades into an identical table, measured in the same run on the same database
+//     (target >= 0.5), and the CPU each trade costs the indexer and the node is printed.
 // (b) Live lag: the devnet makes a block a second with traffic; the live indexer follows
 //     it; the time from a block's commit on the devnet to its trades being committed in
 //     the database, p50 and p99 (targets 1 s and 2 s).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createChainClient } from '../src/chain/client.ts';
@@ -17,9 +18,10 @@ import { fetchBlocks } from '../src/indexer/fetch-blocks.ts';
 import { writeBatch } from '../src/indexer/write-batch.ts';
 import { createIndexer } from '../src/indexer/indexer.ts';
 import { silentLogger } from '../src/internal/logger.ts';
+import type { Trade } from '../src/indexer/trades.ts';
 import { randomTrades } from '../test/helpers/trades.ts';
 import { startDevnetProcess } from './lib/devnet-process.ts';
-import { createRawTradesTable, rawInsertTrades } from './lib/raw-insert.ts';
+import { createRawTradesTable, ingestRounds, rawInsertTrades } from './lib/raw-insert.ts';
 import { percentile } from './lib/stats.ts';
 
 const { values } = parseArgs({
@@ -44,19 +46,46 @@ async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   }
 }
 
-async function rawInsertRate(db: Database): Promise<number> {
-  await createRawTradesTable(db);
-  const tokens = Array.from({ length: 1000 }, (_, i) => `native1benchtoken${i}`);
+const average = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+async function timedRawInserts(db: Database, slices: Trade[][]): Promise<number> {
   const rates: number[] = [];
-  for (let round = 0; round < 3; round++) {
-    const from = new Date(Date.now() - (3 - round) * 86_400_000);
-    const rows = randomTrades({ seed: 900 + round, from, to: new Date(from.getTime() + 86_400_000), tokens, blocks: 19_000, startHeight: 1 + round * 1_000_000 });
-    rows.sort((a, b) => a.time.getTime() - b.time.getTime());
+  for (const rows of slices) {
     const started = performance.now();
     await rawInsertTrades(db, rows);
     rates.push(rows.length / ((performance.now() - started) / 1000));
   }
-  return rates.reduce((a, b) => a + b, 0) / rates.length;
+  return average(rates);
+}
+
+/**
+ * The raw insert rate, two ways, in this database: bench:ingest's own procedure (200k
+ * trades over 90 days, the issue's baseline), and the same insert into a single day's
+ * chunk (the backfilled trades span minutes, so they land in one chunk too).
+ */
+async function rawInsertRates(db: Database): Promise<{ ingest: number; oneChunk: number }> {
+  await createRawTradesTable(db);
+  const ingest = await timedRawInserts(db, ingestRounds(200_000, 3));
+  const tokens = Array.from({ length: 1000 }, (_, i) => `native1benchtoken${i}`);
+  const oneChunk = await timedRawInserts(
+    db,
+    [0, 1, 2].map((round) => {
+      const from = new Date(Date.now() - 100 * 86_400_000 - (3 - round) * 86_400_000);
+      const rows = randomTrades({ seed: 900 + round, from, to: new Date(from.getTime() + 86_400_000), tokens, blocks: 19_000, startHeight: 10_000_000 + round * 1_000_000 });
+      return rows.sort((a, b) => a.time.getTime() - b.time.getTime());
+    }),
+  );
+  return { ingest, oneChunk };
+}
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux). */
+function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 async function benchBackfill() {
@@ -73,14 +102,25 @@ async function benchBackfill() {
     console.log(`    reading the blocks alone (fetch, parse, hash, decode, pack; no database): ${Math.round(devnet.trades / readSeconds)} trades/s`);
     await withDatabase(async (db) => {
       let trades = 0;
+      const devnetCpu = processCpuSeconds(devnet.child.pid!);
+      const ownCpu = process.cpuUsage();
       const started = performance.now();
       await backfill({ db, chain, contracts: devnet.contracts, logger: silentLogger, from: 1, to: devnet.height, onBatch: (b) => (trades += b.trades) });
       const seconds = (performance.now() - started) / 1000;
+      const ownUsed = process.cpuUsage(ownCpu);
+      const devnetUsed = (processCpuSeconds(devnet.child.pid!) ?? NaN) - (devnetCpu ?? NaN);
       const backfillRate = trades / seconds;
       console.log(`    backfill: ${trades} trades, ${devnet.height} blocks in ${seconds.toFixed(1)} s = ${Math.round(backfillRate)} trades/s, ${(devnet.height / seconds).toFixed(1)} blocks/s`);
-      const rawRate = await rawInsertRate(db);
-      console.log(`    raw INSERT … SELECT FROM unnest of trades (same database, same run): ${Math.round(rawRate)} rows/s`);
-      console.log(`    ratio backfill/raw: ${(backfillRate / rawRate).toFixed(2)} (target >= 0.5)`);
+      const perTrade = (cpuSeconds: number) => Math.round((cpuSeconds / trades) * 1e6);
+      const indexerCpu = (ownUsed.user + ownUsed.system) / 1e6;
+      const cores = availableParallelism();
+      console.log(
+        `    CPU per trade: indexer process ${perTrade(indexerCpu)} µs (reading, decoding, writing, the embedded database and garbage collection), devnet process ${Number.isNaN(devnetUsed) ? '?' : perTrade(devnetUsed)} µs;` +
+          ` ${((indexerCpu + (Number.isNaN(devnetUsed) ? 0 : devnetUsed)) / seconds).toFixed(2)} of ${cores} cores busy`,
+      );
+      const raw = await rawInsertRates(db);
+      console.log(`    raw INSERT … SELECT FROM unnest (same database, same run), bench:ingest's procedure: ${Math.round(raw.ingest)} rows/s; into one day's chunk: ${Math.round(raw.oneChunk)} rows/s`);
+      console.log(`    ratio backfill/raw: ${(backfillRate / raw.ingest).toFixed(2)} against bench:ingest's procedure, ${(backfillRate / raw.oneChunk).toFixed(2)} against one chunk (target >= 0.5)`);
     });
     // the write path on its own: blocks fetched beforehand, then decoded and written
     const sample = await fetchBlocks(chain, 1, Math.min(devnet.height, 30), devnet.contracts);
@@ -94,8 +134,8 @@ async function benchBackfill() {
         trades += result.trades;
       }
       const rate = trades / ((performance.now() - started) / 1000);
-      const rawRate = await rawInsertRate(db);
-      console.log(`    write path alone (${trades} trades from prefetched blocks: chain index, trades, tokens): ${Math.round(rate)} trades/s, ratio to raw ${(rate / rawRate).toFixed(2)}`);
+      const raw = await rawInsertRates(db);
+      console.log(`    write path alone (${trades} trades from prefetched blocks: chain index, trades, tokens): ${Math.round(rate)} trades/s, ratio to raw ${(rate / raw.ingest).toFixed(2)} (bench:ingest's procedure), ${(rate / raw.oneChunk).toFixed(2)} (one chunk)`);
     });
   } finally {
     chain.disconnect();

@@ -10,8 +10,7 @@ import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { insertTrades, type Trade } from '../src/indexer/trades.ts';
-import { randomTrades } from '../test/helpers/trades.ts';
-import { createRawTradesTable, rawInsertTrades } from './lib/raw-insert.ts';
+import { createRawTradesTable, ingestRounds, rawInsertTrades } from './lib/raw-insert.ts';
 
 const { values } = parseArgs({ options: { trades: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '3' } } });
 const total = Number(values.trades);
@@ -22,21 +21,14 @@ const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir }
 try {
   await migrate(db);
   await createRawTradesTable(db);
-  const tokens = Array.from({ length: 1000 }, (_, i) => `native1benchtoken${String(i).padStart(4, '0')}`);
-  const now = Date.now();
-
   const rawInsert = (rows: readonly Trade[]) => rawInsertTrades(db, rows);
 
-  const perRound = Math.ceil(total / rounds);
   const project: number[] = [];
   const raw: number[] = [];
   console.log(`bench:ingest  ${total} trades in ${rounds} rounds, 1000 tokens over 90 days, on ${db.kind === 'embedded' ? 'embedded TimescaleDB (on disk)' : 'TimescaleDB server'}`);
+  const slices = ingestRounds(total, rounds);
   for (let r = 0; r < rounds; r++) {
-    // each round writes a later 30-day slice, as an indexer moving forward does
-    const from = new Date(now - (90 - r * (90 / rounds)) * 86_400_000);
-    const to = new Date(from.getTime() + (90 / rounds) * 86_400_000);
-    const rows = randomTrades({ seed: 100 + r, from, to, tokens, blocks: Math.ceil(perRound / 3.5), startHeight: 1 + r * 1_000_000 }).slice(0, perRound);
-    rows.sort((a, b) => a.time.getTime() - b.time.getTime());
+    const rows = slices[r]!;
     // alternate which goes first so neither always gets the warmer cache
     const order = r % 2 === 0 ? (['project', 'raw'] as const) : (['raw', 'project'] as const);
     for (const which of order) {

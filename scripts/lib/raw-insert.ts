@@ -2,6 +2,7 @@
 // hypertable identical to trades (same columns, constraints and indexes) without aggregates.
 import type { Database } from '../../src/db/types.ts';
 import type { Trade } from '../../src/indexer/trades.ts';
+import { randomTrades } from '../../test/helpers/trades.ts';
 
 export async function createRawTradesTable(db: Database): Promise<void> {
   await db.exec(`
@@ -25,4 +26,19 @@ export async function rawInsertTrades(db: Database, rows: readonly Trade[]): Pro
       col((t) => t.trader), col((t) => `${t.inputAmount}`), col((t) => `${t.outputAmount}`), col((t) => `${t.nativeReserves}`),
     ],
   );
+}
+
+/**
+ * bench:ingest's rows: `total` trades of 1000 tokens over the last 90 days in `rounds`
+ * later and later 30-day slices (as an indexer moving forward writes them), time-ordered.
+ */
+export function ingestRounds(total: number, rounds: number, now = Date.now()): Trade[][] {
+  const tokens = Array.from({ length: 1000 }, (_, i) => `native1benchtoken${String(i).padStart(4, '0')}`);
+  const perRound = Math.ceil(total / rounds);
+  return Array.from({ length: rounds }, (_, r) => {
+    const from = new Date(now - (90 - r * (90 / rounds)) * 86_400_000);
+    const to = new Date(from.getTime() + (90 / rounds) * 86_400_000);
+    const rows = randomTrades({ seed: 100 + r, from, to, tokens, blocks: Math.ceil(perRound / 3.5), startHeight: 1 + r * 1_000_000 }).slice(0, perRound);
+    return rows.sort((a, b) => a.time.getTime() - b.time.getTime());
+  });
 }
