@@ -28,10 +28,15 @@ export function copyText(rows: readonly (readonly unknown[])[]): string {
   return out;
 }
 
+/** An identifier, quoted. */
+export const quoteIdent = (id: string) => `"${id.replace(/"/g, '""')}"`;
+
+/** `"a", "b"`: quoted column names. */
+export const columnList = (columns: readonly string[]) => columns.map(quoteIdent).join(', ');
+
 /** `"table" ("a", "b")` for COPY, with identifiers quoted. */
 export function copyTarget(table: string, columns: readonly string[]): string {
-  const q = (id: string) => `"${id.replace(/"/g, '""')}"`;
-  return `${q(table)} (${columns.map(q).join(', ')})`;
+  return `${quoteIdent(table)} (${columnList(columns)})`;
 }
 
 // PostgreSQL's COPY binary format, used by the embedded adapter: no text to escape and

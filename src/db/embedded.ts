@@ -7,7 +7,7 @@ import path from 'node:path';
 import { DatabaseError, type Database, type Queryable, type Row } from './types.ts';
 import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
 import { acquireDirLock } from './dir-lock.ts';
-import { binaryColumnType, copyBinary, copyTarget, copyText, type BinaryColumnType } from './copy-format.ts';
+import { binaryColumnType, columnList, copyBinary, copyTarget, copyText, quoteIdent, type BinaryColumnType } from './copy-format.ts';
 
 export interface EmbeddedOptions {
   /** Directory for the database files, or `memory://` for a database that lives only in this process. */
@@ -121,38 +121,55 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     query: <T extends object>(text: string, params: readonly unknown[] = []) =>
       send({ id: nextId++, op: 'query', text, params }) as Promise<T[]>,
     exec: async (text: string) => void (await send({ id: nextId++, op: 'exec', text })),
-    copyIn: async (table, columns, rows) => {
-      if (rows.length === 0) return;
+    // Skipping duplicates (always inside a transaction, see below): COPY into a staging
+    // table of just these columns, dropped at commit, then INSERT … ON CONFLICT DO NOTHING.
+    copyIn: async (table, columns, rows, { ignoreDuplicates = false } = {}) => {
+      if (rows.length === 0) return 0;
+      const stage = quoteIdent(`copy_stage_${table}`);
+      if (ignoreDuplicates) {
+        await direct.exec(`DROP TABLE IF EXISTS ${stage}; CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`);
+      }
+      const into = `${ignoreDuplicates ? stage : quoteIdent(table)} (${columnList(columns)})`;
       const known = await copyTypesOf(table);
       const types = columns.map((c) => known.get(c));
       if (types.every((t): t is BinaryColumnType => t !== undefined)) {
         const data = copyBinary(types, rows);
-        await send({ id: nextId++, op: 'copy', text: `COPY ${copyTarget(table, columns)} FROM '/dev/blob' (FORMAT binary)`, data }, [data.buffer as ArrayBuffer]);
+        await send({ id: nextId++, op: 'copy', text: `COPY ${into} FROM '/dev/blob' (FORMAT binary)`, data }, [data.buffer as ArrayBuffer]);
       } else {
         // a type the binary encoder does not write (or a column that does not exist, which COPY reports)
-        await send({ id: nextId++, op: 'copy', text: `COPY ${copyTarget(table, columns)} FROM '/dev/blob'`, data: copyText(rows) });
+        await send({ id: nextId++, op: 'copy', text: `COPY ${into} FROM '/dev/blob'`, data: copyText(rows) });
       }
+      if (!ignoreDuplicates) return rows.length;
+      const [stored] = await direct.query<{ n: number }>(
+        `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT ${columnList(columns)} FROM ${stage} ON CONFLICT DO NOTHING RETURNING 1)
+         SELECT count(*)::int AS n FROM stored`,
+      );
+      await direct.exec(`DROP TABLE ${stage}`);
+      return stored!.n;
     },
   };
   const inSession = createSessionQueue();
+  /** Runs `fn` between BEGIN and COMMIT (ROLLBACK when it throws); the caller holds the session. */
+  const inTransaction = async <T>(fn: () => Promise<T>): Promise<T> => {
+    await direct.exec('BEGIN');
+    try {
+      const result = await fn();
+      await direct.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (!dead) await direct.exec('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  };
 
   return {
     kind: 'embedded',
     query: (text, params) => inSession(() => direct.query(text, params)),
     exec: (text) => inSession(() => direct.exec(text)),
-    copyIn: (table, columns, rows) => inSession(() => direct.copyIn(table, columns, rows)),
-    transaction: (fn) =>
-      inSession(async () => {
-        await direct.exec('BEGIN');
-        try {
-          const result = await fn(direct);
-          await direct.exec('COMMIT');
-          return result;
-        } catch (error) {
-          if (!dead) await direct.exec('ROLLBACK').catch(() => {});
-          throw error;
-        }
-      }),
+    // a copy that skips duplicates takes two statements: in a transaction of its own here
+    copyIn: (table, columns, rows, options) =>
+      inSession(() => (options?.ignoreDuplicates ? inTransaction(() => direct.copyIn(table, columns, rows, options)) : direct.copyIn(table, columns, rows))),
+    transaction: (fn) => inSession(() => inTransaction(() => fn(direct))),
     async listen(channel, onNotify, onListen) {
       let set = listeners.get(channel);
       if (!set) {

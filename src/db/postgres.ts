@@ -94,8 +94,8 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     // postgres.js loses the server's error when COPY … FROM STDIN fails after the data
     // was sent (its stream never finishes), so the server adapter bulk-loads with one
     // INSERT … SELECT FROM unnest(…) typed by the table's columns, which PostgreSQL parses natively.
-    async copyIn(table, columns, rows) {
-      if (rows.length === 0) return;
+    async copyIn(table, columns, rows, { ignoreDuplicates = false } = {}) {
+      if (rows.length === 0) return 0;
       try {
         const types = await columnTypes(s, table);
         const casts = columns.map((c, i) => {
@@ -104,7 +104,12 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           return `$${i + 1}::${type}[]`;
         });
         const params = columns.map((_, i) => arrayLiteral(rows.map((r) => copyValue(r[i]))));
-        await s.unsafe(`INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')})`, params);
+        const [stored] = await s.unsafe<{ n: number }[]>(
+          `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')}) ${ignoreDuplicates ? 'ON CONFLICT DO NOTHING' : ''} RETURNING 1)
+           SELECT count(*)::int AS n FROM stored`,
+          params,
+        );
+        return stored!.n;
       } catch (error) {
         throw wrap(error);
       }

@@ -15,10 +15,16 @@ export interface Queryable {
   /** A script of one or more statements without parameters (migrations, DDL). */
   exec(script: string): Promise<void>;
   /**
-   * Bulk-loads rows (arrays in `columns` order) with COPY: several times faster than
-   * INSERT for large batches, but with no ON CONFLICT: a duplicate key fails the statement.
+   * Bulk-loads rows (arrays in `columns` order): several times faster than INSERT for
+   * large batches. A duplicate key fails the statement, unless `ignoreDuplicates` skips
+   * the rows already stored (ON CONFLICT DO NOTHING). Resolves to the rows stored.
    */
-  copyIn(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[]): Promise<void>;
+  copyIn(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[], options?: CopyOptions): Promise<number>;
+}
+
+export interface CopyOptions {
+  /** Skip rows whose unique keys are already stored instead of failing. */
+  ignoreDuplicates?: boolean;
 }
 
 export interface Database extends Queryable {

@@ -8,7 +8,7 @@ import type { DomainEvent } from './decode-events.ts';
 import { feedRowOf } from './feed-payloads.ts';
 import type { FetchedBlock } from './fetch-blocks.ts';
 import { foldTokenChanges } from './token-changes.ts';
-import { copyTrades, insertTrades } from './trades.ts';
+import { writeTrades } from './trades.ts';
 import { encodeNotice, FEED_CHANNEL } from './feed-notice.ts';
 
 
@@ -113,47 +113,12 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
   return { blockRows, txRows, attributeRows };
 }
 
-/** The same rows, tolerating rows already stored (a replayed or overlapping range). */
-async function insertChainIndexIgnoringDuplicates(tx: Queryable, rows: ReturnType<typeof chainIndexRows>): Promise<void> {
-  const col = (table: unknown[][], i: number, f: (v: unknown) => unknown = (v) => v) => table.map((r) => f(r[i]));
-  const iso = (v: unknown) => (v as Date).toISOString();
-  const hex = (v: unknown) => Buffer.from(v as Uint8Array).toString('hex');
-  const { blockRows: b, txRows: t, attributeRows: a } = rows;
-  await tx.query(
-    `INSERT INTO blocks (height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block)
-     SELECT height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block::jsonb
-     FROM unnest($1::bigint[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::int[], $8::text[])
-          AS v(height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block)
-     ON CONFLICT DO NOTHING`,
-    [col(b, 0), col(b, 1), col(b, 2, iso), col(b, 3), col(b, 4), col(b, 5), col(b, 6), col(b, 7, (v) => JSON.stringify(v))],
-  );
-  if (t.length) {
-    await tx.query(
-      `INSERT INTO txs (hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, tx_bytes, events)
-       SELECT hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, decode(tx_hex, 'hex'), decode(events_hex, 'hex')
-       FROM unnest($1::text[], $2::bigint[], $3::int[], $4::timestamptz[], $5::int[], $6::text[], $7::text[], $8::bigint[], $9::bigint[], $10::text[], $11::text[])
-            AS v(hash, height, tx_index, time, code, codespace, raw_log, gas_wanted, gas_used, tx_hex, events_hex)
-       ON CONFLICT DO NOTHING`,
-      [col(t, 0), col(t, 1), col(t, 2), col(t, 3, iso), col(t, 4), col(t, 5), col(t, 6), col(t, 7), col(t, 8), col(t, 9, hex), col(t, 10, hex)],
-    );
-  }
-  if (a.length) {
-    await tx.query(
-      `INSERT INTO tx_attributes (key, value, height, tx_index) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) ON CONFLICT DO NOTHING`,
-      [col(a, 0), col(a, 1), col(a, 2), col(a, 3)],
-    );
-  }
-}
-
 async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], bulk: boolean): Promise<number> {
   const rows = chainIndexRows(blocks);
-  if (bulk) {
-    await tx.copyIn('blocks', BLOCK_COLUMNS, rows.blockRows);
-    await tx.copyIn('txs', TX_COLUMNS, rows.txRows);
-    await tx.copyIn('tx_attributes', ATTRIBUTE_COLUMNS, rows.attributeRows);
-  } else {
-    await insertChainIndexIgnoringDuplicates(tx, rows);
-  }
+  const options = { ignoreDuplicates: !bulk };
+  await tx.copyIn('blocks', BLOCK_COLUMNS, rows.blockRows, options);
+  await tx.copyIn('txs', TX_COLUMNS, rows.txRows, options);
+  await tx.copyIn('tx_attributes', ATTRIBUTE_COLUMNS, rows.attributeRows, options);
   return rows.txRows.length;
 }
 
@@ -246,7 +211,7 @@ export async function writeBatch(tx: Queryable, batch: Batch, { moveCursor, emit
   const newTokens = await writeTokens(tx, batch.events);
   faultPoint?.('tokens');
   const tradeList = batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
-  const trades = bulk ? await copyTrades(tx, tradeList) : await insertTrades(tx, tradeList);
+  const trades = await writeTrades(tx, tradeList, { ignoreDuplicates: !bulk });
   faultPoint?.('trades');
   const feedEvents = emitFeed ? await writeFeed(tx, batch.events) : 0;
   // without feed events (a backfill) readers still learn that indexed data changed

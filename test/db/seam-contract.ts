@@ -131,6 +131,36 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.instance(err, DatabaseError, 'the domain check still applies');
   });
 
+  test('copyIn with ignoreDuplicates stores only new rows and says how many, in or out of a transaction', async ({ db }) => {
+    await db.exec('DROP TABLE IF EXISTS seam_copy4; CREATE TABLE seam_copy4 (id int PRIMARY KEY, label text NOT NULL, at timestamptz NOT NULL DEFAULT now(), n bigserial)');
+    assert.is(await db.copyIn('seam_copy4', ['id', 'label'], [[1, 'one'], [2, 'two']]), 2);
+    assert.is(await db.copyIn('seam_copy4', ['id', 'label'], [[2, 'again'], [3, 'three']], { ignoreDuplicates: true }), 1);
+    const stored = await db.transaction(async (tx) => {
+      const a = await tx.copyIn('seam_copy4', ['id', 'label'], [[3, 'x'], [4, 'four']], { ignoreDuplicates: true });
+      const b = await tx.copyIn('seam_copy4', ['id', 'label'], [[4, 'y'], [5, 'five'], [6, 'six']], { ignoreDuplicates: true });
+      return [a, b];
+    });
+    assert.equal(stored, [1, 2]);
+    const rows = await db.query<{ id: number; label: string; at: Date | null }>('SELECT id, label, at FROM seam_copy4 ORDER BY id');
+    assert.equal(rows.map((r) => `${r.id}:${r.label}`), ['1:one', '2:two', '3:three', '4:four', '5:five', '6:six'], 'stored rows are never overwritten');
+    assert.ok(rows.every((r) => r.at instanceof Date), 'defaults fill the columns not copied');
+    await db.transaction(async (tx) => {
+      await tx.copyIn('seam_copy4', ['id', 'label'], [[7, 'seven']], { ignoreDuplicates: true });
+      await tx.query('SELECT 1');
+    }).catch(() => {});
+    const err = await db
+      .transaction(async (tx) => {
+        await tx.copyIn('seam_copy4', ['id', 'label'], [[8, 'eight']], { ignoreDuplicates: true });
+        throw new Error('rolled back');
+      })
+      .catch((e) => e);
+    assert.is(err.message, 'rolled back');
+    assert.equal((await db.query<{ id: number }>('SELECT id FROM seam_copy4 WHERE id >= 7 ORDER BY id')).map((r) => r.id), [7], 'a rolled-back copy stores nothing');
+    const bad = await db.copyIn('seam_copy4', ['id', 'label'], [[9, null]], { ignoreDuplicates: true }).catch((e) => e);
+    assert.instance(bad, DatabaseError, 'other constraints still fail the copy');
+    assert.is(await db.copyIn('seam_copy4', ['id', 'label'], [[9, 'nine']], { ignoreDuplicates: true }), 1, 'and the next copy works');
+  });
+
   test('copyIn inside a transaction is rolled back with it, and a duplicate key fails it', async ({ db }) => {
     await db.exec('DROP TABLE IF EXISTS seam_copy2; CREATE TABLE seam_copy2 (id int PRIMARY KEY)');
     await db.transaction(async (tx) => {

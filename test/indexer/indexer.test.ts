@@ -3,8 +3,11 @@
 // the contracts report them; the chain index; the SSE outbox.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { createChainClient } from '../../src/chain/client.ts';
 import { unpackEvents } from '../../src/chain/stored-events.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
+import { fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
+import { writeBatch } from '../../src/indexer/write-batch.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startDevnet, startIndexer } from '../helpers/indexing.ts';
 
@@ -176,6 +179,25 @@ test('a new block wakes the indexer at once (NewBlock subscription), long before
 test('the cursor records the chain and the first block, and is at the tip', async ({ t, devnet }) => {
   const [state] = await t.db.query<{ chain_id: string; first_height: number; last_height: number }>(`SELECT chain_id, first_height, last_height FROM indexer_state`);
   assert.equal(state, { chain_id: devnet.chainId, first_height: 1, last_height: devnet.height() });
+});
+
+test('writing indexed blocks again stores nothing twice: chain index, trades, tokens', async ({ t, devnet }) => {
+  const counts = () =>
+    t.db.query(`SELECT (SELECT count(*) FROM blocks) AS blocks, (SELECT count(*) FROM txs) AS txs, (SELECT count(*) FROM tx_attributes) AS attributes,
+                       (SELECT count(*) FROM trades) AS trades, (SELECT count(*) FROM tokens) AS tokens, (SELECT count(*) FROM feed_events) AS feed`);
+  const before = await counts();
+  const chain = createChainClient(devnet.rpcUrl);
+  try {
+    const blocks = await fetchBlocks(chain, 1, devnet.height(), devnet.contracts);
+    const events = blocks.flatMap((b) => b.decoded.events);
+    assert.ok(events.some((e) => e.kind === 'trade'));
+    const result = await t.db.transaction((tx) => writeBatch(tx, { blocks, events }, { moveCursor: false, emitFeed: true, bulk: false }));
+    assert.equal([result.trades, result.newTokens, result.feedEvents], [0, [], 0], 'nothing new');
+  } finally {
+    chain.disconnect();
+  }
+  assert.equal(await counts(), before);
+  await assertTradesMatchLedger(t.db, devnet);
 });
 
 test.run();
