@@ -15,8 +15,8 @@
 // candles have nothing to aggregate), token activity Zipf-distributed (a few tokens
 // carry most trades, as on a real launchpad); HTTP requests pick tokens with the same
 // popularity. The first run prepares the data (~15 min, ~23 GB for 10M); later runs
-// reuse it. `--trades 1000000` is a quicker run. Uses DATABASE_URL when set, otherwise an embedded
-// TimescaleDB kept in the system temp directory and reused by later runs.
+// reuse it; `--trades 1000000` is a quicker run. Uses DATABASE_URL when set, otherwise
+// an embedded TimescaleDB kept in the system temp directory.
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
