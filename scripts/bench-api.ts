@@ -14,7 +14,7 @@
 // aggregates exist for; at 1M the busiest token has about one trade a minute and 1m
 // candles have nothing to aggregate), token activity Zipf-distributed (a few tokens
 // carry most trades, as on a real launchpad); HTTP requests pick tokens with the same
-// popularity. The first run prepares the data (~15 min, ~23 GB for 10M); later runs
+// popularity. The first run prepares the data (~15 min, ~11 GB for 10M); later runs
 // reuse it; `--trades 1000000` is a quicker run. Uses DATABASE_URL when set, otherwise
 // an embedded TimescaleDB kept in the system temp directory.
 import { spawn } from 'node:child_process';
