@@ -95,15 +95,49 @@ class Writer {
   }
 }
 
+const EXPONENT = /^([+-])?(\d+)(?:\.(\d*))?e([+-]?\d+)$/i;
+
+/** `1.5e3` → `1500`, `25e-4` → `0.0025` (numeric accepts exponents; the encoder wants digits). */
+function withoutExponent(s: string): string | undefined {
+  const m = EXPONENT.exec(s);
+  if (!m) return undefined;
+  const [, sign, whole, fraction = '', exp] = m;
+  const digits = `${whole}${fraction}`;
+  const point = whole!.length + Number(exp);
+  const body =
+    point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? `${digits}${'0'.repeat(point - digits.length)}` : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  return `${sign === '-' ? '-' : ''}${body}`;
+}
+
 function decimalText(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
-  if (typeof v === 'number') {
-    if (Number.isInteger(v)) return BigInt(v).toString();
-    const s = String(v);
+  let s: string | undefined;
+  if (typeof v === 'number' && Number.isFinite(v)) s = Number.isInteger(v) ? BigInt(v).toString() : String(v);
+  else if (typeof v === 'string') s = v.trim().replace(/^\+/, '');
+  if (s !== undefined) {
     if (DECIMAL.test(s)) return s;
+    const expanded = withoutExponent(s);
+    if (expanded !== undefined && DECIMAL.test(expanded)) return expanded;
   }
-  if (typeof v === 'string' && DECIMAL.test(v)) return v;
   throw new TypeError(`not a decimal number for a numeric column: ${String(v)}`);
+}
+
+function integer(v: unknown, bits: 16 | 32): number {
+  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : typeof v === 'number' || typeof v === 'bigint' ? Number(v) : NaN;
+  const limit = 2 ** (bits - 1);
+  if (!Number.isInteger(n) || n < -limit || n >= limit) throw new TypeError(`not a ${bits}-bit integer: ${String(v)}`);
+  return n;
+}
+
+const TRUE = new Set(['t', 'true', 'y', 'yes', 'on', '1']);
+const FALSE = new Set(['f', 'false', 'n', 'no', 'off', '0']);
+
+function boolean(v: unknown): boolean {
+  if (typeof v === 'boolean') return v;
+  const text = String(v).trim().toLowerCase();
+  if (TRUE.has(text)) return true;
+  if (FALSE.has(text)) return false;
+  throw new TypeError(`not a boolean: ${String(v)}`);
 }
 
 /** numeric's binary form: base-10000 digit groups with a weight, sign and display scale. */
@@ -135,8 +169,12 @@ function timestampMicros(v: unknown): bigint {
   if (typeof v === 'string') {
     const ms = Date.parse(v);
     if (Number.isNaN(ms)) throw new TypeError(`not a timestamp: ${v}`);
-    // Date keeps milliseconds; the microseconds of a longer fraction are added back
-    const micros = /\.\d{3}(\d{1,3})/.exec(v)?.[1]?.padEnd(3, '0') ?? '0';
+    // Date keeps milliseconds; the microseconds of a longer fraction are added back,
+    // rounded to the microsecond as PostgreSQL rounds (half to even)
+    const rest = /\.\d{3}(\d+)/.exec(v)?.[1] ?? '';
+    let micros = Number(rest.slice(0, 3).padEnd(3, '0'));
+    const beyond = rest.slice(3);
+    if (beyond && (beyond[0]! > '5' || (beyond[0] === '5' && (/[1-9]/.test(beyond.slice(1)) || micros % 2 === 1)))) micros++;
     return BigInt(ms) * 1000n + BigInt(micros) - POSTGRES_EPOCH_MICROS;
   }
   throw new TypeError(`not a timestamp: ${String(v)}`);
@@ -151,10 +189,10 @@ function writeField(w: Writer, type: BinaryColumnType, v: unknown) {
       return w.utf8Field(typeof v === 'string' ? v : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v));
     case 'smallint':
       w.int32(2);
-      return w.int16(Number(v));
+      return w.int16(integer(v, 16));
     case 'integer':
       w.int32(4);
-      return w.int32(Number(v));
+      return w.int32(integer(v, 32));
     case 'bigint':
       w.int32(8);
       w.ensure(8);
@@ -178,7 +216,7 @@ function writeField(w: Writer, type: BinaryColumnType, v: unknown) {
     case 'boolean':
       w.int32(1);
       w.ensure(1);
-      w.buf[w.pos++] = v ? 1 : 0;
+      w.buf[w.pos++] = boolean(v) ? 1 : 0;
       return;
   }
 }
@@ -192,6 +230,7 @@ export function copyBinary(types: readonly BinaryColumnType[], rows: readonly (r
   w.int32(0); // flags
   w.int32(0); // header extension length
   for (const row of rows) {
+    if (row.length !== types.length) throw new TypeError(`a row has ${row.length} values for ${types.length} columns`);
     w.int16(types.length);
     for (let i = 0; i < types.length; i++) writeField(w, types[i]!, row[i]);
   }

@@ -51,6 +51,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
   const pending = new Map<number, { resolve: (rows: Row[]) => void; reject: (e: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 1;
+  let nextStage = 1;
   let dead: DatabaseError | undefined;
   let closing = false;
 
@@ -125,7 +126,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     // table of just these columns, dropped at commit, then INSERT … ON CONFLICT DO NOTHING.
     copyIn: async (table, columns, rows, { ignoreDuplicates = false } = {}) => {
       if (rows.length === 0) return 0;
-      const stage = quoteIdent(`copy_stage_${table}`);
+      const stage = quoteIdent(`copy_stage_${nextStage++}`); // its own name: copies may overlap in one transaction
       if (ignoreDuplicates) {
         await direct.exec(`DROP TABLE IF EXISTS ${stage}; CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`);
       }

@@ -42,14 +42,14 @@ export interface FetchedBlock {
 }
 
 /** CometBFT 0.38 `block_results`, as the node sends it. */
-interface BlockResultsJson {
+export interface BlockResultsJson {
   txs_results: null | {
     code?: number;
     codespace?: string;
     log?: string;
     gas_wanted?: string;
     gas_used?: string;
-    events?: null | { type: string; attributes?: null | { key: string; value: string | null }[] }[];
+    events?: null | { type: string; attributes?: null | { key?: string | null; value?: string | null }[] }[];
   }[];
 }
 
@@ -102,11 +102,15 @@ function restShape({ blockId, block }: CometBlock) {
 }
 
 /** The node's events as RawEvents, normalised in place (absent attributes and values). */
-function eventsOf(raw: NonNullable<BlockResultsJson['txs_results']>[number]['events']): RawEvent[] {
+export function eventsOf(raw: NonNullable<BlockResultsJson['txs_results']>[number]['events']): RawEvent[] {
   const events = raw ?? [];
   for (const e of events) {
     if (!e.attributes) e.attributes = [];
-    for (const a of e.attributes) if (a.value === null) a.value = '';
+    for (const a of e.attributes) {
+      // CometBFT leaves empty strings out of its JSON (e.g. the fee of a zero-fee tx)
+      if (a.key == null) a.key = '';
+      if (a.value == null) a.value = '';
+    }
   }
   return events as RawEvent[];
 }
@@ -115,6 +119,22 @@ export async function fetchBlock(chain: ChainClient, height: number, contracts: 
   // block through cosmjs's decoder; block_results raw through cosmjs's RPC client: its
   // adaptor re-creates every event attribute and costs ~60 µs per tx on full blocks.
   const [response, results] = await Promise.all([chain.comet.block(height), chain.rawCall<BlockResultsJson>('block_results', { height: String(height) })]);
+  try {
+    return shapeBlock(height, response, results, contracts);
+  } catch (error) {
+    throw new BlockShapeError(`block ${height}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * A block the node served that could not be shaped for the index: a node answering
+ * nonsense, or a bug here. Not a node outage: the indexer logs it as a failed batch.
+ */
+export class BlockShapeError extends Error {
+  override name = 'BlockShapeError';
+}
+
+function shapeBlock(height: number, response: CometBlock, results: BlockResultsJson, contracts: ContractAddresses): FetchedBlock {
   const { block } = response;
   const txResults = results.txs_results ?? [];
   if (txResults.length !== block.txs.length) {

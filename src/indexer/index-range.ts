@@ -5,7 +5,7 @@ import type { ChainClient } from '../chain/client.ts';
 import { DatabaseError, type Database } from '../db/types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { ContractAddresses, DomainEvent } from './decode-events.ts';
-import { fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
+import { BlockShapeError, fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
 import { writeBatch, type WriteOptions, type WriteResult } from './write-batch.ts';
 
 /** The node failed to answer: a separate error type so callers can tell it from a database failure. */
@@ -17,6 +17,7 @@ export async function nodeCall<T>(what: string, fn: () => Promise<T>): Promise<T
   try {
     return await fn();
   } catch (error) {
+    if (error instanceof BlockShapeError) throw error; // the node answered; what it sent could not be indexed
     throw new NodeError(`${what}: ${(error as Error).message}`, { cause: error });
   }
 }

@@ -87,13 +87,17 @@ const ATTRIBUTE_COLUMNS = ['key', 'value', 'height', 'tx_index'] as const;
 /** The distinct [type.key, value] pairs of a tx's events that the attribute index keeps. */
 export function indexedAttributes(events: readonly ChainEvent[]): [string, string][] {
   const pairs: [string, string][] = [];
+  const seen = new Set<string>();
   for (const e of events) {
     const keys = INDEXED_KEYS.get(e.type);
     if (!keys) continue;
     for (const a of e.attributes) {
       if (!keys.has(a.key)) continue;
       const key = `${e.type}.${a.key}`;
-      if (!pairs.some(([k, v]) => k === key && v === a.value)) pairs.push([key, a.value]); // a handful per tx
+      const pair = `${key}\0${a.value}`;
+      if (seen.has(pair)) continue;
+      seen.add(pair);
+      pairs.push([key, a.value]);
     }
   }
   return pairs;

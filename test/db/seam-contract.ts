@@ -129,6 +129,22 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.equal(back.map((r) => r.name), ['ünïcode', '', null, 'x']);
     const err = await db.copyIn('seam_copy3', ['id', 'amt'], [[5, '-1']]).catch((e) => e);
     assert.instance(err, DatabaseError, 'the domain check still applies');
+    // what PostgreSQL's own input would make of the same values
+    await db.exec('DROP TABLE IF EXISTS seam_copy5; CREATE TABLE seam_copy5 (id int, flag boolean, dec numeric, at timestamptz)');
+    await db.copyIn('seam_copy5', ['id', 'flag', 'dec', 'at'], [
+      [1, 'f', '1e5', '2026-01-01T00:00:00.1234565Z'],
+      [2, 'true', ' 2.5E-3 ', '2026-01-01T00:00:00.1234575Z'],
+      ['3', false, 1e-7, '2026-01-01T00:00:00.9999995Z'],
+    ]);
+    const copied = await db.query<Record<string, unknown>>(`SELECT id, flag, dec::text AS dec, to_char(at AT TIME ZONE 'UTC', 'HH24:MI:SS.US') AS at FROM seam_copy5 ORDER BY id`);
+    assert.equal(copied.map((r) => [r.id, r.flag, r.dec, r.at]), [
+      [1, false, '100000', '00:00:00.123456'],
+      [2, true, '0.0025', '00:00:00.123458'],
+      [3, false, '0.0000001', '00:00:01.000000'],
+    ]);
+    for (const bad of [[4, 'maybe', null, null], [1.7, null, null, null], ['x', null, null, null]]) {
+      assert.ok(await db.copyIn('seam_copy5', ['id', 'flag', 'dec', 'at'], [bad]).then(() => false, () => true), `${JSON.stringify(bad)} is refused`);
+    }
   });
 
   test('copyIn with ignoreDuplicates stores only new rows and says how many, in or out of a transaction', async ({ db }) => {

@@ -10,9 +10,10 @@ export interface RevalidateOptions {
   /**
    * Once its data changed (an invalidation or the TTL), the last body is still served for
    * up to this long while one new body is computed in the background; after that requests
-   * wait for the new body. A new computation also waits until the last one is 4 times its
-   * own duration in the past, so an expensive body takes at most a fifth of the database's
-   * time however often its data changes.
+   * wait for the new body. Within that bound a new computation also waits until the last
+   * one is 4 times its own duration in the past, so a body that takes up to about a fifth
+   * of `maxStaleMs` to compute takes at most a fifth of the database's time however often
+   * its data changes; a slower one is recomputed whenever it is older than `maxStaleMs`.
    */
   maxStaleMs: number;
 }
@@ -53,6 +54,8 @@ interface Revalidated {
 }
 
 const MAX_BYTES = 64 * 1024 * 1024;
+/** A monotonic clock for staleness (a wall-clock jump must not stretch or cut it). */
+const clock = () => performance.now();
 /** A revalidated body is recomputed at most once per this many times its compute time. */
 const REVALIDATE_COOLDOWN_FACTOR = 4;
 
@@ -93,9 +96,9 @@ export function createResponseCache(): ResponseCache {
     entry.staleSince ??= at;
   };
   const recompute = (key: string, entry: Revalidated | undefined, tags: readonly string[], ttlMs: number, compute: () => Promise<string>) => {
-    const started = Date.now();
+    const started = clock();
     const running = compute().then((body) => {
-      const now = Date.now();
+      const now = clock();
       const current = revalidated.get(key);
       const changed = current?.running === running && current.changedWhileRunning;
       revalidated.set(key, { body, tags, computedAt: now, durationMs: now - started, staleSince: changed ? started : undefined, ttlMs, running: undefined, changedWhileRunning: false });
@@ -116,7 +119,7 @@ export function createResponseCache(): ResponseCache {
     return running;
   };
   const rememberRevalidated = (key: string, tags: readonly string[], ttlMs: number, compute: () => Promise<string>, { maxStaleMs }: RevalidateOptions) => {
-    const now = Date.now();
+    const now = clock();
     const entry = revalidated.get(key);
     if (!entry) return recompute(key, undefined, tags, ttlMs, compute);
     if (entry.staleSince === undefined && now - entry.computedAt >= entry.ttlMs) entry.staleSince = entry.computedAt + entry.ttlMs;
@@ -157,14 +160,14 @@ export function createResponseCache(): ResponseCache {
       const dropped = new Set(tags);
       for (const tag of dropped) for (const key of [...(byTag.get(tag) ?? [])]) lru.delete(key);
       for (const [key, pending] of inFlight) if (pending.tags.some((t) => dropped.has(t))) abandon(key, pending);
-      const now = Date.now();
-      for (const entry of revalidated.values()) if (entry.tags.some((t) => dropped.has(t))) markChanged(entry, now);
+      const at = clock();
+      for (const entry of revalidated.values()) if (entry.tags.some((t) => dropped.has(t))) markChanged(entry, at);
     },
     clear() {
       lru.clear();
       for (const [key, pending] of inFlight) abandon(key, pending);
-      const now = Date.now();
-      for (const entry of revalidated.values()) markChanged(entry, now);
+      const at = clock();
+      for (const entry of revalidated.values()) markChanged(entry, at);
     },
     get size() {
       return lru.size + revalidated.size;
