@@ -62,6 +62,7 @@ test('revalidate: the first request waits; after a change the last body is serve
   assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 1', 'fresh: served without computing');
   assert.is(g.calls(), 1);
 
+  await sleep(200); // past the cooldown (4x the first computation's time)
   cache.invalidate([ANY]);
   assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 1', 'stale body served at once');
   assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 1');
@@ -94,7 +95,7 @@ test('revalidate: the TTL makes a body stale like an invalidation', async () => 
   const first = cache.remember('list', [ANY], 30, g.compute, opts);
   await g.release();
   await first;
-  await sleep(50);
+  await sleep(200); // expired, and past the cooldown
   assert.is(await cache.remember('list', [ANY], 30, g.compute, opts), 'body 1', 'expired: served stale');
   assert.is(g.calls(), 2, 'and recomputed');
   await g.release();
@@ -113,13 +114,13 @@ test('revalidate: a change during the computation leaves its body stale; recompu
   cache.invalidate([ANY]);
   assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1', 'served stale');
   assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1', 'cooling down: 4 x 100 ms since the last computation');
-  await sleep(600);
+  await sleep(900);
   assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1', 'stale still; recomputing now');
   cache.invalidate([ANY]); // during that computation
   await sleep(300);
   assert.is(n, 2);
   assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 2', 'the new body, served though already stale');
-  await sleep(600);
+  await sleep(900);
   await cache.remember('list', [ANY], 60_000, slow, opts);
   await sleep(300);
   assert.is(n, 3, 'the body that went stale during its computation is recomputed');
