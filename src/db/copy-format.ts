@@ -48,8 +48,8 @@ export type BinaryColumnType = 'text' | 'smallint' | 'integer' | 'bigint' | 'num
 const BINARY_TYPES = new Set<string>(['text', 'character varying', 'smallint', 'integer', 'bigint', 'numeric', 'timestamp with time zone', 'bytea', 'jsonb', 'json', 'boolean']);
 
 /** The encoder's name for a catalog type name (`regtype::text`), or undefined when it has none. */
-export function binaryColumnType(type: string): BinaryColumnType | undefined {
-  if (!BINARY_TYPES.has(type)) return undefined;
+export function binaryColumnType(type: string | undefined): BinaryColumnType | undefined {
+  if (type === undefined || !BINARY_TYPES.has(type)) return undefined;
   return (type === 'character varying' ? 'text' : type) as BinaryColumnType;
 }
 

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseError, type Database, type Queryable, type Row } from './types.ts';
 import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
+import { createColumnTypes } from './column-types.ts';
 import { acquireDirLock } from './dir-lock.ts';
 import { binaryColumnType, columnList, copyBinary, copyTarget, copyText, quoteIdent, type BinaryColumnType } from './copy-format.ts';
 
@@ -96,27 +97,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
       worker.postMessage(request, transfer);
     });
 
-  // Column name → binary COPY type of a table, looked up once per table (tables do not
-  // change under a running service; migrations run before anything is copied).
-  const copyTypes = new Map<string, Promise<Map<string, BinaryColumnType | undefined>>>();
-  const copyTypesOf = (table: string) => {
-    let types = copyTypes.get(table);
-    if (!types) {
-      types = (
-        send({
-          id: nextId++,
-          op: 'query',
-          text: `SELECT a.attname, coalesce(nullif(t.typbasetype, 0), a.atttypid)::regtype::text AS type
-                 FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid
-                 WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
-          params: [table],
-        }) as Promise<{ attname: string; type: string }[]>
-      ).then((rows) => new Map(rows.map((r) => [r.attname, binaryColumnType(r.type)])));
-      copyTypes.set(table, types);
-      types.catch(() => copyTypes.delete(table));
-    }
-    return types;
-  };
+  const columnTypes = createColumnTypes();
 
   const direct: Queryable = {
     query: <T extends object>(text: string, params: readonly unknown[] = []) =>
@@ -126,13 +107,12 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     // table of just these columns, dropped at commit, then INSERT … ON CONFLICT DO NOTHING.
     copyIn: async (table, columns, rows, { ignoreDuplicates = false } = {}) => {
       if (rows.length === 0) return 0;
-      const stage = quoteIdent(`copy_stage_${nextStage++}`); // its own name: copies may overlap in one transaction
-      if (ignoreDuplicates) {
-        await direct.exec(`DROP TABLE IF EXISTS ${stage}; CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`);
-      }
-      const into = `${ignoreDuplicates ? stage : quoteIdent(table)} (${columnList(columns)})`;
-      const known = await copyTypesOf(table);
-      const types = columns.map((c) => known.get(c));
+      // a name of its own: copies may overlap in one transaction
+      const stage = ignoreDuplicates ? quoteIdent(`copy_stage_${nextStage++}`) : undefined;
+      if (stage) await direct.exec(`CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`);
+      const into = `${stage ?? quoteIdent(table)} (${columnList(columns)})`;
+      const known = await columnTypes(table, (text, params) => send({ id: nextId++, op: 'query', text, params }) as Promise<never>);
+      const types = columns.map((c) => binaryColumnType(known.get(c)?.base));
       if (types.every((t): t is BinaryColumnType => t !== undefined)) {
         const data = copyBinary(types, rows);
         await send({ id: nextId++, op: 'copy', text: `COPY ${into} FROM '/dev/blob' (FORMAT binary)`, data }, [data.buffer as ArrayBuffer]);
@@ -140,12 +120,11 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
         // a type the binary encoder does not write (or a column that does not exist, which COPY reports)
         await send({ id: nextId++, op: 'copy', text: `COPY ${into} FROM '/dev/blob'`, data: copyText(rows) });
       }
-      if (!ignoreDuplicates) return rows.length;
+      if (!stage) return rows.length;
       const [stored] = await direct.query<{ n: number }>(
         `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT ${columnList(columns)} FROM ${stage} ON CONFLICT DO NOTHING RETURNING 1)
          SELECT count(*)::int AS n FROM stored`,
       );
-      await direct.exec(`DROP TABLE ${stage}`);
       return stored!.n;
     },
   };

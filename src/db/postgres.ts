@@ -1,5 +1,6 @@
 // Server adapter: a TimescaleDB (PostgreSQL) server reached with postgres.js.
 import postgres from 'postgres';
+import { createColumnTypes } from './column-types.ts';
 import { copyTarget } from './copy-format.ts';
 import { DatabaseError, parseInt8, type Database, type Queryable } from './types.ts';
 
@@ -41,25 +42,6 @@ function copyValue(v: unknown): unknown {
   return v;
 }
 
-/** Column name → type name of a table, looked up once per database (tables do not change under a running service). */
-function createColumnTypes() {
-  const byTable = new Map<string, Promise<Map<string, string>>>();
-  return (s: postgres.Sql | postgres.TransactionSql, table: string): Promise<Map<string, string>> => {
-    let types = byTable.get(table);
-    if (!types) {
-      types = s
-        .unsafe<{ attname: string; type: string }[]>(
-          `SELECT attname, format_type(atttypid, NULL) AS type FROM pg_attribute WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped`,
-          [table],
-        )
-        .then((rows) => new Map(rows.map((r) => [r.attname, r.type])));
-      byTable.set(table, types);
-      types.catch(() => byTable.delete(table));
-    }
-    return types;
-  };
-}
-
 export interface ServerOptions {
   url: string;
   /** Pool size; the embedded adapter has exactly one session. */
@@ -97,11 +79,11 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     async copyIn(table, columns, rows, { ignoreDuplicates = false } = {}) {
       if (rows.length === 0) return 0;
       try {
-        const types = await columnTypes(s, table);
+        const types = await columnTypes(table, (text, params) => s.unsafe(text, params as postgres.ParameterOrJSON<never>[]));
         const casts = columns.map((c, i) => {
           const type = types.get(c);
           if (!type) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
-          return `$${i + 1}::${type}[]`;
+          return `$${i + 1}::${type.declared}[]`;
         });
         const params = columns.map((_, i) => arrayLiteral(rows.map((r) => copyValue(r[i]))));
         const [stored] = await s.unsafe<{ n: number }[]>(

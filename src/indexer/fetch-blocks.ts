@@ -140,7 +140,8 @@ function shapeBlock(height: number, response: CometBlock, results: BlockResultsJ
   if (txResults.length !== block.txs.length) {
     throw new Error(`block ${height} has ${block.txs.length} txs but ${txResults.length} results`);
   }
-  const time = new Date((block.header.time as Date).getTime());
+  const headerTime = block.header.time as Date; // cosmjs's DateWithNanoseconds
+  const time = new Date(headerTime.getTime());
   const raw: RawTx[] = [];
   const txs = block.txs.map((bytes, index): FetchedTx => {
     const r = txResults[index]!;
@@ -166,7 +167,7 @@ function shapeBlock(height: number, response: CometBlock, results: BlockResultsJ
     hash: upperHex(response.blockId.hash),
     lastBlockHash: block.header.lastBlockId ? upperHex(block.header.lastBlockId.hash) : '',
     time,
-    timeRfc3339: protoTimestamp(block.header.time as Date, nanosOf(block.header.time as Date)),
+    timeRfc3339: protoTimestamp(headerTime, nanosOf(headerTime)),
     chainId: block.header.chainId,
     proposer: upperHex(block.header.proposerAddress),
     txs,

@@ -11,21 +11,16 @@ import { foldTokenChanges } from './token-changes.ts';
 import { writeTrades } from './trades.ts';
 import { encodeNotice, FEED_CHANNEL } from './feed-notice.ts';
 
-
 /**
- * Event attributes indexed for `events=` search and wallet history (type.key): the forms
- * SPEC 4.2 names. A tx's own sender is message.sender, so transfer.sender is not indexed
- * (it would add two rows per tx for fee payments alone).
+ * Event attributes indexed for `events=` search and wallet history, by event type: the
+ * forms SPEC 4.2 names (message.sender, message.action, transfer.recipient). A tx's own
+ * sender is message.sender, so transfer.sender is not indexed (it would add two rows per
+ * tx for fee payments alone).
  */
-export const INDEXED_ATTRIBUTES = new Set(['message.sender', 'message.action', 'transfer.recipient']);
-/** The same, by event type: the keys indexed for each type. */
-const INDEXED_KEYS = new Map<string, Set<string>>();
-for (const typeKey of INDEXED_ATTRIBUTES) {
-  const dot = typeKey.indexOf('.');
-  const type = typeKey.slice(0, dot);
-  if (!INDEXED_KEYS.has(type)) INDEXED_KEYS.set(type, new Set());
-  INDEXED_KEYS.get(type)!.add(typeKey.slice(dot + 1));
-}
+const INDEXED_KEYS = new Map<string, ReadonlySet<string>>([
+  ['message', new Set(['sender', 'action'])],
+  ['transfer', new Set(['recipient'])],
+]);
 
 export interface Batch {
   blocks: readonly FetchedBlock[];

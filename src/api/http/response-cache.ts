@@ -40,7 +40,8 @@ interface Pending {
 
 /** A body served stale-while-revalidate (kept apart from the LRU: there are a few such keys). */
 interface Revalidated {
-  body: string;
+  /** Undefined until the first computation has ended. */
+  body: string | undefined;
   tags: readonly string[];
   /** When the last computation ended, and how long it took. */
   computedAt: number;
@@ -113,8 +114,7 @@ export function createResponseCache(): ResponseCache {
       entry.running = running;
       entry.changedWhileRunning = false;
     } else {
-      // the first body: nothing to serve meanwhile; a placeholder holds the computation
-      revalidated.set(key, { body: '', tags, computedAt: 0, durationMs: 0, staleSince: 0, ttlMs, running, changedWhileRunning: false });
+      revalidated.set(key, { body: undefined, tags, computedAt: 0, durationMs: 0, staleSince: undefined, ttlMs, running, changedWhileRunning: false });
     }
     return running;
   };
@@ -122,16 +122,17 @@ export function createResponseCache(): ResponseCache {
     const now = clock();
     const entry = revalidated.get(key);
     if (!entry) return recompute(key, undefined, tags, ttlMs, compute);
+    const { body } = entry;
+    if (body === undefined) return entry.running ?? recompute(key, entry, tags, ttlMs, compute); // no body yet (or the first failed)
     if (entry.staleSince === undefined && now - entry.computedAt >= entry.ttlMs) entry.staleSince = entry.computedAt + entry.ttlMs;
-    if (entry.staleSince === undefined) return Promise.resolve(entry.body);
-    const servable = entry.computedAt > 0 && now - entry.staleSince <= maxStaleMs;
-    if (entry.running) return servable ? Promise.resolve(entry.body) : entry.running;
+    if (entry.staleSince === undefined) return Promise.resolve(body);
+    const servable = now - entry.staleSince <= maxStaleMs;
+    if (entry.running) return servable ? Promise.resolve(body) : entry.running;
     const coolingDown = now < entry.computedAt + REVALIDATE_COOLDOWN_FACTOR * entry.durationMs;
-    if (servable && coolingDown) return Promise.resolve(entry.body);
+    if (servable && coolingDown) return Promise.resolve(body);
     const running = recompute(key, entry, tags, ttlMs, compute);
-    if (!servable) return running;
-    running.catch(() => {}); // served stale: the next request that must wait sees a failure
-    return Promise.resolve(entry.body);
+    // served stale, a failure of `running` reaches the next request that has to wait for it
+    return servable ? Promise.resolve(body) : running;
   };
 
   return {
