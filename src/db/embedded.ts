@@ -142,14 +142,20 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     }
   };
 
-  return {
-    kind: 'embedded',
+  const shared: Queryable = {
     query: (text, params) => inSession(() => direct.query(text, params)),
     exec: (text) => inSession(() => direct.exec(text)),
     // a copy that skips duplicates takes two statements: in a transaction of its own here
     copyIn: (table, columns, rows, options) =>
       inSession(() => (options?.ignoreDuplicates ? inTransaction(() => direct.copyIn(table, columns, rows, options)) : direct.copyIn(table, columns, rows))),
+  };
+
+  return {
+    kind: 'embedded',
+    ...shared,
     transaction: (fn) => inSession(() => inTransaction(() => fn(direct))),
+    // The one session is shared: statements of `fn` queue with everyone else's.
+    session: (fn) => fn(shared),
     async listen(channel, onNotify, onListen) {
       let set = listeners.get(channel);
       if (!set) {

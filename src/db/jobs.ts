@@ -19,11 +19,20 @@ export async function runJobs(db: Database, group: JobGroup): Promise<{ job: str
     [GROUP_PROCS[group]],
   );
   const timings: { job: string; ms: number }[] = [];
-  for (const job of jobs) {
-    const started = performance.now();
-    await db.exec(`CALL run_job(${Number(job.job_id)})`);
-    timings.push({ job: job.hypertable_name ? `${job.proc_name}(${job.hypertable_name})` : job.proc_name, ms: performance.now() - started });
-  }
+  // On one session: a candle job holds a session lock (sql/0007_candle_job_lock.sql) that
+  // a failed run leaves behind, and only that session can release it.
+  await db.session(async (session) => {
+    for (const job of jobs) {
+      const started = performance.now();
+      try {
+        await session.exec(`CALL run_job(${Number(job.job_id)})`);
+      } catch (error) {
+        await session.query('SELECT release_candle_jobs()').catch(() => {});
+        throw error;
+      }
+      timings.push({ job: job.hypertable_name ? `${job.proc_name}(${job.hypertable_name})` : job.proc_name, ms: performance.now() - started });
+    }
+  });
   return timings;
 }
 

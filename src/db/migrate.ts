@@ -36,12 +36,17 @@ export class MigrationError extends Error {
 
 /** Applies pending migrations; returns the versions applied by this call. */
 export async function migrate(db: Database, migrations = readMigrations()): Promise<string[]> {
-  await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-    version    text PRIMARY KEY,
-    name       text        NOT NULL,
-    checksum   text        NOT NULL,
-    applied_at timestamptz NOT NULL DEFAULT now()
-  )`);
+  // Under the lock too: two processes creating the table at once can both pass
+  // IF NOT EXISTS, and one then fails on the catalog's unique index.
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version    text PRIMARY KEY,
+      name       text        NOT NULL,
+      checksum   text        NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  });
   const applied: string[] = [];
   for (const m of migrations) {
     const done = await db.transaction(async (tx) => {

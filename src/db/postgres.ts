@@ -6,8 +6,13 @@ import { DatabaseError, parseInt8, type Database, type Queryable } from './types
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P03']);
 
-function wrap(error: unknown): DatabaseError {
+/**
+ * A driver or server failure as a DatabaseError. An error thrown by the caller's own code
+ * inside a transaction (a MigrationError, a TypeError) is returned as it is.
+ */
+function wrap(error: unknown): unknown {
   if (error instanceof DatabaseError) return error;
+  if (!isDriverError(error)) return error;
   const e = error as { message?: string; code?: string; detail?: string; errno?: string };
   const code = e?.code ?? e?.errno;
   return new DatabaseError(e?.message ?? String(error), {
@@ -16,6 +21,13 @@ function wrap(error: unknown): DatabaseError {
     unavailable: code !== undefined && CONNECTION_CODES.has(code),
     cause: error,
   });
+}
+
+/** postgres.js's own errors: the server's (PostgresError) and its connection errors (an upper-case code). */
+function isDriverError(error: unknown): boolean {
+  if (error instanceof postgres.PostgresError) return true;
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Z0-9_]+$/.test(code) && !code.startsWith('ERR_');
 }
 
 /**
@@ -61,7 +73,10 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
   const queryOn = (s: postgres.Sql | postgres.TransactionSql): Queryable => ({
     async query<T extends object>(text: string, params: readonly unknown[] = []) {
       try {
-        return (await s.unsafe(text, params.map(toParameter) as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 })) as unknown as T[];
+        // postgres.js resolves to its Result (an Array subclass with query metadata);
+        // the seam promises plain arrays of rows, as the embedded adapter returns.
+        const result = await s.unsafe(text, params.map(toParameter) as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 });
+        return Array.from(result) as unknown as T[];
       } catch (error) {
         throw wrap(error);
       }
@@ -107,6 +122,16 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         return (await sql.begin((tx) => fn(queryOn(tx)))) as Awaited<ReturnType<typeof fn>>;
       } catch (error) {
         throw wrap(error);
+      }
+    },
+    async session(fn) {
+      const conn = await sql.reserve().catch((e) => {
+        throw wrap(e);
+      });
+      try {
+        return await fn(queryOn(conn));
+      } finally {
+        conn.release();
       }
     },
     async listen(channel, onNotify, onListen) {

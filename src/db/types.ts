@@ -35,6 +35,12 @@ export interface Database extends Queryable {
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
+   * Runs `fn` on one session (a reserved connection on a server; the only session
+   * embedded), outside any transaction: for work whose session state must last across
+   * statements, such as a procedure that commits inside and holds a session lock.
+   */
+  session<T>(fn: (session: Queryable) => Promise<T>): Promise<T>;
+  /**
    * Subscribes to NOTIFY on `channel`; resolves to an unsubscribe function. `onListen`
    * runs each time the subscription is established, the first time included: after a
    * lost connection is re-established, notifications sent meanwhile are gone, so a

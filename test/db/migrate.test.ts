@@ -6,7 +6,8 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { migrate, readMigrations } from '../../src/db/migrate.ts';
-import { openTestDatabase } from '../helpers/database.ts';
+import { createServerDatabase } from '../../src/db/postgres.ts';
+import { freshServerDatabase, openTestDatabase } from '../helpers/database.ts';
 
 test('npm run migrate applies every migration, and a second run applies none', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'migrate-test-'));
@@ -29,7 +30,7 @@ test('applied migrations are recorded with their checksums, and re-running chang
     const rows = await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
     assert.equal(rows.map((r) => r.version), readMigrations().map((m) => m.version));
     assert.equal(await migrate(db), []);
-    const jobs = await db.query<{ proc_name: string }>(`SELECT proc_name FROM timescaledb_information.jobs WHERE proc_name <> 'policy_job_stat_history_retention' ORDER BY proc_name`);
+    const jobs = await db.query<{ proc_name: string }>(`SELECT proc_name FROM timescaledb_information.jobs WHERE proc_schema = 'public' ORDER BY proc_name`);
     assert.equal(jobs.map((j) => j.proc_name), ['prune_candles', 'prune_feed_events', 'refresh_candles']);
   } finally {
     await dispose();
@@ -58,6 +59,25 @@ test('a failing migration leaves nothing half-applied', async () => {
     assert.is((await db.query(`SELECT 1 FROM schema_migrations WHERE version = '9999'`)).length, 0);
   } finally {
     await dispose();
+  }
+});
+
+// The embedded database belongs to one process (its data directory is locked): this is a server's case.
+const serverUrl = process.env.TEST_DATABASE_URL;
+if (!serverUrl) console.log('Skipping the concurrent migration test: it needs a TimescaleDB server (TEST_DATABASE_URL)');
+(serverUrl ? test : test.skip)('processes migrating one empty server database at once apply each migration exactly once', async () => {
+  const fresh = await freshServerDatabase(serverUrl!);
+  const dbs = [0, 1, 2].map(() => createServerDatabase({ url: fresh.url, max: 2 }));
+  try {
+    const applied = await Promise.all(dbs.map((db) => migrate(db)));
+    assert.equal(applied.flat().sort(), readMigrations().map((m) => `${m.version}_${m.name}`), 'each applied by one process');
+    const rows = await dbs[0]!.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+    assert.is(rows[0]!.n, readMigrations().length);
+    const jobs = await dbs[0]!.query<{ proc_name: string }>(`SELECT proc_name FROM timescaledb_information.jobs WHERE proc_schema = 'public' ORDER BY proc_name`);
+    assert.equal(jobs.map((j) => j.proc_name), ['prune_candles', 'prune_feed_events', 'refresh_candles'], 'each job scheduled once');
+  } finally {
+    for (const db of dbs) await db.close();
+    await fresh.dispose();
   }
 });
 

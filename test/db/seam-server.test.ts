@@ -2,6 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServerDatabase } from '../../src/db/postgres.ts';
+import { DatabaseError } from '../../src/db/types.ts';
 import { seamContract } from './seam-contract.ts';
 import { startPostgresServer } from '../helpers/postgres-server.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
@@ -32,6 +33,30 @@ if ('skip' in server) {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+  contract('a session whose backend is killed rejects its next statement; the process lives on', async () => {
+    // postgres.js 3.4.9 threw from a setImmediate here (uncatchable, the process died):
+    // patches/postgres+3.4.9.patch settles the statement with CONNECTION_CLOSED instead.
+    const db = createServerDatabase({ url: fresh.url });
+    const killer = createServerDatabase({ url: fresh.url, max: 1 });
+    try {
+      const outcome = await db.session(async (s) => {
+        const [{ pid }] = (await s.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [{ pid: number }];
+        await killer.query('SELECT pg_terminate_backend($1::int)', [pid]);
+        await new Promise((r) => setTimeout(r, 200));
+        return s.query('SELECT 1 AS one').then(
+          () => 'answered',
+          (e) => e,
+        );
+      });
+      assert.instance(outcome, DatabaseError);
+      assert.ok(outcome.unavailable, `unavailable (code ${outcome.code})`);
+      await new Promise((r) => setTimeout(r, 100)); // an immediate that would throw has run by now
+      assert.equal(await db.query('SELECT 1 AS one'), [{ one: 1 }], 'the pool serves again');
+    } finally {
+      await db.close();
+      await killer.close();
     }
   });
   contract('an unreachable server is reported as unavailable', async () => {
