@@ -1,13 +1,27 @@
 // `npm test`: runs every test/**/*.test.ts file (uvu) in its own process, two at a time,
-// and ends with one summary line: "N passed, N failed, N skipped".
-// Arguments filter files by substring: `npm test -- candles devnet`.
+// once on the embedded TimescaleDB and once on a TimescaleDB server, and prints one line
+// per database ("embedded: N passed, N failed") and one in all ("N passed, N failed").
+//
+// The server is TEST_DATABASE_URL when set, otherwise a throwaway PostgreSQL cluster with
+// the TimescaleDB extension made from this machine's binaries for the run. Without one the
+// server run is skipped with the reason, except under CI=true, where that is a failure.
+//
+//   npm test -- candles devnet     files whose path contains one of the words
+//   npm test -- --db embedded      one database only (embedded | server | both, the default)
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startThrowawayCluster, type ServerOrReason } from '../test/helpers/postgres-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const filters = process.argv.slice(2);
+const { values, positionals } = parseArgs({ options: { db: { type: 'string', default: 'both' } }, allowPositionals: true });
+const databases = values.db === 'both' ? (['embedded', 'server'] as const) : ([values.db] as ('embedded' | 'server')[]);
+if (!databases.every((d) => d === 'embedded' || d === 'server')) {
+  console.error(`--db must be embedded, server or both (got ${values.db})`);
+  process.exit(2);
+}
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.min(2, availableParallelism()));
 const timeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
 
@@ -21,7 +35,7 @@ function findTests(dir: string): string[] {
 
 const files = findTests(path.join(root, 'test'))
   .map((f) => path.relative(root, f))
-  .filter((f) => filters.length === 0 || filters.some((s) => f.includes(s)))
+  .filter((f) => positionals.length === 0 || positionals.some((s) => f.includes(s)))
   .sort();
 
 interface Outcome {
@@ -36,13 +50,15 @@ interface Outcome {
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const count = (out: string, label: string) => Number(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm').exec(out)?.[1] ?? 0);
+/** Lines a test file prints to say why it skips something ("Skipping …"). */
+const skipReasons = (out: string) => out.split('\n').filter((l) => /^\s*Skipping\b/.test(l)).map((l) => l.trim());
 
-function runFile(file: string): Promise<Outcome> {
+function runFile(file: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['--import', 'tsx', file], {
       cwd: root,
-      env: { ...process.env, FORCE_COLOR: '0', NODE_ENV: 'test' },
+      env: { ...env, FORCE_COLOR: '0', NODE_ENV: 'test' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -52,10 +68,11 @@ function runFile(file: string): Promise<Outcome> {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const text = strip(output);
+      // uvu's Total counts the tests that ran; skipped ones are apart from it
       const total = count(text, 'Total');
       const passed = count(text, 'Passed');
       const skipped = count(text, 'Skipped');
-      let failed = Math.max(0, total - passed - skipped);
+      let failed = Math.max(0, total - passed);
       let crashed: string | undefined;
       if (signal) crashed = `killed by ${signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutMs} ms?)` : ''}`;
       else if (code !== 0 && failed === 0) crashed = `exited with code ${code}`;
@@ -66,25 +83,64 @@ function runFile(file: string): Promise<Outcome> {
   });
 }
 
-const outcomes: Outcome[] = [];
-const queue = [...files];
-async function worker() {
-  for (let file = queue.shift(); file; file = queue.shift()) {
-    const o = await runFile(file);
-    outcomes.push(o);
-    const mark = o.failed ? 'FAIL' : 'ok  ';
-    console.log(`${mark} ${o.file}  ${o.passed} passed${o.failed ? `, ${o.failed} failed` : ''}${o.skipped ? `, ${o.skipped} skipped` : ''}  (${(o.ms / 1000).toFixed(1)}s)${o.crashed ? `  [${o.crashed}]` : ''}`);
-    if (o.failed || process.env.TEST_VERBOSE) console.log(o.output.replace(/^/gm, '    │ '));
-  }
+async function runAll(label: string, env: NodeJS.ProcessEnv): Promise<Outcome[]> {
+  console.log(`\n── ${label} ──`);
+  const outcomes: Outcome[] = [];
+  const queue = [...files];
+  const worker = async () => {
+    for (let file = queue.shift(); file; file = queue.shift()) {
+      const o = await runFile(file, env);
+      outcomes.push(o);
+      const mark = o.failed ? 'FAIL' : 'ok  ';
+      console.log(`${mark} ${o.file}  ${o.passed} passed${o.failed ? `, ${o.failed} failed` : ''}${o.skipped ? `, ${o.skipped} skipped` : ''}  (${(o.ms / 1000).toFixed(1)}s)${o.crashed ? `  [${o.crashed}]` : ''}`);
+      if (o.skipped) for (const reason of skipReasons(o.output)) console.log(`     ${reason}`);
+      if (o.failed || process.env.TEST_VERBOSE) console.log(o.output.replace(/^/gm, '    │ '));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+  return outcomes;
 }
 
 if (files.length === 0) {
-  console.log(`No test file matches ${filters.join(' ')}`);
+  console.log(`No test file matches ${positionals.join(' ')}`);
   process.exit(1);
 }
+
 const started = Date.now();
-await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
-const sum = (k: 'passed' | 'failed' | 'skipped') => outcomes.reduce((n, o) => n + o[k], 0);
-console.log(`\n${files.length} files in ${((Date.now() - started) / 1000).toFixed(1)}s`);
-console.log(`${sum('passed')} passed, ${sum('failed')} failed${sum('skipped') ? `, ${sum('skipped')} skipped` : ''}`);
-process.exit(sum('failed') > 0 ? 1 : 0);
+const summaries: { db: string; passed: number; failed: number; skipped: number }[] = [];
+const summarize = (db: string, outcomes: Outcome[]) => {
+  const sum = (k: 'passed' | 'failed' | 'skipped') => outcomes.reduce((n, o) => n + o[k], 0);
+  summaries.push({ db, passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped') });
+};
+const line = (s: { passed: number; failed: number; skipped: number }) => `${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`;
+
+for (const db of databases) {
+  if (db === 'embedded') {
+    const env = { ...process.env };
+    delete env.TEST_DATABASE_URL;
+    summarize('embedded', await runAll('embedded TimescaleDB', env));
+    continue;
+  }
+  const server: ServerOrReason = process.env.TEST_DATABASE_URL
+    ? { url: process.env.TEST_DATABASE_URL, timescale: true, description: 'TEST_DATABASE_URL', stop: async () => {} }
+    : await startThrowawayCluster();
+  if ('skip' in server || !server.timescale) {
+    const reason = 'skip' in server ? server.skip : 'the PostgreSQL server binaries here have no TimescaleDB extension (see docs/operations.md)';
+    console.log(`\n── TimescaleDB server ──\nSkipping the server run: ${reason}`);
+    if ('skip' in server === false) await server.stop();
+    // CI must prove the production path: a missing server fails the run there
+    summaries.push({ db: 'server', passed: 0, failed: process.env.CI === 'true' ? 1 : 0, skipped: 0 });
+    continue;
+  }
+  try {
+    summarize('server', await runAll(`TimescaleDB server (${server.description})`, { ...process.env, TEST_DATABASE_URL: server.url, TEST_SERVER_DATA_DIR: server.dataDir ?? '' }));
+  } finally {
+    await server.stop();
+  }
+}
+
+console.log(`\n${files.length} files, ${databases.join(' and ')}, in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+for (const s of summaries) console.log(`${s.db}: ${line(s)}`);
+const total = summaries.reduce((t, s) => ({ passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + s.skipped }), { passed: 0, failed: 0, skipped: 0 });
+console.log(line(total));
+process.exit(total.failed > 0 ? 1 : 0);

@@ -65,7 +65,12 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     max,
     onnotice: () => {},
     connect_timeout: 10,
-    types: { int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: parseInt8 } },
+    types: {
+      int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: parseInt8 },
+      // A string sent for json/jsonb is the document's text (as PostgreSQL casts text, and as
+      // the embedded adapter sends it); postgres.js alone would send it as a JSON string value.
+      json: { to: 114, from: [114, 3802], serialize: (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)), parse: (v: string) => JSON.parse(v) },
+    },
     connection: { application_name: 'launchpad-index' },
   });
 

@@ -37,6 +37,11 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.equal(row, { s: 'héllo', i: 42, n: '123.450', t: at, b: true, nul: null, j: { a: [1, 'x'] } });
   });
 
+  test('a string sent for a json parameter is the document text, an object its value', async ({ db }) => {
+    const [row] = await db.query('SELECT $1::json AS a, $2::jsonb AS b, $3::jsonb AS c', ['{"k":[1,"x"]}', '[true,null]', { k: 'v' }]);
+    assert.equal(row, { a: { k: [1, 'x'] }, b: [true, null], c: { k: 'v' } });
+  });
+
   test('amounts come back as exact decimal strings, even beyond 2^64', async ({ db }) => {
     const [row] = await db.query<{ a: string; b: string; c: string }>(
       'SELECT $1::numeric AS a, ($1::numeric - 1)::text AS b, sum(x)::text AS c FROM (VALUES ($2::numeric), ($3::numeric)) v(x)',

@@ -1,6 +1,7 @@
 // A real PostgreSQL server for the server adapter's tests: TEST_DATABASE_URL when set,
 // a testcontainers TimescaleDB when a Docker engine answers, otherwise a throwaway
-// cluster made with this machine's PostgreSQL binaries. Says why when none is possible.
+// cluster made with this machine's PostgreSQL binaries, with TimescaleDB loaded when its
+// extension is installed there. Says why when none is possible.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -12,6 +13,8 @@ export interface PostgresServer {
   /** true when the server has the TimescaleDB extension (the full schema can run on it). */
   timescale: boolean;
   description: string;
+  /** The cluster's data directory, when this process started it (for restart tests). */
+  dataDir?: string;
   stop(): Promise<void>;
 }
 
@@ -46,7 +49,14 @@ function asServerUser(cmd: string, args: string[]): [string, string[]] {
   return ['runuser', ['-u', 'postgres', '--', cmd, ...args]];
 }
 
-async function startThrowawayCluster(): Promise<ServerOrReason> {
+/** True when this PostgreSQL installation has the TimescaleDB server extension. */
+function hasTimescale(bin: string): boolean {
+  const pkglibdir = spawnSync(path.join(bin, 'pg_config'), ['--pkglibdir'], { encoding: 'utf8' });
+  const libdir = pkglibdir.status === 0 ? pkglibdir.stdout.trim() : path.join(bin, '..', 'lib');
+  return existsSync(path.join(libdir, 'timescaledb.so'));
+}
+
+export async function startThrowawayCluster(): Promise<ServerOrReason> {
   const bin = findPostgresBin();
   if (!bin) return { skip: 'no PostgreSQL server binaries (initdb) on this machine; install postgresql or set TEST_DATABASE_URL' };
   if (process.getuid?.() === 0 && spawnSync('id', ['postgres']).status !== 0) return { skip: 'running as root and there is no postgres user to run initdb as' };
@@ -60,7 +70,10 @@ async function startThrowawayCluster(): Promise<ServerOrReason> {
     return { skip: `initdb failed: ${init.stderr || init.stdout}` };
   }
   const port = await freePort();
-  const [cmd, args] = asServerUser(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']);
+  const timescale = hasTimescale(bin);
+  const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
+  if (timescale) settings.push('shared_preload_libraries=timescaledb', 'timescaledb.telemetry_level=off');
+  const [cmd, args] = asServerUser(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dir, ...settings.flatMap((s) => ['-c', s])]);
   const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr?.on('data', (d) => (log += d));
@@ -88,7 +101,13 @@ async function startThrowawayCluster(): Promise<ServerOrReason> {
     return { skip: `PostgreSQL did not start: ${log.slice(-500)}` };
   }
   const version = path.basename(path.dirname(bin));
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, timescale: false, description: `throwaway PostgreSQL ${version} cluster`, stop };
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    timescale,
+    description: `throwaway PostgreSQL ${version} cluster${timescale ? ' with TimescaleDB' : ''}`,
+    dataDir,
+    stop,
+  };
 }
 
 async function startContainer(): Promise<ServerOrReason | undefined> {

@@ -50,6 +50,8 @@ export interface FeedHubOptions {
 }
 
 const PAGE = 1000;
+/** Longest the hub waits for its readers to drain a page before reading the next. */
+const PACE_MS = 1000;
 
 interface OutboxRow {
   id: number;
@@ -120,6 +122,42 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
     }
   };
 
+  /**
+   * The hub reads no faster than its readers: after a page, it waits (at most PACE_MS)
+   * until every subscriber has sent what it was given. A fast database would otherwise
+   * queue a burst of pages at once and drop clients that are reading. One that is not
+   * reading falls behind by a page per wait and is dropped by keepingUp.
+   */
+  const paced = (): Promise<void> | undefined => {
+    const behind = [...subscribers].filter((s) => s.res.writableLength > 0);
+    if (behind.length === 0) return undefined;
+    return new Promise((resolve) => {
+      const waiting = new Map(behind.map((s) => [s, () => settle(s)]));
+      const timer = setTimeout(() => finish(), PACE_MS);
+      const finish = () => {
+        clearTimeout(timer);
+        for (const [s, on] of waiting) {
+          s.res.off('drain', on);
+          s.res.off('close', on);
+        }
+        waiting.clear();
+        resolve();
+      };
+      const settle = (s: Subscriber) => {
+        const on = waiting.get(s);
+        if (!on) return;
+        s.res.off('drain', on);
+        s.res.off('close', on);
+        waiting.delete(s);
+        if (waiting.size === 0) finish();
+      };
+      for (const [s, on] of waiting) {
+        s.res.once('drain', on);
+        s.res.once('close', on);
+      }
+    });
+  };
+
   /** Reads everything after lastId, in pages; one read at a time, re-run if notified meanwhile. */
   const readNew = (): Promise<void> => {
     if (reading) {
@@ -136,6 +174,7 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
           dispatch(events);
           onEvents?.(events);
           if (events.length < PAGE) break;
+          await paced();
         }
       } while (readAgain);
     })()
