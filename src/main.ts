@@ -1,7 +1,11 @@
 // `npm start`: runs the whole service. With no configuration it uses the embedded
 // TimescaleDB in ./data and the built-in devnet, and prints where everything is.
 import { startCommand } from './cli-args.ts';
+import { ChainMismatchError } from './indexer/cursor.ts';
 import { runBackfill, startService } from './service.ts';
+
+/** Exit code when the database holds the index of another chain than the node serves. */
+const EXIT_CHAIN_MISMATCH = 3;
 
 const { config, flags, logger, shutdown } = startCommand();
 
@@ -15,6 +19,12 @@ try {
     runBackfill(service, flags, { config, logger, shutdown }).catch((error) => logger.error({ err: error }, `Backfill failed: ${(error as Error).message}`));
   }
 } catch (error) {
+  if (error instanceof ChainMismatchError) {
+    // not a crash: the index belongs to another chain, and serving it as this one would be wrong
+    logger.fatal(`Refusing to start: ${error.message}`);
+    await shutdown.run('refused the chain');
+    process.exit(EXIT_CHAIN_MISMATCH);
+  }
   logger.fatal({ err: error }, `Start-up failed: ${(error as Error).message}`);
   await shutdown.run('start-up failed');
   process.exit(1);

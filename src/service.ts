@@ -121,6 +121,8 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
   });
   indexer.start();
   shutdown.add('indexer', () => indexer.stop());
+  // An index of another chain is refused before anything is served (ChainMismatchError)
+  await indexer.checked();
 
   const launchpadApi = await startLaunchpadApi({
     db,

@@ -177,7 +177,8 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     // writer; the advisory lock keeps the same SQL path as the server adapter.
     async advisoryLock(key) {
       await inSession(() => direct.query('SELECT pg_advisory_lock($1::bigint)', [key]));
-      return { release: async () => void (await inSession(() => direct.query('SELECT pg_advisory_unlock($1::bigint)', [key]))) };
+      // the one session ends only with the process (or the worker's death, which ends everything)
+      return { lost: false, release: async () => void (await inSession(() => direct.query('SELECT pg_advisory_unlock($1::bigint)', [key]))) };
     },
     async close() {
       if (dead || closing) return;

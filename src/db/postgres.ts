@@ -61,18 +61,25 @@ export interface ServerOptions {
 }
 
 export function createServerDatabase({ url, max = 10 }: ServerOptions): Database {
-  const sql = postgres(url, {
-    max,
-    onnotice: () => {},
-    connect_timeout: 10,
-    types: {
-      int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: parseInt8 },
-      // A string sent for json/jsonb is the document's text (as PostgreSQL casts text, and as
-      // the embedded adapter sends it); postgres.js alone would send it as a JSON string value.
-      json: { to: 114, from: [114, 3802], serialize: (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)), parse: (v: string) => JSON.parse(v) },
-    },
-    connection: { application_name: 'launchpad-index' },
-  });
+  const connect = (size: number, onclose?: () => void) =>
+    postgres(url, {
+      max: size,
+      onnotice: () => {},
+      onclose,
+      connect_timeout: 10,
+      // A lost connection is re-opened on the next query at once: while the server is down
+      // each query fails fast (and the API answers 503), instead of queueing behind
+      // postgres.js's growing reconnect delay (up to 20 s). Callers retry with their own backoff.
+      backoff: () => 0,
+      types: {
+        int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: parseInt8 },
+        // A string sent for json/jsonb is the document's text (as PostgreSQL casts text, and as
+        // the embedded adapter sends it); postgres.js alone would send it as a JSON string value.
+        json: { to: 114, from: [114, 3802], serialize: (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)), parse: (v: string) => JSON.parse(v) },
+      },
+      connection: { application_name: 'launchpad-index' },
+    });
+  const sql = connect(max);
 
   const columnTypes = createColumnTypes();
   const queryOn = (s: postgres.Sql | postgres.TransactionSql): Queryable => ({
@@ -129,14 +136,14 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         throw wrap(error);
       }
     },
+    // Work that needs one session gets a client of one connection of its own, ended after:
+    // a reserved pool connection whose backend died could hang its next statement.
     async session(fn) {
-      const conn = await sql.reserve().catch((e) => {
-        throw wrap(e);
-      });
+      const one = connect(1);
       try {
-        return await fn(queryOn(conn));
+        return await fn(queryOn(one));
       } finally {
-        conn.release();
+        await one.end({ timeout: 5 }).catch(() => {});
       }
     },
     async listen(channel, onNotify, onListen) {
@@ -147,33 +154,39 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         throw wrap(error);
       }
     },
+    // A session lock lives on a one-connection client of its own. When that connection
+    // closes for any reason (the backend was terminated, the server restarted) the lock is
+    // gone with it: `lost` says so, and the client is not reused for anything else.
     async advisoryLock(key, { wait = true, signal } = {}) {
-      // A session lock needs one connection for its whole life: reserve it.
-      const conn = await sql.reserve().catch((e) => {
-        throw wrap(e);
-      });
+      let lost = false;
+      const one = connect(1, () => (lost = true));
+      const end = () => one.end({ timeout: 5 }).catch(() => {});
       try {
         for (;;) {
-          const [row] = await conn.unsafe('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
+          const [row] = await one.unsafe('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
           if (row?.ok) {
+            if (lost) throw new DatabaseError('the connection holding the lock closed', { code: 'CONNECTION_CLOSED', unavailable: true });
             return {
+              get lost() {
+                return lost;
+              },
               async release() {
                 try {
-                  await conn.unsafe('SELECT pg_advisory_unlock($1::bigint)', [key]);
+                  if (!lost) await one.unsafe('SELECT pg_advisory_unlock($1::bigint)', [key]);
                 } finally {
-                  conn.release();
+                  await end();
                 }
               },
             };
           }
           if (!wait || signal?.aborted) {
-            conn.release();
+            await end();
             return undefined;
           }
           await new Promise((r) => setTimeout(r, 1000));
         }
       } catch (error) {
-        conn.release();
+        await end();
         throw wrap(error);
       }
     },

@@ -52,8 +52,14 @@ export interface Database extends Queryable {
    * (then resolves to undefined when another session holds it). The lock is held
    * until `release()` or until this process's connection ends.
    */
-  advisoryLock(key: number, opts?: { wait?: boolean; signal?: AbortSignal }): Promise<{ release(): Promise<void> } | undefined>;
+  advisoryLock(key: number, opts?: { wait?: boolean; signal?: AbortSignal }): Promise<AdvisoryLock | undefined>;
   close(): Promise<void>;
+}
+
+export interface AdvisoryLock {
+  /** True once the session holding the lock has ended (the lock is gone with it). */
+  readonly lost: boolean;
+  release(): Promise<void>;
 }
 
 /** Every database failure surfaces as this type, from either adapter. */

@@ -4,7 +4,7 @@
 // and database outages with backoff, logging once per change of state.
 import type { ChainClient } from '../chain/client.ts';
 import { subscribeNewBlocks } from '../chain/new-blocks.ts';
-import { DatabaseError, type Database } from '../db/types.ts';
+import { DatabaseError, type AdvisoryLock, type Database } from '../db/types.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { Logger } from '../internal/logger.ts';
 import { ChainMismatchError, nodeViewOf, readCursor, verifyChainIdentity, type Cursor } from './cursor.ts';
@@ -63,6 +63,13 @@ export interface Indexer {
   status(): IndexerStatus;
   /** Resolves once blocks up to `height` are committed. */
   waitForHeight(height: number, timeoutMs?: number): Promise<void>;
+  /**
+   * Settles after the first attempt to check the chain's identity against the index:
+   * rejects with ChainMismatchError when the node serves another chain than the one
+   * indexed; resolves when it matches, or when the node or database could not be reached
+   * yet (those are retried).
+   */
+  checked(): Promise<void>;
 }
 
 export function createIndexer(options: IndexerOptions): Indexer {
@@ -84,14 +91,24 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let wakeUp: (() => void) | undefined;
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
-  let lock: { release(): Promise<void> } | undefined;
+  let lock: AdvisoryLock | undefined;
   const heightWaiters = new Set<{ height: number; resolve: () => void }>();
+  let settleCheck: { resolve(): void; reject(error: Error): void } | undefined;
+  const firstCheck = new Promise<void>((resolve, reject) => (settleCheck = { resolve, reject }));
+  firstCheck.catch(() => {}); // observed by checked(), when the caller asks
+  const checkDone = (error?: Error) => {
+    if (error) settleCheck?.reject(error);
+    else settleCheck?.resolve();
+    settleCheck = undefined;
+  };
 
   const setState = (state: IndexerState, error: string | null = null) => {
     if (status.state === state && status.error === error) return;
     const previous = status.state;
     status.state = state;
     status.error = error;
+    // one line per change of state: the same outage with another message is not news
+    if (previous === state) return void logger.debug({ state, err: error }, 'Still in the same state');
     if (state === 'node_unreachable') logger.warn({ err: error }, 'Lost the node; retrying with backoff');
     else if (state === 'database_unavailable') logger.warn({ err: error }, 'Lost the database; retrying with backoff');
     else if (state === 'failed') logger.error({ err: error }, 'Indexer stopped: needs an operator');
@@ -173,70 +190,99 @@ export function createIndexer(options: IndexerOptions): Indexer {
     unsubscribe = () => subscription.close();
   }
 
-  async function run(): Promise<void> {
-    const signal = controller.signal;
-    const backoff = createBackoff(options.retryMs?.min ?? 500, options.retryMs?.max ?? 30_000);
-    // A standby waits for the writer's lock; a database that cannot be reached meanwhile
-    // is waited out like any other outage, not a reason to give up.
+  /** Takes the writer lock: a standby waits for it; an unreachable database is waited out. */
+  async function takeLock(signal: AbortSignal, backoff: ReturnType<typeof createBackoff>): Promise<void> {
     while (!lock && !signal.aborted) {
-      setState('standby');
       try {
-        lock = await db.advisoryLock(INDEXER_LOCK, { signal });
+        lock = await db.advisoryLock(INDEXER_LOCK, { wait: false });
+        if (!lock) {
+          setState('standby');
+          checkDone(); // the writer decides; a standby does not hold start-up
+          lock = await db.advisoryLock(INDEXER_LOCK, { signal });
+        }
       } catch (error) {
         if (!(error instanceof DatabaseError && error.unavailable)) throw error;
         setState('database_unavailable', (error as Error).message);
+        checkDone();
         await sleep(backoff.next(), signal);
       }
     }
-    if (!lock || signal.aborted) return;
-    backoff.reset();
-    setState('starting');
-    subscribeToBlocks();
+  }
+
+  async function run(): Promise<void> {
+    const signal = controller.signal;
+    const backoff = createBackoff(options.retryMs?.min ?? 500, options.retryMs?.max ?? 30_000);
+    let subscribed = false;
     let prepared = false;
     while (!signal.aborted) {
-      const woken = new Promise<void>((resolve) => (wakeUp = resolve));
-      try {
-        if (!prepared) {
-          await prepare();
-          prepared = true;
+      // The lock is a database session's: after the database was lost it is taken again,
+      // so a standby that took over meanwhile stays the only writer.
+      await takeLock(signal, backoff);
+      if (!lock || signal.aborted) return;
+      if (status.state === 'standby') setState('starting');
+      if (!subscribed) {
+        subscribeToBlocks();
+        subscribed = true;
+      }
+      while (!signal.aborted && lock) {
+        const woken = new Promise<void>((resolve) => (wakeUp = resolve));
+        try {
+          // the writer lock's session ended (terminated, server restarted): take it again
+          // before writing anything, so a standby that took over meanwhile is the only writer
+          if (lock.lost) throw new DatabaseError('the session holding the writer lock ended', { code: 'CONNECTION_CLOSED', unavailable: true });
+          // after an outage the database must answer before the indexer says it recovered
+          if (status.state === 'database_unavailable') await db.query('SELECT 1');
+          if (!prepared) {
+            await prepare();
+            prepared = true;
+            checkDone();
+          }
+          const tip = await nodeCall('status', () => chain.comet.status());
+          status.tipHeight = tip.syncInfo.latestBlockHeight;
+          updateLag();
+          await catchUp(status.tipHeight);
+          setState('live'); // also clears the error of a batch that failed before
+          void metadata.run(); // new tokens, and retries that have come due
+          backoff.reset();
+          await Promise.race([woken, sleep(pollIntervalMs, signal)]);
+        } catch (error) {
+          if (signal.aborted) break;
+          const message = (error as Error).message;
+          if (error instanceof ChainMismatchError) {
+            setState('failed', message);
+            checkDone(error);
+            return;
+          }
+          checkDone(); // an outage is retried; it does not decide anything
+          if (error instanceof NodeError) {
+            setState('node_unreachable', message);
+            prepared = false; // the node may come back as another chain: check identity again
+          } else if (error instanceof DatabaseError && error.unavailable) {
+            setState('database_unavailable', message);
+            const lost = lock;
+            lock = undefined;
+            prepared = false;
+            await lost.release().catch(() => {});
+          } else {
+            // A crash inside a batch (or an unexpected error): the transaction rolled back;
+            // re-read the cursor and retry.
+            logger.error({ err: error }, 'Indexing batch failed; retrying');
+            status.error = message;
+            prepared = false;
+          }
+          await sleep(backoff.next(), signal);
         }
-        const tip = await nodeCall('status', () => chain.comet.status());
-        status.tipHeight = tip.syncInfo.latestBlockHeight;
-        updateLag();
-        await catchUp(status.tipHeight);
-        setState('live'); // also clears the error of a batch that failed before
-        void metadata.run(); // new tokens, and retries that have come due
-        backoff.reset();
-        await Promise.race([woken, sleep(pollIntervalMs, signal)]);
-      } catch (error) {
-        if (signal.aborted) break;
-        const message = (error as Error).message;
-        if (error instanceof ChainMismatchError) {
-          setState('failed', message);
-          return;
-        }
-        if (error instanceof NodeError) {
-          setState('node_unreachable', message);
-          prepared = false; // the node may come back as another chain: check identity again
-        } else if (error instanceof DatabaseError && error.unavailable) {
-          setState('database_unavailable', message);
-        } else {
-          // A crash inside a batch (or an unexpected error): the transaction rolled back;
-          // re-read the cursor and retry.
-          logger.error({ err: error }, 'Indexing batch failed; retrying');
-          status.error = message;
-          prepared = false;
-        }
-        await sleep(backoff.next(), signal);
       }
     }
   }
 
   return {
     start() {
-      loop ??= run().catch((error) => {
-        setState('failed', (error as Error).message);
-      });
+      loop ??= run()
+        .catch((error) => {
+          setState('failed', (error as Error).message);
+        })
+        .finally(() => checkDone());
     },
     async stop() {
       controller.abort();
@@ -249,6 +295,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       heightWaiters.clear();
       if (status.state !== 'failed') status.state = 'stopped';
     },
+    checked: () => firstCheck,
     status: () => {
       updateLag();
       return { ...status };

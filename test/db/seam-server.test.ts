@@ -2,7 +2,7 @@
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServerDatabase } from '../../src/db/postgres.ts';
-import { DatabaseError } from '../../src/db/types.ts';
+import postgres from 'postgres';
 import { seamContract } from './seam-contract.ts';
 import { startPostgresServer } from '../helpers/postgres-server.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
@@ -35,28 +35,44 @@ if ('skip' in server) {
       await b.close();
     }
   });
-  contract('a session whose backend is killed rejects its next statement; the process lives on', async () => {
-    // postgres.js 3.4.9 threw from a setImmediate here (uncatchable, the process died):
-    // patches/postgres+3.4.9.patch settles the statement with CONNECTION_CLOSED instead.
-    const db = createServerDatabase({ url: fresh.url });
+  contract('postgres.js as installed: a reserved connection whose backend is killed rejects its next statement; the process lives on', async () => {
+    // postgres.js 3.4.9 threw from a setImmediate here (uncatchable: the process died), and
+    // released the dead connection back into the pool: patches/postgres+3.4.9.patch fixes both.
+    const sql = postgres(fresh.url, { max: 2, onnotice: () => {} });
     const killer = createServerDatabase({ url: fresh.url, max: 1 });
     try {
-      const outcome = await db.session(async (s) => {
-        const [{ pid }] = (await s.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [{ pid: number }];
-        await killer.query('SELECT pg_terminate_backend($1::int)', [pid]);
-        await new Promise((r) => setTimeout(r, 200));
-        return s.query('SELECT 1 AS one').then(
-          () => 'answered',
-          (e) => e,
-        );
-      });
-      assert.instance(outcome, DatabaseError);
-      assert.ok(outcome.unavailable, `unavailable (code ${outcome.code})`);
+      const reserved = await sql.reserve();
+      const [{ pid }] = (await reserved`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
+      await killer.query('SELECT pg_terminate_backend($1::int)', [pid]);
+      await new Promise((r) => setTimeout(r, 200));
+      const outcome = await reserved`SELECT 1 AS one`.then(
+        () => 'answered',
+        (e: { code?: string }) => e.code,
+      );
+      reserved.release();
+      assert.is(outcome, 'CONNECTION_CLOSED');
       await new Promise((r) => setTimeout(r, 100)); // an immediate that would throw has run by now
-      assert.equal(await db.query('SELECT 1 AS one'), [{ one: 1 }], 'the pool serves again');
+      const [row] = await sql`SELECT 1 AS one`;
+      assert.equal({ ...row }, { one: 1 }, 'the pool serves again');
+    } finally {
+      await sql.end({ timeout: 5 });
+      await killer.close();
+    }
+  });
+  contract('a lock whose session is terminated says it is lost', async () => {
+    const db = createServerDatabase({ url: fresh.url });
+    try {
+      const lock = (await db.advisoryLock(4242))!;
+      assert.is(lock.lost, false);
+      await db.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242`);
+      for (let i = 0; i < 100 && !lock.lost; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.is(lock.lost, true);
+      await lock.release(); // nothing to unlock; resolves
+      const again = await db.advisoryLock(4242, { wait: false });
+      assert.ok(again, 'the lock is free to take');
+      await again!.release();
     } finally {
       await db.close();
-      await killer.close();
     }
   });
   contract('an unreachable server is reported as unavailable', async () => {

@@ -31,7 +31,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function findPostgresBin(): string | undefined {
+export function findPostgresBin(): string | undefined {
   const fromEnv = process.env.PG_BINDIR;
   if (fromEnv && existsSync(path.join(fromEnv, 'initdb'))) return fromEnv;
   const base = '/usr/lib/postgresql';
@@ -44,7 +44,7 @@ function findPostgresBin(): string | undefined {
 }
 
 /** initdb refuses to run as root: run the server binaries as the postgres user then. */
-function asServerUser(cmd: string, args: string[]): [string, string[]] {
+export function asServerUser(cmd: string, args: string[]): [string, string[]] {
   if (process.getuid?.() !== 0) return [cmd, args];
   return ['runuser', ['-u', 'postgres', '--', cmd, ...args]];
 }

@@ -162,7 +162,11 @@ test('the SSE outbox has one event per trade, launch and graduation, in chain or
   assert.equal(Object.keys(launch.data).sort(), ['creator', 'initial_reserves', 'time', 'token_address']);
 });
 
-test('a new block wakes the indexer at once (NewBlock subscription), long before the next poll', async ({ t, devnet }) => {
+test('a new block wakes the indexer at once (NewBlock subscription), long before the next poll', async (ctx) => {
+  const { t, devnet } = ctx;
+  // one writer at a time: the indexer of the setup stops (and releases the writer lock at once)
+  await ctx.stop();
+  ctx.stop = async () => {};
   const running = startIndexer(t.db, devnet, { pollIntervalMs: 60_000 });
   try {
     await running.indexer.waitForHeight(devnet.height(), 10_000);

@@ -2,10 +2,11 @@
 // what the client did wrong; anything else is a 503 (database unreachable) or a 500
 // whose cause is logged, never sent.
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { DatabaseError } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
-import { sendJson } from './respond.ts';
+import { CORS_HEADERS, JSON_TYPE, sendJson } from './respond.ts';
 
 export interface ErrorDetail {
   parameter?: string;
@@ -50,4 +51,40 @@ export function createErrorHandler(logger: Logger) {
 /** 404 for routes that do not exist, as JSON like every other answer. */
 export function notFoundHandler(req: IncomingMessage, res: ServerResponse) {
   sendJson(res, 404, { error: 'Not found', details: [{ message: `no route ${req.method} ${(req.url ?? '').split('?')[0]}` }] });
+}
+
+/** Writes a whole JSON response on a raw connection and closes it (no ServerResponse exists there). */
+function endWithJson(socket: Duplex, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  const headers = { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text), Connection: 'close' };
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${text}`);
+}
+
+/**
+ * Requests the HTTP parser refuses never reach the routes: a malformed request line or
+ * header, or a request line and headers past Node's limit (16 KiB by default, so a URL
+ * that long too). They are answered here, as JSON like every other answer, and the
+ * connection is closed (server.on('clientError', answerClientError)).
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
+  // a response already under way on this connection (keep-alive) must not be corrupted
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, message]: [number, string] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, `The request line and headers are too large (at most ${maxHeaderSize} bytes)`]
+      : err.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+        ? [413, 'The chunk extensions are too large']
+        : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? [408, 'The request did not arrive in time']
+          : [400, 'Malformed HTTP request'];
+  endWithJson(socket, status, { error: message });
+}
+
+/** CONNECT (a proxy tunnel) never reaches the routes either: a 404 like any unknown route (server.on('connect', answerConnect)). */
+export function answerConnect(req: IncomingMessage, socket: Duplex) {
+  endWithJson(socket, 404, { error: 'Not found', details: [{ message: `no route CONNECT ${(req.url ?? '').split('?')[0]}` }] });
 }

@@ -5,7 +5,7 @@ import polka, { type Request } from 'polka';
 import type { Database } from '../../db/types.ts';
 import type { IndexerStatus } from '../../indexer/indexer.ts';
 import type { Logger } from '../../internal/logger.ts';
-import { createErrorHandler, notFoundHandler } from '../http/errors.ts';
+import { answerClientError, answerConnect, createErrorHandler, notFoundHandler } from '../http/errors.ts';
 import { listenOn } from '../http/listen.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
@@ -68,7 +68,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
       });
       res.end();
     })
-    .get('/api/health', health(db, indexerStatus))
+    .get('/api/health', health(db, logger, indexerStatus))
     .get('/api/tokens', listTokens(db, cache))
     .get('/api/tokens/:address', getToken(db, cache))
     .get('/api/trades/recent', recentTrades(db, cache))
@@ -77,6 +77,8 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     .get('/metrics', metrics.handler);
 
   const server = http.createServer((req, res) => void app.handler(req as Request, res, undefined as never));
+  server.on('clientError', answerClientError);
+  server.on('connect', answerConnect);
   // SSE responses live for hours; ordinary requests keep Node's defaults
   server.requestTimeout = 0;
   let url: string;

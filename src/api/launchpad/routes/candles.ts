@@ -5,7 +5,7 @@ import type { Database } from '../../../db/types.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { sendJsonText } from '../../http/respond.ts';
 import { tokenTag, type ResponseCache } from '../../http/response-cache.ts';
-import { bech32Address, isoDateTime, parseOrThrow, queryInt } from '../../http/validate.ts';
+import { bech32Address, EARLIEST_TIME, isoDateTime, LATEST_TIME, parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
 
 /** Timeframe → its aggregate and bucket width. */
@@ -21,7 +21,7 @@ const query = z.object({
   timeframe: z
     .string()
     .default('1h')
-    .refine((v): v is Timeframe => v in TIMEFRAMES, { message: `must be one of ${Object.keys(TIMEFRAMES).join(', ')}` }),
+    .refine((v): v is Timeframe => Object.hasOwn(TIMEFRAMES, v), { message: `must be one of ${Object.keys(TIMEFRAMES).join(', ')}` }),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
   limit: queryInt(1, 1000).default(300),
@@ -46,14 +46,16 @@ export function candles(db: Database, cache: ResponseCache): Handler {
     const timeframe = q.timeframe as Timeframe;
     const now = Date.now();
     const to = q.to ?? new Date(now);
-    const from = q.from ?? new Date(to.getTime() - 86_400_000);
+    const from = q.from ?? new Date(Math.max(to.getTime() - 86_400_000, EARLIEST_TIME.getTime()));
     if (from > to) throw badRequest('Invalid query parameters', [{ parameter: 'from', message: 'must not be after to' }]);
 
     // A candle belongs to the range when its period starts within [from, to]; rounding
     // `from` up and `to` down to period starts selects the same candles and lets every
     // request of one period share a cache entry.
     const { view, ms } = TIMEFRAMES[timeframe];
-    const first = new Date(Math.ceil(from.getTime() / ms) * ms);
+    // Past LATEST_TIME the rounded bound would not be a timestamp the database reads; no
+    // period starts between the two, so LATEST_TIME selects the same candles.
+    const first = new Date(Math.min(Math.ceil(from.getTime() / ms) * ms, LATEST_TIME.getTime()));
     // Without `to` the range ends now, that is, at the newest indexed trade (a block time a
     // little ahead of this clock included): only new trades change it, and those invalidate
     // the entry through the feed, so one entry per `from` period serves every such request.

@@ -35,6 +35,11 @@ export function feed(hub: FeedHub, { retryMs = 3000 } = {}): Handler {
       Connection: 'keep-alive',
       'X-Accel-Buffering': 'no',
     });
+    // HEAD: the stream's headers only (a stream left open would hold the connection forever)
+    if (req.method === 'HEAD') {
+      res.end();
+      return;
+    }
     req.socket.setNoDelay(true);
     req.socket.setKeepAlive(true);
     res.write(`retry: ${retryMs}\n: connected\n\n`);
