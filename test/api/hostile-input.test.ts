@@ -26,7 +26,7 @@ interface Ctx {
   /** tokens the index knows, so requests also reach the database with hostile parameters */
   tokens: string[];
 }
-const test = suite<Ctx>('hostile input', {} as Ctx);
+const test = suite('hostile input');
 const ctx = {} as Ctx;
 
 /** What the API logged as errors (the cause of a 5xx), shown when the property fails. */
@@ -41,16 +41,17 @@ const errorLog = pino(
   }),
 );
 
-// Each property's share of the run (about 450 requests in all).
+// Each property's share of the run (about 500 requests in all, with the examples always tried).
 const RUNS = { health: 15, tokens: 15, token: 50, trades: 60, candles: 120, sse: 50, metrics: 10, unknown: 40, methods: 40, long: 16, raw: 30 };
 
 /**
  * Runs a property `runs` times (plus `examples`, always tried) and fails with a short
  * report: long generated values are cut so the counterexample stays readable.
- * HOSTILE_SEED=n replays a run.
+ * HOSTILE_SEED=n replays a run; HOSTILE_SCALE=k runs every property k times as often.
  */
 async function holds<Ts extends [unknown, ...unknown[]]>(property: fc.IAsyncPropertyWithHooks<Ts>, runs: number, examples: Ts[] = []) {
-  const out = await fc.check(property, { numRuns: runs, examples, seed: process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined });
+  const scale = Number(process.env.HOSTILE_SCALE ?? 1);
+  const out = await fc.check(property, { numRuns: Math.round(runs * scale), examples, seed: process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined });
   if (!out.failed) return;
   const cut = (_key: string, v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 120)}… (${v.length} chars)` : v);
   const cause = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
@@ -203,7 +204,6 @@ const encodingMistakes = fc.constantFrom(
 );
 
 const overlong = fc.tuple(fc.integer({ min: 10_000, max: 14_000 }), fc.constantFrom('9', 'a', 'q', '%41', ',', '%2C', 'é')).map(([n, unit]) => unit.repeat(unit.startsWith('%') ? Math.ceil(n / 3) : n));
-const overlongList = knownToken.map((a) => Array.from({ length: 300 }, () => a).join(','));
 
 /** Anything hostile, for any parameter; `valid` adds good values of that parameter so the others are reached too. */
 const hostile = (valid?: fc.Arbitrary<string>) =>
@@ -285,7 +285,8 @@ function expectSane(r: Request, a: Answer) {
   const method = r.method ?? 'GET';
   const bodiless = method === 'HEAD' || a.status === 204;
   const eventStream = a.contentType.startsWith('text/event-stream');
-  const metrics = a.status === 200 && a.contentType.startsWith('text/plain') && r.path.startsWith('/metrics');
+  // the Prometheus text of /metrics (the URL parser may have normalized another path to it)
+  const metrics = a.status === 200 && a.contentType.startsWith('text/plain; version=0.0.4');
   if (bodiless) {
     assert.is(a.text, '', `${what}: no body`);
     return;
@@ -361,7 +362,7 @@ test('GET /api/candles/:tokenAddress: timeframe, from, to and limit', async () =
   const request: fc.Arbitrary<CandleRequest> = fc.record({
     address: fc.oneof({ weight: 5, arbitrary: knownToken }, { weight: 2, arbitrary: hostile(inUrl(addresses)) }),
     timeframe: param('timeframe', hostile(timeframes)),
-    from: param('from', hostile(inUrl(dates).chain((d) => fc.constantFrom(d, enc(d))))),
+    from: param('from', hostile(inUrl(dates))),
     to: param('to', hostile(fc.oneof(validDates, inUrl(dates)))),
     limit: param('limit', hostile(limits)),
     junk: junkParams,
@@ -408,8 +409,10 @@ test('GET /api/sse/feed: token_address, events, last_event_id and the Last-Event
     ),
     RUNS.sse,
   );
-  // hundreds of valid addresses in one filter
-  await check({ path: `/api/sse/feed?token_address=${fc.sample(overlongList, 1)[0]}` });
+  // two hundred valid addresses in one filter (13 kB, within the server's URL limit)
+  const many = Array.from({ length: 200 }, (_, i) => pick(ctx.tokens, i)).join(',');
+  const a = await check({ path: `/api/sse/feed?token_address=${many}` });
+  assert.is(a.status, 200);
 });
 
 test('GET /metrics ignores any query', async () => {
@@ -486,7 +489,12 @@ function rawRequest(bytes: Buffer): Promise<Answer> {
       socket.destroy();
       reject(new Error(`no answer within 5 s to ${JSON.stringify(bytes.toString('latin1').slice(0, 200))}`));
     }, 5000);
-    socket.on('data', (c) => chunks.push(c));
+    socket.on('data', (c) => {
+      chunks.push(c);
+      // an event stream does not end: its head is all there is to read
+      const seen = Buffer.concat(chunks).toString('latin1');
+      if (seen.includes('\r\n\r\n') && /^content-type:\s*text\/event-stream/im.test(seen.split('\r\n\r\n')[0]!)) socket.destroy();
+    });
     socket.on('error', () => {});
     socket.on('close', () => {
       clearTimeout(timer);
