@@ -13,7 +13,9 @@ const integer = (message: string) =>
     .trim()
     .regex(/^\d+$/, { message })
     .transform(Number);
-const port = integer('must be a port number from 1 to 65535').pipe(z.number().min(1, 'must be a port number from 1 to 65535').max(65535, 'must be a port number from 1 to 65535'));
+/** A TCP port; 0 asks the system for any free one (the printed addresses say which). */
+const PORT_MESSAGE = 'must be a port number from 0 (any free port) to 65535';
+const port = integer(PORT_MESSAGE).pipe(z.number().min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE));
 const positiveInt = (min = 1) => integer('must be a whole number').pipe(z.number().min(min, `must be at least ${min}`));
 const optionalString = z
   .string()

@@ -44,7 +44,7 @@ test('every bad variable is reported by name with what is wrong', () => {
   for (const name of ['CHAIN_API_PORT', 'RPC_PORT', 'DATABASE_URL', 'CHAIN_RPC_URL', 'POLL_INTERVAL_MS', 'LOG_LEVEL', 'CANDLE_REFRESH_CRON']) {
     assert.match(problems, new RegExp(`^${name}=`, 'm'), `${name} is named`);
   }
-  assert.match(problems, /RPC_PORT="70000": must be a port number from 1 to 65535/);
+  assert.match(problems, /RPC_PORT="70000": must be a port number from 0 \(any free port\) to 65535/);
   assert.match(problems, /DATABASE_URL="mysql:\/\/x": must be a URL starting with postgres:\/\/ or postgresql:\/\//);
 });
 
