@@ -1,12 +1,40 @@
 // The README's first command: the service starts with no configuration, prints where
-// everything is, and Ctrl-C (SIGINT) stops it cleanly.
+// everything is, and Ctrl-C (SIGINT) stops it cleanly. Then, on the embedded database or on
+// the TimescaleDB server (TEST_DATABASE_URL): SIGTERM lets requests in flight finish and ends
+// the live feed; a database that holds another chain's index stops start-up with exit code 3;
+// the container healthcheck (scripts/healthcheck.mjs) follows /api/health.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
+import { spawnSync } from 'node:child_process';
+import net from 'node:net';
 import { openSse } from './helpers/sse.ts';
+import { freshServerDatabase } from './helpers/database.ts';
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+/** The database the service under test uses: embedded in DATA_DIR, or a fresh one on the server. */
+async function databaseFor(): Promise<{ env: Record<string, string>; dispose(): Promise<void> }> {
+  if (!serverUrl) return { env: { DATABASE_URL: '' }, dispose: async () => {} };
+  const fresh = await freshServerDatabase(serverUrl);
+  return { env: { DATABASE_URL: fresh.url }, dispose: () => fresh.dispose() };
+}
+/** A GET sent whole on a connection of its own; `response` is everything the server sent back. */
+function rawGet(port: string, route: string): Promise<{ response: Promise<string> }> {
+  return new Promise((ready, fail) => {
+    const socket = net.connect(Number(port), '127.0.0.1', () => {
+      socket.write(`GET ${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      ready({ response: new Promise((done) => socket.on('close', () => done(text))) });
+    });
+    socket.on('error', fail);
+  });
+}
+const STACK_TRACE = /^\s+at .+\(.+:\d+:\d+\)$/m;
+const healthcheck = (port: string) => spawnSync(process.execPath, ['scripts/healthcheck.mjs'], { env: { ...process.env, HOST: '127.0.0.1', LAUNCHPAD_API_PORT: port }, encoding: 'utf8' });
 
 function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -29,7 +57,7 @@ test('starts, prints where everything is, and stops cleanly on Ctrl-C', async ()
   const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
   const children: ChildProcess[] = [];
   try {
-    const svc = start({ DATA_DIR: dir });
+    const svc = start({ DATA_DIR: dir, DATABASE_URL: '' });
     children.push(svc.child);
     await waitForOutput(svc.output, /is running \(Ctrl-C to stop\)/);
     assert.match(svc.output(), new RegExp(`database\\s+embedded TimescaleDB in ${dir}`));
@@ -53,7 +81,7 @@ test('starts, prints where everything is, and stops cleanly on Ctrl-C', async ()
     feed.close();
 
     // a second process on the same data directory is refused, naming the owner
-    const second = start({ DATA_DIR: dir });
+    const second = start({ DATA_DIR: dir, DATABASE_URL: '' });
     assert.is(await second.exited, 1);
     assert.match(second.output(), new RegExp(`DATA_DIR ${dir} is in use by process ${svc.child.pid}`));
 
@@ -63,13 +91,79 @@ test('starts, prints where everything is, and stops cleanly on Ctrl-C', async ()
     assert.not.ok(existsSync(path.join(dir, 'embedded.lock')), 'lock released');
 
     // and it starts again on the same data
-    const again = start({ DATA_DIR: dir });
+    const again = start({ DATA_DIR: dir, DATABASE_URL: '' });
     children.push(again.child);
     await waitForOutput(again.output, /is running/);
     again.child.kill('SIGINT');
     assert.is(await again.exited, 0);
   } finally {
     for (const child of children) if (child.exitCode === null) child.kill('SIGKILL'); // a failed assertion must not leave a service running
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`SIGTERM finishes requests in flight, ends the live feed and exits 0 (${serverUrl ? 'TimescaleDB server' : 'embedded database'})`, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
+  const database = await databaseFor();
+  const ports = { LAUNCHPAD_API_PORT: '0', RPC_PORT: '0', DEVNET_RPC_PORT: '0' };
+  let svc: ReturnType<typeof start> | undefined;
+  try {
+    svc = start({ DATA_DIR: dir, ...database.env, ...ports });
+    await waitForOutput(svc.output, /is running/);
+    const api = /launchpad API\s+(http:\/\/\S+?)\/api\/tokens/.exec(svc.output())![1]!;
+    const port = new URL(api).port;
+    for (let i = 0; i < 100 && (await json(`${api}/api/trades/recent`)).trades.length === 0; i++) await new Promise((r) => setTimeout(r, 200));
+
+    // the container healthcheck says healthy while /api/health says ok
+    const healthy = healthcheck(port);
+    assert.is(healthy.status, 0, healthy.stderr);
+
+    const feed = await openSse(`${api}/api/sse/feed`);
+    await feed.until((blocks) => blocks.some((b) => b.comments.includes('connected')), 10_000);
+    // requests in flight when the signal arrives: sent whole on open connections first
+    const inFlight = await Promise.all(['/api/tokens', '/api/trades/recent?limit=100', '/metrics', '/api/health'].map((route) => rawGet(port, route)));
+    await new Promise((r) => setTimeout(r, 20));
+    svc.child.kill('SIGTERM');
+    for (const [i, answer] of (await Promise.all(inFlight.map((r) => r.response))).entries()) {
+      assert.match(answer, /^HTTP\/1\.1 200 /, `request ${i} answered: ${answer.slice(0, 100)}`);
+      const [head, body] = answer.split('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(head!)?.[1];
+      if (length) assert.is(Buffer.byteLength(body!), Number(length), `request ${i} has its whole body`);
+    }
+    assert.is(await feed.ended, 'end', 'the server ended the SSE stream');
+    assert.is(await svc.exited, 0);
+    assert.match(svc.output(), /"msg":"Stopped"/);
+    assert.not.match(svc.output(), STACK_TRACE, 'no stack trace');
+    assert.not.match(svc.output(), /"level":(50|60)/, 'no error logged');
+
+    // nothing listens now: the healthcheck says unhealthy
+    assert.is(healthcheck(port).status, 1);
+  } finally {
+    if (svc?.child.exitCode === null) svc.child.kill('SIGKILL');
+    await database.dispose();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(`an index of another chain stops start-up with exit code 3 and says what to do (${serverUrl ? 'TimescaleDB server' : 'embedded database'})`, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
+  const database = await databaseFor();
+  const env = { DATA_DIR: dir, ...database.env, LAUNCHPAD_API_PORT: '0', RPC_PORT: '0', DEVNET_RPC_PORT: '0' };
+  try {
+    const first = start(env);
+    await waitForOutput(first.output, /"msg":"Indexed block/);
+    first.child.kill('SIGTERM');
+    assert.is(await first.exited, 0);
+    // the devnet starts again from genesis: a new chain under the same chain id
+    rmSync(path.join(dir, 'devnet'), { recursive: true, force: true });
+    const second = start(env);
+    assert.is(await second.exited, 3);
+    assert.match(second.output(), /Refusing to start: .*(another|different|hash)/i);
+    assert.match(second.output(), /another DATA_DIR, or another DATABASE_URL/);
+    assert.not.match(second.output(), /is running/, 'nothing was served');
+    assert.not.match(second.output(), STACK_TRACE, 'no stack trace');
+  } finally {
+    await database.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
 });

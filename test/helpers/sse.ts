@@ -19,6 +19,8 @@ export interface SseStream {
   events(): SseEvent[];
   /** Resolves once `predicate` holds for the blocks received (or rejects after `timeoutMs`). */
   until(predicate: (blocks: SseEvent[]) => boolean, timeoutMs?: number): Promise<void>;
+  /** Resolves when the server ends the stream ('end') or the connection closes. */
+  ended: Promise<'end' | 'closed'>;
   close(): void;
 }
 
@@ -54,7 +56,12 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
         for (const w of waiters) w();
       });
       res.on('error', () => {});
+      const ended = new Promise<'end' | 'closed'>((done) => {
+        res.once('end', () => done('end'));
+        res.once('close', () => done(res.complete ? 'end' : 'closed'));
+      });
       resolve({
+        ended,
         status: res.statusCode ?? 0,
         headers: res.headers,
         blocks,

@@ -38,6 +38,9 @@ export interface LaunchpadApi {
   close(): Promise<void>;
 }
 
+/** How long a stopping server waits for requests in flight before closing their connections. */
+const CLOSE_GRACE_MS = 10_000;
+
 export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<LaunchpadApi> {
   const { db, logger, indexerStatus } = options;
   const cache = createResponseCache();
@@ -92,10 +95,17 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
   return {
     url,
     stats: () => ({ ...hub.stats(), cachedResponses: cache.size }),
+    /**
+     * Stops taking connections, ends every SSE stream, lets requests in flight finish
+     * (at most CLOSE_GRACE_MS), then closes what is left.
+     */
     async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
       await hub.stop();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      await closed;
+      clearTimeout(timer);
     },
   };
 }
