@@ -19,6 +19,7 @@ import { writeBatch } from '../src/indexer/write-batch.ts';
 import { createIndexer } from '../src/indexer/indexer.ts';
 import { silentLogger } from '../src/internal/logger.ts';
 import type { Trade } from '../src/indexer/trades.ts';
+import { freshServerDatabase } from '../test/helpers/database.ts';
 import { randomTrades } from '../test/helpers/trades.ts';
 import { startDevnetProcess } from './lib/devnet-process.ts';
 import { createRawTradesTable, ingestRounds, rawInsertTrades } from './lib/raw-insert.ts';
@@ -35,13 +36,17 @@ const { values } = parseArgs({
 const tradeCount = Number(values.trades);
 
 async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const dataDir = process.env.DATABASE_URL ? '' : mkdtempSync(path.join(tmpdir(), 'bench-indexer-'));
-  const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+  // every measurement starts on an empty database: a temporary embedded one, or a new
+  // database on the DATABASE_URL server, dropped afterwards
+  const server = process.env.DATABASE_URL ? await freshServerDatabase(process.env.DATABASE_URL) : undefined;
+  const dataDir = server ? '' : mkdtempSync(path.join(tmpdir(), 'bench-indexer-'));
+  const db = await openDatabase({ databaseUrl: server?.url, dataDir });
   try {
     await migrate(db);
     return await fn(db);
   } finally {
     await db.close();
+    await server?.dispose();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }
