@@ -133,7 +133,7 @@ for (const db of databases) {
     continue;
   }
   try {
-    summarize('server', await runAll(`TimescaleDB server (${server.description})`, { ...process.env, TEST_DATABASE_URL: server.url, TEST_SERVER_DATA_DIR: server.dataDir ?? '' }));
+    summarize('server', await runAll(`TimescaleDB server (${server.description})`, { ...process.env, TEST_DATABASE_URL: server.url }));
   } finally {
     await server.stop();
   }

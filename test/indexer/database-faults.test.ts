@@ -19,10 +19,18 @@ import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
 import { assertTradesMatchLedger, produceTraffic, startDevnet, startIndexer } from '../helpers/indexing.ts';
-import { asServerUser, findPostgresBin } from '../helpers/postgres-server.ts';
+import { asServerUser, findPostgresBin, startThrowawayCluster } from '../helpers/postgres-server.ts';
 
-const serverUrl = process.env.TEST_DATABASE_URL;
-const dataDir = process.env.TEST_SERVER_DATA_DIR;
+// Restarting and stopping a server would break the test files running beside this one, so
+// those faults hit a cluster of this file's own (made like the runner's, from the
+// machine's binaries); without one, only the terminated connections are tried, on the
+// run's server.
+const runServer = process.env.TEST_DATABASE_URL;
+const own = runServer ? await startThrowawayCluster() : undefined;
+const ownCluster = own && !('skip' in own) && own.timescale && own.dataDir ? own : undefined;
+if (own && !('skip' in own) && !ownCluster) await own.stop();
+const serverUrl = ownCluster?.url ?? runServer;
+const dataDir = ownCluster?.dataDir;
 const test = suite('database faults');
 
 /** Log lines as the operator reads them. */
@@ -139,17 +147,17 @@ if (!serverUrl) {
         const tokens = await probe(api, '/api/tokens?fresh=1');
         step(`tokens ${tokens.status} in ${tokens.ms} ms`);
         assert.ok([200, 503].includes(tokens.status), `tokens while down: ${tokens.status}`); // a cached list may still be served
-        const candles = await probe(api, `/api/trades/recent?limit=3&token_address=${devnet.ledger.trades[0]!.token}`);
-        step(`trades ${candles.status} in ${candles.ms} ms`);
-        assert.is(candles.status, 503, 'an uncached read while the database is down');
-        assert.type(candles.body.error, 'string');
-        assert.not.match(candles.text, ADDRESS, `503 body names no address: ${candles.text}`);
+        const trades = await probe(api, `/api/trades/recent?limit=3&token_address=${devnet.ledger.trades[0]!.token}`);
+        step(`trades ${trades.status} in ${trades.ms} ms`);
+        assert.is(trades.status, 503, 'an uncached read while the database is down');
+        assert.type(trades.body.error, 'string');
+        assert.not.match(trades.text, ADDRESS, `503 body names no address: ${trades.text}`);
         await sleep(3000); // the indexer retries meanwhile: it must not claim to have recovered
         startServer();
         stopped = false;
       step('started');
       } else {
-        console.log('Skipping the restart and stop faults: TEST_DATABASE_URL is not a cluster this run started (TEST_SERVER_DATA_DIR unset)');
+        console.log(`Skipping the restart and stop faults: no cluster of this test's own (${own && 'skip' in own ? own.skip : 'no TimescaleDB extension'})`);
       }
 
       // the indexer resumes alone
@@ -198,5 +206,9 @@ if (!serverUrl) {
     }
   });
 }
+
+test.after(async () => {
+  await ownCluster?.stop();
+});
 
 test.run();
