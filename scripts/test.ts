@@ -24,6 +24,7 @@ if (!databases.every((d) => d === 'embedded' || d === 'server')) {
 }
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.min(2, availableParallelism()));
 const timeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
+const LINGER_MS = 30_000;
 
 function findTests(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -65,8 +66,20 @@ function runFile(file: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
     child.stdout.on('data', (d) => (output += d));
     child.stderr.on('data', (d) => (output += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    // uvu prints its summary when a file's tests are done; a process still alive long after
+    // that holds something open (a server, a socket) and would only wait for the timeout
+    let lingering: NodeJS.Timeout | undefined;
+    const watchForSummary = () => {
+      if (lingering || !/Duration:/.test(output)) return;
+      lingering = setTimeout(() => {
+        output += `\n(the file did not exit within ${LINGER_MS / 1000} s of finishing its tests: something was left open)\n`;
+        child.kill('SIGKILL');
+      }, LINGER_MS);
+    };
+    child.stdout.on('data', watchForSummary);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      clearTimeout(lingering);
       const text = strip(output);
       // uvu's Total counts the tests that ran; skipped ones are apart from it
       const total = count(text, 'Total');
@@ -74,7 +87,7 @@ function runFile(file: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
       const skipped = count(text, 'Skipped');
       let failed = Math.max(0, total - passed);
       let crashed: string | undefined;
-      if (signal) crashed = `killed by ${signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutMs} ms?)` : ''}`;
+      if (signal) crashed = lingering ? 'did not exit after its tests' : `killed by ${signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutMs} ms)` : ''}`;
       else if (code !== 0 && failed === 0) crashed = `exited with code ${code}`;
       else if (total === 0 && skipped === 0) crashed = 'ran no test';
       if (crashed) failed = Math.max(failed, 1);

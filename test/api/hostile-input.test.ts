@@ -59,6 +59,14 @@ async function holds<Ts extends [unknown, ...unknown[]]>(property: fc.IAsyncProp
 }
 
 test.before(async () => {
+  // uvu swallows an error thrown by a before hook: say it, then fail every test
+  await setUp().catch((error) => {
+    console.error('Setting up the hostile-input tests failed:', error);
+    throw error;
+  });
+});
+
+async function setUp() {
   ctx.t = await openTestDatabase();
   ctx.devnet = await startDevnet();
   ctx.running = startIndexer(ctx.t.db, ctx.devnet, { pollIntervalMs: 100 });
@@ -75,7 +83,7 @@ test.before(async () => {
     indexerStatus: () => ctx.running.indexer.status(),
     keepaliveMs: 250,
   });
-});
+}
 
 test.after(async () => {
   for (const step of [() => ctx.api?.close(), () => ctx.running?.stop(), () => ctx.devnet?.close(), () => ctx.t?.dispose()]) await step()?.catch(() => {});

@@ -15,7 +15,14 @@ export interface TestDatabase {
 export async function freshServerDatabase(serverUrl: string): Promise<{ url: string; dispose(): Promise<void> }> {
   const admin = createServerDatabase({ url: serverUrl, max: 1 });
   const name = `test_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
-  await admin.exec(`CREATE DATABASE ${name}`);
+  // from template0, which nobody connects to: copying template1 fails while any session is
+  // on it, and TimescaleDB's job scheduler visits every database now and then
+  try {
+    await admin.exec(`CREATE DATABASE ${name} TEMPLATE template0`);
+  } catch (error) {
+    await admin.close();
+    throw error;
+  }
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return {
