@@ -49,26 +49,52 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
   });
   const applied: string[] = [];
   for (const m of migrations) {
-    const done = await db.transaction(async (tx) => {
-      await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
-      const [row] = await tx.query<{ checksum: string }>('SELECT checksum FROM schema_migrations WHERE version = $1', [m.version]);
-      if (row) {
-        if (row.checksum !== m.checksum) {
-          throw new MigrationError(
-            `Migration ${m.version}_${m.name}.sql was changed after it was applied (checksum differs). Applied migrations are immutable: add a new migration instead.`,
-          );
-        }
-        return false;
-      }
-      try {
-        await tx.exec(m.sql);
-      } catch (error) {
-        throw new MigrationError(`Migration ${m.version}_${m.name}.sql failed: ${(error as Error).message}`, { cause: error });
-      }
-      await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [m.version, m.name, m.checksum]);
-      return true;
-    });
+    const done = await retryConflicts(() => applyOne(db, m));
     if (done) applied.push(`${m.version}_${m.name}`);
   }
   return applied;
+}
+
+/**
+ * SQLSTATEs of a transaction the server chose to abort because it conflicted with another
+ * (deadlock, serialization failure). A server's job scheduler starts a job the moment a
+ * migration schedules it, and its refresh can deadlock with the next migration's DDL; the
+ * aborted migration was rolled back whole, so it is applied again.
+ */
+const CONFLICT_CODES = new Set(['40P01', '40001']);
+const CONFLICT_RETRIES = 5;
+
+async function retryConflicts<T>(fn: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (error) {
+      const code = ((error as Error).cause as { code?: string } | undefined)?.code ?? (error as { code?: string }).code;
+      if (!code || !CONFLICT_CODES.has(code) || attempt >= CONFLICT_RETRIES) throw error;
+      await new Promise((r) => setTimeout(r, 100 * attempt + Math.random() * 100));
+    }
+  }
+}
+
+/** Applies one migration in a transaction of its own; false when it was applied already. */
+function applyOne(db: Database, m: Migration): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
+    const [row] = await tx.query<{ checksum: string }>('SELECT checksum FROM schema_migrations WHERE version = $1', [m.version]);
+    if (row) {
+      if (row.checksum !== m.checksum) {
+        throw new MigrationError(
+          `Migration ${m.version}_${m.name}.sql was changed after it was applied (checksum differs). Applied migrations are immutable: add a new migration instead.`,
+        );
+      }
+      return false;
+    }
+    try {
+      await tx.exec(m.sql);
+    } catch (error) {
+      throw new MigrationError(`Migration ${m.version}_${m.name}.sql failed: ${(error as Error).message}`, { cause: error });
+    }
+    await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [m.version, m.name, m.checksum]);
+    return true;
+  });
 }

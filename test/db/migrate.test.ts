@@ -49,6 +49,27 @@ test('a migration edited after it was applied is refused with a message saying w
   }
 });
 
+test('a migration the server aborts for a deadlock is applied again, once', async () => {
+  const { db, dispose } = await openTestDatabase();
+  try {
+    // a sequence is not transactional: it counts the attempts across the rollback
+    await db.exec('CREATE SEQUENCE migration_attempts');
+    const flaky = {
+      version: '9998',
+      name: 'deadlocks_once',
+      checksum: 'y',
+      sql: `CREATE TABLE once_applied (x int);
+            DO $$ BEGIN IF nextval('migration_attempts') = 1 THEN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END IF; END $$;`,
+    };
+    assert.equal(await migrate(db, [...readMigrations(), flaky]), ['9998_deadlocks_once']);
+    const [{ attempts }] = (await db.query<{ attempts: number }>(`SELECT last_value::int AS attempts FROM migration_attempts`)) as [{ attempts: number }];
+    assert.is(attempts, 2, 'rolled back once, then applied');
+    assert.is((await db.query(`SELECT 1 FROM pg_tables WHERE tablename = 'once_applied'`)).length, 1);
+  } finally {
+    await dispose();
+  }
+});
+
 test('a failing migration leaves nothing half-applied', async () => {
   const { db, dispose } = await openTestDatabase();
   try {

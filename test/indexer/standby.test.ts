@@ -45,7 +45,15 @@ if (!serverUrl) {
       // is free, and exactly one of the two holds it afterwards
       await dbs[1]!.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
       const states = () => running.map((r) => r.indexer.status().state);
-      await waitFor('one writer and one standby', () => states().filter((x) => x === 'live').length === 1 && states().includes('standby'));
+      // (a writer notices a lost lock at its next turn, within its poll interval, and a
+      // standby tries the lock once a second: settled means so for two seconds running)
+      const settled = () => states().filter((x) => x === 'live').length === 1 && states().includes('standby');
+      let since = 0;
+      await waitFor('one writer and one standby, settled', () => {
+        if (!settled()) since = 0;
+        else since ||= Date.now();
+        return since > 0 && Date.now() - since > 2000;
+      });
       await produceTraffic(devnet, 10, 5);
       const writer = running.find((r) => r.indexer.status().state === 'live')!;
       const standby = running.find((r) => r !== writer)!;
