@@ -138,7 +138,7 @@ for (const db of databases) {
     ? { url: process.env.TEST_DATABASE_URL, timescale: true, description: 'TEST_DATABASE_URL', stop: async () => {} }
     : await startThrowawayCluster();
   if ('skip' in server || !server.timescale) {
-    const reason = 'skip' in server ? server.skip : 'the PostgreSQL server binaries here have no TimescaleDB extension (see the README's Tests section)';
+    const reason = 'skip' in server ? server.skip : 'the PostgreSQL server binaries here have no TimescaleDB extension (see Tests in the README)';
     console.log(`\n── TimescaleDB server ──\nSkipping the server run: ${reason}`);
     if ('skip' in server === false) await server.stop();
     // CI must prove the production path: a missing server fails the run there
