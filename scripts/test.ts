@@ -2,8 +2,9 @@
 // once on the embedded TimescaleDB and once on a TimescaleDB server, and prints one line
 // per database ("embedded: N passed, N failed") and one in all ("N passed, N failed").
 //
-// The server is TEST_DATABASE_URL when set, otherwise a throwaway PostgreSQL cluster with
-// the TimescaleDB extension made from this machine's binaries for the run. Without one the
+// The server is TEST_DATABASE_URL when set, else a testcontainers TimescaleDB when a Docker
+// engine answers, else a throwaway PostgreSQL cluster with the TimescaleDB extension made
+// from this machine's binaries for the run (test/helpers/postgres-server.ts). Without one the
 // server run is skipped with the reason, except under CI=true, where that is a failure.
 //
 //   npm test -- candles devnet     files whose path contains one of the words
@@ -13,7 +14,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startThrowawayCluster, type ServerOrReason } from '../test/helpers/postgres-server.ts';
+import { startPostgresServer, type ServerOrReason } from '../test/helpers/postgres-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values, positionals } = parseArgs({ options: { db: { type: 'string', default: 'both' } }, allowPositionals: true });
@@ -134,9 +135,7 @@ for (const db of databases) {
     summarize('embedded', await runAll('embedded TimescaleDB', env));
     continue;
   }
-  const server: ServerOrReason = process.env.TEST_DATABASE_URL
-    ? { url: process.env.TEST_DATABASE_URL, timescale: true, description: 'TEST_DATABASE_URL', stop: async () => {} }
-    : await startThrowawayCluster();
+  const server: ServerOrReason = await startPostgresServer();
   if ('skip' in server || !server.timescale) {
     const reason = 'skip' in server ? server.skip : 'the PostgreSQL server binaries here have no TimescaleDB extension (see Tests in the README)';
     console.log(`\n── TimescaleDB server ──\nSkipping the server run: ${reason}`);

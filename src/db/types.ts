@@ -35,8 +35,8 @@ export interface Database extends Queryable {
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
-   * Runs `fn` on one session (a reserved connection on a server; the only session
-   * embedded), outside any transaction: for work whose session state must last across
+   * Runs `fn` on one session (on a server, a connection of its own, closed after; embedded,
+   * the only session), outside any transaction: for work whose session state must last across
    * statements, such as a procedure that commits inside and holds a session lock.
    */
   session<T>(fn: (session: Queryable) => Promise<T>): Promise<T>;
