@@ -77,7 +77,8 @@ function zipf(n: number, next: () => number) {
   };
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 async function prepare(db: Database): Promise<void> {
   await migrate(db);
@@ -109,7 +110,13 @@ async function prepare(db: Database): Promise<void> {
       const time = new Date(Math.floor(from + i * step));
       const perBlock = Math.min(r.int(1, 6), end - i); // a block may end a chunk early, never overrun it
       for (let k = 0; k < perBlock; k++, i++) {
-        rows.push(makeTrade({ time, blockHeight: height, txIndex: k, eventIndex: 0, tokenAddress: tokens[pick()]! }, BigInt(r.int(1_000, 5_000_000_000)), BigInt(r.int(1_000, 9_000_000_000))));
+        rows.push(
+          makeTrade(
+            { time, blockHeight: height, txIndex: k, eventIndex: 0, tokenAddress: tokens[pick()]! },
+            BigInt(r.int(1_000, 5_000_000_000)),
+            BigInt(r.int(1_000, 9_000_000_000)),
+          ),
+        );
       }
       height++;
     }
@@ -117,7 +124,9 @@ async function prepare(db: Database): Promise<void> {
     process.stdout.write(`\r  inserted ${fmt(done + rows.length)} / ${fmt(TRADES)} trades`);
   }
   process.stdout.write('\n');
-  await db.query(`UPDATE tokens t SET last_trade_at = m.at FROM (SELECT token_address, max(time) AS at FROM trades GROUP BY 1) m WHERE m.token_address = t.address`);
+  await db.query(
+    `UPDATE tokens t SET last_trade_at = m.at FROM (SELECT token_address, max(time) AS at FROM trades GROUP BY 1) m WHERE m.token_address = t.address`,
+  );
   // the indexer's cursor tells the refresh job how far the data goes
   await db.query(
     `INSERT INTO indexer_state (chain_id, first_height, first_block_hash, last_height, last_block_hash, last_block_time)
@@ -126,13 +135,21 @@ async function prepare(db: Database): Promise<void> {
   );
   const refreshStarted = performance.now();
   await runJobs(db, 'refresh');
-  console.log(`  prepared in ${fmt((performance.now() - started) / 1000, 1)} s (first refresh of the aggregates ${fmt((performance.now() - refreshStarted) / 1000, 1)} s)`);
+  console.log(
+    `  prepared in ${fmt((performance.now() - started) / 1000, 1)} s (first refresh of the aggregates ${fmt((performance.now() - refreshStarted) / 1000, 1)} s)`,
+  );
 }
 
 async function caggVersusRaw(db: Database): Promise<void> {
-  console.log('\n(2) 1000 candles of one token over 90 days: continuous aggregate vs GROUP BY time_bucket over raw trades (median of 5 warm runs)');
-  console.log('    round trip: the query as the API sends it, rows back in the process; in the database: planning + execution (EXPLAIN ANALYZE, no per-node timing)');
-  const counts = await db.query<{ token_address: string; n: number }>(`SELECT token_address, count(*)::int AS n FROM trades GROUP BY 1 ORDER BY 2 DESC`);
+  console.log(
+    '\n(2) 1000 candles of one token over 90 days: continuous aggregate vs GROUP BY time_bucket over raw trades (median of 5 warm runs)',
+  );
+  console.log(
+    '    round trip: the query as the API sends it, rows back in the process; in the database: planning + execution (EXPLAIN ANALYZE, no per-node timing)',
+  );
+  const counts = await db.query<{ token_address: string; n: number }>(
+    `SELECT token_address, count(*)::int AS n FROM trades GROUP BY 1 ORDER BY 2 DESC`,
+  );
   const picks = [
     ['most traded token', counts[0]!],
     ['median token', counts[Math.floor(counts.length / 2)]!],
@@ -152,7 +169,10 @@ async function caggVersusRaw(db: Database): Promise<void> {
     });
   const inDatabase = (sql: string, params: unknown[]) =>
     medianOf(async () => {
-      const [row] = await db.query<{ 'QUERY PLAN': [{ 'Planning Time': number; 'Execution Time': number }] }>(`EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${sql}`, params);
+      const [row] = await db.query<{ 'QUERY PLAN': [{ 'Planning Time': number; 'Execution Time': number }] }>(
+        `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${sql}`,
+        params,
+      );
       const [plan] = row!['QUERY PLAN'];
       return plan['Planning Time'] + plan['Execution Time'];
     });
@@ -184,7 +204,9 @@ interface ServerProcess {
 
 function startServer(config: { databaseUrl?: string; dataDir: string }): Promise<ServerProcess> {
   const entry = fileURLToPath(new URL('./lib/api-bench-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', entry, JSON.stringify(config)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', entry, JSON.stringify(config)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout! });
   const waiting: { prefix: string; resolve: (line: string) => void }[] = [];
   let ready: (info: { api: string; hello: string }) => void;
@@ -236,11 +258,14 @@ async function coldPass(origin: string, name: string, paths: () => string) {
   const started = performance.now();
   await Promise.all(
     Array.from({ length: 8 }, async () => {
-      for (let t = queue.pop(); t; t = queue.pop()) await (await fetch(origin + template.replace('{t}', t))).arrayBuffer();
+      for (let t = queue.pop(); t; t = queue.pop())
+        await (await fetch(origin + template.replace('{t}', t))).arrayBuffer();
     }),
   );
   const ms = performance.now() - started;
-  console.log(`  ${name.padEnd(41)} first answer for each of ${fmt(tokens.length)} tokens: ${fmt(ms / 1000, 1)} s (${fmt(ms / tokens.length, 1)} ms each, 8 concurrent)`);
+  console.log(
+    `  ${name.padEnd(41)} first answer for each of ${fmt(tokens.length)} tokens: ${fmt(ms / 1000, 1)} s (${fmt(ms / tokens.length, 1)} ms each, 8 concurrent)`,
+  );
 }
 
 async function httpLoad(server: ServerProcess): Promise<void> {
@@ -249,7 +274,9 @@ async function httpLoad(server: ServerProcess): Promise<void> {
   const pick = zipf(TOKENS, r.next);
   const apiUrl = new URL(server.api);
   const hello = await load('hello', server.hello, () => '/hello');
-  console.log(`  Polka hello-world                         ${fmt(hello.rps).padStart(7)} req/s  p99 ${fmt(hello.p99, 1).padStart(6)} ms`);
+  console.log(
+    `  Polka hello-world                         ${fmt(hello.rps).padStart(7)} req/s  p99 ${fmt(hello.p99, 1).padStart(6)} ms`,
+  );
   const routes = [
     ['/api/tokens/:address', 0.25, () => `/api/tokens/${tokens[pick()]}`],
     ['/api/trades/recent?token_address=…', 0.15, () => `/api/trades/recent?token_address=${tokens[pick()]}`],
@@ -296,7 +323,8 @@ async function sseFanOut(server: ServerProcess): Promise<void> {
       sockets.push(socket);
     });
   const started = performance.now();
-  for (let i = 0; i < SUBSCRIBERS; i += 500) await Promise.all(Array.from({ length: Math.min(500, SUBSCRIBERS - i) }, connectOne));
+  for (let i = 0; i < SUBSCRIBERS; i += 500)
+    await Promise.all(Array.from({ length: Math.min(500, SUBSCRIBERS - i) }, connectOne));
   console.log(`  connected ${fmt(sockets.length)} subscribers in ${fmt((performance.now() - started) / 1000, 1)} s`);
   await server.send('gc', 'gc done');
   const after = JSON.parse(await server.send('stats', 'stats '));
@@ -307,25 +335,35 @@ async function sseFanOut(server: ServerProcess): Promise<void> {
   for (let e = 0; e < EVENTS; e++) {
     const [id, sentAt] = (await server.send('emit', 'emitted ')).split(' ').map(Number) as [number, number];
     const deadline = Date.now() + 30_000;
-    while ((received.get(id)?.length ?? 0) < SUBSCRIBERS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+    while ((received.get(id)?.length ?? 0) < SUBSCRIBERS && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 5));
     const times = received.get(id) ?? [];
-    if (times.length < SUBSCRIBERS) console.log(`  event ${id}: only ${times.length} subscribers received it within 30 s`);
+    if (times.length < SUBSCRIBERS)
+      console.log(`  event ${id}: only ${times.length} subscribers received it within 30 s`);
     const lat = times.map((t) => t - sentAt);
     lastArrival.push(Math.max(...lat));
     all.push(...lat);
     await new Promise((r) => setTimeout(r, 100));
   }
-  console.log(`  event sent (its transaction begins) -> last subscriber: p50 ${fmt(median(lastArrival), 1)} ms, p99 ${fmt(percentile(lastArrival, 99), 1)} ms over ${EVENTS} events`);
-  console.log(`  event sent (its transaction begins) -> each subscriber: p50 ${fmt(percentile(all, 50), 1)} ms, p99 ${fmt(percentile(all, 99), 1)} ms (${fmt(all.length)} deliveries)`);
+  console.log(
+    `  event sent (its transaction begins) -> last subscriber: p50 ${fmt(median(lastArrival), 1)} ms, p99 ${fmt(percentile(lastArrival, 99), 1)} ms over ${EVENTS} events`,
+  );
+  console.log(
+    `  event sent (its transaction begins) -> each subscriber: p50 ${fmt(percentile(all, 50), 1)} ms, p99 ${fmt(percentile(all, 99), 1)} ms (${fmt(all.length)} deliveries)`,
+  );
   const perSub = (k: 'rss' | 'heapUsed') => (after[k] - before[k]) / SUBSCRIBERS;
-  console.log(`  memory per subscriber: ${fmt(perSub('rss') / 1024, 1)} KiB RSS, ${fmt(perSub('heapUsed') / 1024, 1)} KiB JS heap (RSS ${fmt(before.rss / 2 ** 20)} -> ${fmt(after.rss / 2 ** 20)} MiB)`);
+  console.log(
+    `  memory per subscriber: ${fmt(perSub('rss') / 1024, 1)} KiB RSS, ${fmt(perSub('heapUsed') / 1024, 1)} KiB JS heap (RSS ${fmt(before.rss / 2 ** 20)} -> ${fmt(after.rss / 2 ** 20)} MiB)`,
+  );
   for (const s of sockets) s.destroy();
 }
 
 const databaseUrl = process.env.DATABASE_URL;
 const dataDir = path.join(tmpdir(), `launchpad-bench-api-${TOKENS}-${TRADES}`);
 if (values.fresh && !databaseUrl && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
-console.log(`bench:api on ${databaseUrl ? 'a TimescaleDB server (DATABASE_URL)' : `the embedded TimescaleDB in ${dataDir}`}`);
+console.log(
+  `bench:api on ${databaseUrl ? 'a TimescaleDB server (DATABASE_URL)' : `the embedded TimescaleDB in ${dataDir}`}`,
+);
 console.log(`  data: ${fmt(TRADES)} trades over 90 days for ${fmt(TOKENS)} tokens (Zipf popularity)`);
 const db = await openDatabase({ databaseUrl, dataDir });
 try {

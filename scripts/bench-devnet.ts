@@ -20,7 +20,9 @@ async function sustained(devnet: Devnet, tradesPerBlock: number, trades: number)
   const blocks = devnet.height() - startHeight;
   const made = devnet.ledger.trades.length - startTrades;
   console.log(
-    `generator ${String(tradesPerBlock).padStart(5)} trades/block: ${(blocks / seconds).toFixed(1).padStart(6)} blocks/s  ${Math.round(made / seconds)
+    `generator ${String(tradesPerBlock).padStart(5)} trades/block: ${(blocks / seconds).toFixed(1).padStart(6)} blocks/s  ${Math.round(
+      made / seconds,
+    )
       .toString()
       .padStart(6)} trades/s  (${made} trades in ${blocks} blocks, ${seconds.toFixed(1)} s)`,
   );
@@ -33,7 +35,6 @@ async function readBlock(stargate: StargateClient, comet: Comet38Client, height:
   if (results.results.length !== block.txs.length) throw new Error('block and results disagree');
   return { ms, txs: block.txs.length };
 }
-
 
 const devnet = await createDevnet({ port: 0, blockMs: 0 });
 console.log(`devnet ${devnet.rpcUrl}  chain ${devnet.chainId}  node ${process.version}`);
@@ -57,11 +58,15 @@ const remaining = Math.max(0, totalTrades - devnet.ledger.trades.length);
 if (remaining > 0) await sustained(devnet, 1_000, remaining);
 const old: number[] = [];
 for (let i = 0; i < 10; i++) old.push((await readBlock(stargate, comet, measured)).ms);
-console.log(`getBlock + block_results of a ${txs}-tx block (median of 10): ${median(recent).toFixed(1)} ms while recent; once old, ${old[0]!.toFixed(1)} ms from the block log then ${median(old.slice(1)).toFixed(1)} ms cached`);
+console.log(
+  `getBlock + block_results of a ${txs}-tx block (median of 10): ${median(recent).toFixed(1)} ms while recent; once old, ${old[0]!.toFixed(1)} ms from the block log then ${median(old.slice(1)).toFixed(1)} ms cached`,
+);
 
 global.gc?.();
 const memory = process.memoryUsage();
-console.log(`after ${devnet.ledger.trades.length} trades in ${devnet.height()} blocks: rss ${mb(memory.rss)}, heap ${mb(memory.heapUsed)}, buffers ${mb(memory.arrayBuffers)}`);
+console.log(
+  `after ${devnet.ledger.trades.length} trades in ${devnet.height()} blocks: rss ${mb(memory.rss)}, heap ${mb(memory.heapUsed)}, buffers ${mb(memory.arrayBuffers)}`,
+);
 stargate.disconnect();
 comet.disconnect();
 await devnet.close();

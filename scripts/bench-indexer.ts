@@ -11,14 +11,14 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createChainClient } from '../src/chain/client.ts';
-import { openDatabase, type Database } from '../src/db/index.ts';
+import { type Database, openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { backfill } from '../src/indexer/backfill.ts';
 import { fetchBlocks } from '../src/indexer/fetch-blocks.ts';
-import { writeBatch } from '../src/indexer/write-batch.ts';
 import { createIndexer } from '../src/indexer/indexer.ts';
-import { silentLogger } from '../src/internal/logger.ts';
 import type { Trade } from '../src/indexer/trades.ts';
+import { writeBatch } from '../src/indexer/write-batch.ts';
+import { silentLogger } from '../src/internal/logger.ts';
 import { freshServerDatabase } from '../test/helpers/database.ts';
 import { randomTrades } from '../test/helpers/trades.ts';
 import { startDevnetProcess } from './lib/devnet-process.ts';
@@ -76,7 +76,14 @@ async function rawInsertRates(db: Database): Promise<{ ingest: number; oneChunk:
     db,
     [0, 1, 2].map((round) => {
       const from = new Date(Date.now() - 100 * 86_400_000 - (3 - round) * 86_400_000);
-      const rows = randomTrades({ seed: 900 + round, from, to: new Date(from.getTime() + 86_400_000), tokens, blocks: 19_000, startHeight: 10_000_000 + round * 1_000_000 });
+      const rows = randomTrades({
+        seed: 900 + round,
+        from,
+        to: new Date(from.getTime() + 86_400_000),
+        tokens,
+        blocks: 19_000,
+        startHeight: 10_000_000 + round * 1_000_000,
+      });
       return rows.sort((a, b) => a.time.getTime() - b.time.getTime());
     }),
   );
@@ -94,28 +101,48 @@ function processCpuSeconds(pid: number): number | undefined {
 }
 
 async function benchBackfill() {
-  console.log(`(a) backfill: pregenerating ${tradeCount} trades on the devnet (${values['trades-per-block']} per block)…`);
+  console.log(
+    `(a) backfill: pregenerating ${tradeCount} trades on the devnet (${values['trades-per-block']} per block)…`,
+  );
   const genStarted = performance.now();
-  const devnet = await startDevnetProcess({ pregenerate: tradeCount, tradesPerBlock: Number(values['trades-per-block']) });
-  console.log(`    devnet ready: ${devnet.trades} trades in ${devnet.height} blocks (${((performance.now() - genStarted) / 1000).toFixed(0)} s)`);
+  const devnet = await startDevnetProcess({
+    pregenerate: tradeCount,
+    tradesPerBlock: Number(values['trades-per-block']),
+  });
+  console.log(
+    `    devnet ready: ${devnet.trades} trades in ${devnet.height} blocks (${((performance.now() - genStarted) / 1000).toFixed(0)} s)`,
+  );
   const chain = createChainClient(devnet.rpcUrl, { timeoutMs: 120_000 });
   try {
     // the ceiling the node sets: reading every block and its results, indexing nothing
     const readStarted = performance.now();
-    for (let h = 1; h <= devnet.height; h += 8) await fetchBlocks(chain, h, Math.min(devnet.height, h + 7), devnet.contracts);
+    for (let h = 1; h <= devnet.height; h += 8)
+      await fetchBlocks(chain, h, Math.min(devnet.height, h + 7), devnet.contracts);
     const readSeconds = (performance.now() - readStarted) / 1000;
-    console.log(`    reading the blocks alone (fetch, parse, hash, decode, pack; no database): ${Math.round(devnet.trades / readSeconds)} trades/s`);
+    console.log(
+      `    reading the blocks alone (fetch, parse, hash, decode, pack; no database): ${Math.round(devnet.trades / readSeconds)} trades/s`,
+    );
     await withDatabase(async (db) => {
       let trades = 0;
       const devnetCpu = processCpuSeconds(devnet.child.pid!);
       const ownCpu = process.cpuUsage();
       const started = performance.now();
-      await backfill({ db, chain, contracts: devnet.contracts, logger: silentLogger, from: 1, to: devnet.height, onBatch: (b) => (trades += b.trades) });
+      await backfill({
+        db,
+        chain,
+        contracts: devnet.contracts,
+        logger: silentLogger,
+        from: 1,
+        to: devnet.height,
+        onBatch: (b) => (trades += b.trades),
+      });
       const seconds = (performance.now() - started) / 1000;
       const ownUsed = process.cpuUsage(ownCpu);
       const devnetUsed = (processCpuSeconds(devnet.child.pid!) ?? NaN) - (devnetCpu ?? NaN);
       const backfillRate = trades / seconds;
-      console.log(`    backfill: ${trades} trades, ${devnet.height} blocks in ${seconds.toFixed(1)} s = ${Math.round(backfillRate)} trades/s, ${(devnet.height / seconds).toFixed(1)} blocks/s`);
+      console.log(
+        `    backfill: ${trades} trades, ${devnet.height} blocks in ${seconds.toFixed(1)} s = ${Math.round(backfillRate)} trades/s, ${(devnet.height / seconds).toFixed(1)} blocks/s`,
+      );
       const perTrade = (cpuSeconds: number) => Math.round((cpuSeconds / trades) * 1e6);
       const indexerCpu = (ownUsed.user + ownUsed.system) / 1e6;
       const cores = availableParallelism();
@@ -124,8 +151,12 @@ async function benchBackfill() {
           ` ${((indexerCpu + (Number.isNaN(devnetUsed) ? 0 : devnetUsed)) / seconds).toFixed(2)} of ${cores} cores busy`,
       );
       const raw = await rawInsertRates(db);
-      console.log(`    raw INSERT … SELECT FROM unnest (same database, same run), bench:ingest's procedure: ${Math.round(raw.ingest)} rows/s; into one day's chunk: ${Math.round(raw.oneChunk)} rows/s`);
-      console.log(`    ratio backfill/raw: ${(backfillRate / raw.ingest).toFixed(2)} against bench:ingest's procedure, ${(backfillRate / raw.oneChunk).toFixed(2)} against one chunk (target >= 0.5)`);
+      console.log(
+        `    raw INSERT … SELECT FROM unnest (same database, same run), bench:ingest's procedure: ${Math.round(raw.ingest)} rows/s; into one day's chunk: ${Math.round(raw.oneChunk)} rows/s`,
+      );
+      console.log(
+        `    ratio backfill/raw: ${(backfillRate / raw.ingest).toFixed(2)} against bench:ingest's procedure, ${(backfillRate / raw.oneChunk).toFixed(2)} against one chunk (target >= 0.5)`,
+      );
     });
     // the write path on its own: blocks fetched beforehand, then decoded and written
     const sample = await fetchBlocks(chain, 1, Math.min(devnet.height, 30), devnet.contracts);
@@ -135,19 +166,22 @@ async function benchBackfill() {
       for (let i = 0; i < sample.length; i += 5) {
         const blocks = sample.slice(i, i + 5);
         const events = blocks.flatMap((b) => b.decoded.events);
-        const result = await db.transaction((tx) => writeBatch(tx, { blocks, events }, { moveCursor: true, emitFeed: false, bulk: true }));
+        const result = await db.transaction((tx) =>
+          writeBatch(tx, { blocks, events }, { moveCursor: true, emitFeed: false, bulk: true }),
+        );
         trades += result.trades;
       }
       const rate = trades / ((performance.now() - started) / 1000);
       const raw = await rawInsertRates(db);
-      console.log(`    write path alone (${trades} trades from prefetched blocks: chain index, trades, tokens): ${Math.round(rate)} trades/s, ratio to raw ${(rate / raw.ingest).toFixed(2)} (bench:ingest's procedure), ${(rate / raw.oneChunk).toFixed(2)} (one chunk)`);
+      console.log(
+        `    write path alone (${trades} trades from prefetched blocks: chain index, trades, tokens): ${Math.round(rate)} trades/s, ratio to raw ${(rate / raw.ingest).toFixed(2)} (bench:ingest's procedure), ${(rate / raw.oneChunk).toFixed(2)} (one chunk)`,
+      );
     });
   } finally {
     chain.disconnect();
     await devnet.stop();
   }
 }
-
 
 async function benchLiveLag() {
   const seconds = Number(values['live-seconds']);
@@ -177,7 +211,9 @@ async function benchLiveLag() {
       await indexer.stop();
       const sorted = [...lags].sort((a, b) => a - b);
       console.log(`    ${lags.length} batches, ${trades} trades; block commit → trades committed in the database:`);
-      console.log(`    p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted.at(-1)} ms (targets p50 <= 1000 ms, p99 <= 2000 ms)`);
+      console.log(
+        `    p50 ${percentile(sorted, 50)} ms, p99 ${percentile(sorted, 99)} ms, max ${sorted.at(-1)} ms (targets p50 <= 1000 ms, p99 <= 2000 ms)`,
+      );
     });
   } finally {
     chain.disconnect();
@@ -185,6 +221,8 @@ async function benchLiveLag() {
   }
 }
 
-console.log(`bench:indexer on ${process.env.DATABASE_URL ? 'a TimescaleDB server' : 'the embedded TimescaleDB (on disk)'}`);
+console.log(
+  `bench:indexer on ${process.env.DATABASE_URL ? 'a TimescaleDB server' : 'the embedded TimescaleDB (on disk)'}`,
+);
 await benchBackfill();
 await benchLiveLag();

@@ -12,7 +12,9 @@ import { migrate } from '../src/db/migrate.ts';
 import { insertTrades, type Trade } from '../src/indexer/trades.ts';
 import { createRawTradesTable, ingestRounds, rawInsertTrades } from './lib/raw-insert.ts';
 
-const { values } = parseArgs({ options: { trades: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { trades: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '3' } },
+});
 const total = Number(values.trades);
 const rounds = Number(values.rounds);
 
@@ -25,7 +27,9 @@ try {
 
   const project: number[] = [];
   const raw: number[] = [];
-  console.log(`bench:ingest  ${total} trades in ${rounds} rounds, 1000 tokens over 90 days, on ${db.kind === 'embedded' ? 'embedded TimescaleDB (on disk)' : 'TimescaleDB server'}`);
+  console.log(
+    `bench:ingest  ${total} trades in ${rounds} rounds, 1000 tokens over 90 days, on ${db.kind === 'embedded' ? 'embedded TimescaleDB (on disk)' : 'TimescaleDB server'}`,
+  );
   const slices = ingestRounds(total, rounds);
   for (let r = 0; r < rounds; r++) {
     const rows = slices[r]!;
@@ -45,7 +49,9 @@ try {
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const projectRate = sum(project) / project.length;
   const rawRate = sum(raw) / raw.length;
-  console.log(`project write path (insertTrades, hypertable + 4 continuous aggregates): ${Math.round(projectRate)} rows/s`);
+  console.log(
+    `project write path (insertTrades, hypertable + 4 continuous aggregates): ${Math.round(projectRate)} rows/s`,
+  );
   console.log(`raw INSERT … SELECT FROM unnest into an identical table:               ${Math.round(rawRate)} rows/s`);
   console.log(`ratio project/raw: ${(projectRate / rawRate).toFixed(2)} (target >= 0.5)`);
 } finally {

@@ -1,5 +1,5 @@
 // `npm run migrate`: applies pending schema migrations to the configured database and exits.
-import { loadConfig, ConfigError } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { describeDatabase, openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
 
@@ -9,7 +9,11 @@ try {
   const db = await openDatabase(where);
   try {
     const applied = await migrate(db);
-    console.log(applied.length ? `Applied ${applied.length} migration(s) to ${describeDatabase(where)}: ${applied.join(', ')}` : `Schema is up to date (${describeDatabase(where)}).`);
+    console.log(
+      applied.length
+        ? `Applied ${applied.length} migration(s) to ${describeDatabase(where)}: ${applied.join(', ')}`
+        : `Schema is up to date (${describeDatabase(where)}).`,
+    );
   } finally {
     await db.close();
   }

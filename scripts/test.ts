@@ -14,10 +14,13 @@ import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { startPostgresServer, type ServerOrReason } from '../test/helpers/postgres-server.ts';
+import { type ServerOrReason, startPostgresServer } from '../test/helpers/postgres-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const { values, positionals } = parseArgs({ options: { db: { type: 'string', default: 'both' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { db: { type: 'string', default: 'both' } },
+  allowPositionals: true,
+});
 const databases = values.db === 'both' ? (['embedded', 'server'] as const) : ([values.db] as ('embedded' | 'server')[]);
 if (!databases.every((d) => d === 'embedded' || d === 'server')) {
   console.error(`--db must be embedded, server or both (got ${values.db})`);
@@ -53,7 +56,11 @@ interface Outcome {
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 const count = (out: string, label: string) => Number(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm').exec(out)?.[1] ?? 0);
 /** Lines a test file prints to say why it skips something ("Skipping …"). */
-const skipReasons = (out: string) => out.split('\n').filter((l) => /^\s*Skipping\b/.test(l)).map((l) => l.trim());
+const skipReasons = (out: string) =>
+  out
+    .split('\n')
+    .filter((l) => /^\s*Skipping\b/.test(l))
+    .map((l) => l.trim());
 
 function runFile(file: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
   const started = Date.now();
@@ -88,7 +95,10 @@ function runFile(file: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
       const skipped = count(text, 'Skipped');
       let failed = Math.max(0, total - passed);
       let crashed: string | undefined;
-      if (signal) crashed = lingering ? 'did not exit after its tests' : `killed by ${signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutMs} ms)` : ''}`;
+      if (signal)
+        crashed = lingering
+          ? 'did not exit after its tests'
+          : `killed by ${signal}${signal === 'SIGKILL' ? ` (timeout ${timeoutMs} ms)` : ''}`;
       else if (code !== 0 && failed === 0) crashed = `exited with code ${code}`;
       else if (total === 0 && skipped === 0) crashed = 'ran no test';
       if (crashed) failed = Math.max(failed, 1);
@@ -106,7 +116,9 @@ async function runAll(label: string, env: NodeJS.ProcessEnv): Promise<Outcome[]>
       const o = await runFile(file, env);
       outcomes.push(o);
       const mark = o.failed ? 'FAIL' : 'ok  ';
-      console.log(`${mark} ${o.file}  ${o.passed} passed${o.failed ? `, ${o.failed} failed` : ''}${o.skipped ? `, ${o.skipped} skipped` : ''}  (${(o.ms / 1000).toFixed(1)}s)${o.crashed ? `  [${o.crashed}]` : ''}`);
+      console.log(
+        `${mark} ${o.file}  ${o.passed} passed${o.failed ? `, ${o.failed} failed` : ''}${o.skipped ? `, ${o.skipped} skipped` : ''}  (${(o.ms / 1000).toFixed(1)}s)${o.crashed ? `  [${o.crashed}]` : ''}`,
+      );
       if (o.skipped) for (const reason of skipReasons(o.output)) console.log(`     ${reason}`);
       if (o.failed || process.env.TEST_VERBOSE) console.log(o.output.replace(/^/gm, '    │ '));
     }
@@ -126,7 +138,8 @@ const summarize = (db: string, outcomes: Outcome[]) => {
   const sum = (k: 'passed' | 'failed' | 'skipped') => outcomes.reduce((n, o) => n + o[k], 0);
   summaries.push({ db, passed: sum('passed'), failed: sum('failed'), skipped: sum('skipped') });
 };
-const line = (s: { passed: number; failed: number; skipped: number }) => `${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`;
+const line = (s: { passed: number; failed: number; skipped: number }) =>
+  `${s.passed} passed, ${s.failed} failed${s.skipped ? `, ${s.skipped} skipped` : ''}`;
 
 for (const db of databases) {
   if (db === 'embedded') {
@@ -137,7 +150,10 @@ for (const db of databases) {
   }
   const server: ServerOrReason = await startPostgresServer();
   if ('skip' in server || !server.timescale) {
-    const reason = 'skip' in server ? server.skip : 'the PostgreSQL server binaries here have no TimescaleDB extension (see Tests in the README)';
+    const reason =
+      'skip' in server
+        ? server.skip
+        : 'the PostgreSQL server binaries here have no TimescaleDB extension (see Tests in the README)';
     console.log(`\n── TimescaleDB server ──\nSkipping the server run: ${reason}`);
     if ('skip' in server === false) await server.stop();
     // CI must prove the production path: a missing server fails the run there
@@ -145,7 +161,10 @@ for (const db of databases) {
     continue;
   }
   try {
-    summarize('server', await runAll(`TimescaleDB server (${server.description})`, { ...process.env, TEST_DATABASE_URL: server.url }));
+    summarize(
+      'server',
+      await runAll(`TimescaleDB server (${server.description})`, { ...process.env, TEST_DATABASE_URL: server.url }),
+    );
   } finally {
     await server.stop();
   }
@@ -153,6 +172,9 @@ for (const db of databases) {
 
 console.log(`\n${files.length} files, ${databases.join(' and ')}, in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 for (const s of summaries) console.log(`${s.db}: ${line(s)}`);
-const total = summaries.reduce((t, s) => ({ passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + s.skipped }), { passed: 0, failed: 0, skipped: 0 });
+const total = summaries.reduce(
+  (t, s) => ({ passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + s.skipped }),
+  { passed: 0, failed: 0, skipped: 0 },
+);
 console.log(line(total));
 process.exit(total.failed > 0 ? 1 : 0);

@@ -2,7 +2,7 @@
 // configuration, the --from/--to flags (either wrong: a message and exit code 2), the
 // logger and the orderly shutdown on Ctrl-C.
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
 import { createLogger, type Logger } from './internal/logger.ts';
 import { createShutdown, handleSignals, type Shutdown } from './internal/shutdown.ts';
 
@@ -17,19 +17,28 @@ export class UsageError extends Error {
 
 const height = (name: string, value: string | undefined) => {
   if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < 1) throw new UsageError(`--${name} must be a block height (a whole number of 1 or more), got ${JSON.stringify(value)}`);
+  if (!/^\d+$/.test(value) || Number(value) < 1)
+    throw new UsageError(
+      `--${name} must be a block height (a whole number of 1 or more), got ${JSON.stringify(value)}`,
+    );
   return Number(value);
 };
 
 export function parseBackfillFlags(argv: string[]): BackfillFlags {
   let values: { from?: string; to?: string };
   try {
-    ({ values } = parseArgs({ args: argv, options: { from: { type: 'string' }, to: { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { from: { type: 'string' }, to: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\nUsage: --from <height> --to <height>`);
   }
   const flags = { from: height('from', values.from), to: height('to', values.to) };
-  if (flags.from !== undefined && flags.to !== undefined && flags.to < flags.from) throw new UsageError(`--to ${flags.to} is below --from ${flags.from}`);
+  if (flags.from !== undefined && flags.to !== undefined && flags.to < flags.from)
+    throw new UsageError(`--to ${flags.to} is below --from ${flags.from}`);
   return flags;
 }
 

@@ -1,18 +1,14 @@
 // Service configuration: read once from the environment and validated with zod,
 // so a bad value stops start-up with a message naming the variable.
-import { z } from 'zod';
+
 import cron from 'node-cron';
+import { z } from 'zod';
 
 /** The devnet's well-known test mnemonic (accounts 0..9 are funded at genesis). Never use it on a real chain. */
 export const DEFAULT_DEVNET_MNEMONIC =
   'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
 
-const integer = (message: string) =>
-  z
-    .string()
-    .trim()
-    .regex(/^\d+$/, { message })
-    .transform(Number);
+const integer = (message: string) => z.string().trim().regex(/^\d+$/, { message }).transform(Number);
 /** A TCP port; 0 asks the system for any free one (the printed addresses say which). */
 const PORT_MESSAGE = 'must be a port number from 0 (any free port) to 65535';
 const port = integer(PORT_MESSAGE).pipe(z.number().min(0, PORT_MESSAGE).max(65535, PORT_MESSAGE));
@@ -65,7 +61,14 @@ const configSchema = z.object({
       message: 'must be a BIP-39 mnemonic of 12 to 24 words',
     })
     .default(DEFAULT_DEVNET_MNEMONIC),
-  DEVNET_TRADES_PER_BLOCK: z.string().trim().regex(/^\d+(\.\d+)?$/, { message: 'must be a number of trades per block (0 or more; a fraction is a probability)' }).transform(Number).default(2),
+  DEVNET_TRADES_PER_BLOCK: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, {
+      message: 'must be a number of trades per block (0 or more; a fraction is a probability)',
+    })
+    .transform(Number)
+    .default(2),
   POLL_INTERVAL_MS: positiveInt(100).default(5000),
   START_HEIGHT: positiveInt(1).optional(),
   CANDLE_REFRESH_CRON: cronExpression.default('*/10 * * * * *'),

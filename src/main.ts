@@ -16,7 +16,9 @@ try {
   process.stdout.write(`\nLaunchpad index service is running (Ctrl-C to stop)\n${lines.join('\n')}\n\n`);
   if (flags.from !== undefined || flags.to !== undefined) {
     // the live indexer goes on meanwhile; the backfill fills the requested range beside it
-    runBackfill(service, flags, { config, logger, shutdown }).catch((error) => logger.error({ err: error }, `Backfill failed: ${(error as Error).message}`));
+    runBackfill(service, flags, { config, logger, shutdown }).catch((error) =>
+      logger.error({ err: error }, `Backfill failed: ${(error as Error).message}`),
+    );
   }
 } catch (error) {
   if (error instanceof ChainMismatchError) {

@@ -2,9 +2,12 @@
 // its scheduled jobs), the chain (the configured node, or the built-in devnet), the
 // indexer and the HTTP servers.
 import path from 'node:path';
+import { startLaunchpadApi } from './api/launchpad/server.ts';
+import { startNodeHealth } from './api/node-health.ts';
+import { type ChainClient, createChainClient } from './chain/client.ts';
+import type { BackfillFlags } from './cli-args.ts';
 import type { Config } from './config.ts';
-import { createChainClient, type ChainClient } from './chain/client.ts';
-import { describeDatabase, openDatabase, type Database } from './db/index.ts';
+import { type Database, describeDatabase, openDatabase } from './db/index.ts';
 import { scheduleEmbeddedJobs } from './db/jobs.ts';
 import { migrate } from './db/migrate.ts';
 import { createDevnet, DEVNET_CHAIN_ID, DEVNET_CONTRACTS, type Devnet } from './devnet/index.ts';
@@ -12,9 +15,6 @@ import { backfill, planBackfill } from './indexer/backfill.ts';
 import type { ContractAddresses } from './indexer/decode-events.ts';
 import { createIndexer, type Indexer } from './indexer/indexer.ts';
 import { createProgress } from './indexer/progress.ts';
-import type { BackfillFlags } from './cli-args.ts';
-import { startLaunchpadApi } from './api/launchpad/server.ts';
-import { startNodeHealth } from './api/node-health.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
 
@@ -47,11 +47,19 @@ export async function startDatabase({ config, logger, shutdown }: ServiceContext
   shutdown.add('database', () => db.close());
   const applied = await migrate(db);
   logger.info(
-    { database: describeDatabase(where), migrations_applied: applied.length, duration_ms: Math.round(performance.now() - started) },
+    {
+      database: describeDatabase(where),
+      migrations_applied: applied.length,
+      duration_ms: Math.round(performance.now() - started),
+    },
     applied.length ? `Opened database and applied ${applied.length} migration(s)` : 'Opened database',
   );
   if (db.kind === 'embedded') {
-    const jobs = scheduleEmbeddedJobs(db, { refreshCron: config.CANDLE_REFRESH_CRON, retentionCron: config.RETENTION_CRON, logger });
+    const jobs = scheduleEmbeddedJobs(db, {
+      refreshCron: config.CANDLE_REFRESH_CRON,
+      retentionCron: config.RETENTION_CRON,
+      logger,
+    });
     shutdown.add('scheduled jobs', () => jobs.stop());
   }
   return db;
@@ -74,7 +82,10 @@ async function startDevnet({ config, logger, shutdown }: ServiceContext, { traff
 }
 
 /** The chain to index: CHAIN_RPC_URL, or the built-in devnet when it is unset. */
-export async function connectChain(ctx: ServiceContext, { traffic = true } = {}): Promise<{ chain: ChainClient; devnet?: Devnet; contracts: ContractAddresses }> {
+export async function connectChain(
+  ctx: ServiceContext,
+  { traffic = true } = {},
+): Promise<{ chain: ChainClient; devnet?: Devnet; contracts: ContractAddresses }> {
   const { config, shutdown } = ctx;
   const devnet = config.CHAIN_RPC_URL ? undefined : await startDevnet(ctx, { traffic });
   const chain = createChainClient(config.CHAIN_RPC_URL ?? devnet!.rpcUrl);
@@ -93,12 +104,21 @@ export async function runBackfill(
   { logger, shutdown }: ServiceContext,
 ): Promise<void> {
   const plan = await planBackfill({ db, chain, ...flags, besideLiveIndexer: indexer !== undefined });
-  logger.info({ from: plan.from, to: plan.to, moves_cursor: plan.movesCursor }, `Backfilling heights ${plan.from}-${plan.to}`);
+  logger.info(
+    { from: plan.from, to: plan.to, moves_cursor: plan.movesCursor },
+    `Backfilling heights ${plan.from}-${plan.to}`,
+  );
   const progress = createProgress({ total: plan.to - plan.from + 1, logger });
   await backfill({ db, chain, contracts, logger, signal: shutdown.signal, onBatch: progress.update }, plan);
   const done = progress.finish();
   logger.info(
-    { blocks: done.blocks, trades: done.trades, seconds: Number(done.seconds.toFixed(1)), blocks_per_s: Math.round(done.blocksPerSecond), trades_per_s: Math.round(done.tradesPerSecond) },
+    {
+      blocks: done.blocks,
+      trades: done.trades,
+      seconds: Number(done.seconds.toFixed(1)),
+      blocks_per_s: Math.round(done.blocksPerSecond),
+      trades_per_s: Math.round(done.tradesPerSecond),
+    },
     shutdown.signal.aborted ? 'Backfill interrupted' : `Backfilled heights ${plan.from}-${plan.to}`,
   );
 }
@@ -129,7 +149,11 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
     logger: logger.child({ component: 'launchpad-api' }),
     host: config.HOST,
     port: config.LAUNCHPAD_API_PORT,
-    rateLimit: { points: config.LAUNCHPAD_RATE_LIMIT, windowSeconds: config.RATE_LIMIT_WINDOW_S, trustedHops: config.TRUST_PROXY },
+    rateLimit: {
+      points: config.LAUNCHPAD_RATE_LIMIT,
+      windowSeconds: config.RATE_LIMIT_WINDOW_S,
+      trustedHops: config.TRUST_PROXY,
+    },
     indexerStatus: () => indexer.status(),
   });
   shutdown.add('launchpad API', () => launchpadApi.close());
@@ -143,11 +167,17 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
     indexer,
     devnet,
     endpoints: [
-      { name: 'launchpad API', where: `${launchpadApi.url}/api/tokens  (health ${launchpadApi.url}/api/health, metrics ${launchpadApi.url}/metrics)` },
+      {
+        name: 'launchpad API',
+        where: `${launchpadApi.url}/api/tokens  (health ${launchpadApi.url}/api/health, metrics ${launchpadApi.url}/metrics)`,
+      },
       { name: 'live feed', where: `${launchpadApi.url}/api/sse/feed` },
       { name: 'node health', where: nodeHealth.url },
       { name: 'database', where: describeDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) },
-      { name: 'chain', where: devnet ? `built-in devnet ${devnet.chainId}, CometBFT RPC ${devnet.rpcUrl}` : `CometBFT RPC ${rpcUrl}` },
+      {
+        name: 'chain',
+        where: devnet ? `built-in devnet ${devnet.chainId}, CometBFT RPC ${devnet.rpcUrl}` : `CometBFT RPC ${rpcUrl}`,
+      },
       { name: 'contracts', where: `launchpad ${contracts.launchpad}, AMM ${contracts.amm}` },
     ],
   };

@@ -20,7 +20,12 @@ test('with no environment every setting has its documented default', () => {
 });
 
 test('values are read from the environment and typed', () => {
-  const c = loadConfig({ DATABASE_URL: 'postgres://u:p@db:5432/x', CHAIN_API_PORT: '8080', POLL_INTERVAL_MS: '250', DATA_DIR: 'memory://' });
+  const c = loadConfig({
+    DATABASE_URL: 'postgres://u:p@db:5432/x',
+    CHAIN_API_PORT: '8080',
+    POLL_INTERVAL_MS: '250',
+    DATA_DIR: 'memory://',
+  });
   assert.is(c.DATABASE_URL, 'postgres://u:p@db:5432/x');
   assert.is(c.CHAIN_API_PORT, 8080);
   assert.is(c.POLL_INTERVAL_MS, 250);
@@ -34,14 +39,30 @@ test('an empty variable counts as unset', () => {
 test('every bad variable is reported by name with what is wrong', () => {
   const err = (() => {
     try {
-      loadConfig({ CHAIN_API_PORT: 'http', RPC_PORT: '70000', DATABASE_URL: 'mysql://x', CHAIN_RPC_URL: 'not a url', POLL_INTERVAL_MS: '-5', LOG_LEVEL: 'loud', CANDLE_REFRESH_CRON: 'soon' });
+      loadConfig({
+        CHAIN_API_PORT: 'http',
+        RPC_PORT: '70000',
+        DATABASE_URL: 'mysql://x',
+        CHAIN_RPC_URL: 'not a url',
+        POLL_INTERVAL_MS: '-5',
+        LOG_LEVEL: 'loud',
+        CANDLE_REFRESH_CRON: 'soon',
+      });
     } catch (e) {
       return e;
     }
   })();
   assert.instance(err, ConfigError);
   const problems = (err as ConfigError).problems.join('\n');
-  for (const name of ['CHAIN_API_PORT', 'RPC_PORT', 'DATABASE_URL', 'CHAIN_RPC_URL', 'POLL_INTERVAL_MS', 'LOG_LEVEL', 'CANDLE_REFRESH_CRON']) {
+  for (const name of [
+    'CHAIN_API_PORT',
+    'RPC_PORT',
+    'DATABASE_URL',
+    'CHAIN_RPC_URL',
+    'POLL_INTERVAL_MS',
+    'LOG_LEVEL',
+    'CANDLE_REFRESH_CRON',
+  ]) {
     assert.match(problems, new RegExp(`^${name}=`, 'm'), `${name} is named`);
   }
   assert.match(problems, /RPC_PORT="70000": must be a port number from 0 \(any free port\) to 65535/);

@@ -8,7 +8,9 @@ import * as assert from 'uvu/assert';
 
 const root = new URL('../', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')) as { engines: { node: string } };
-const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as { packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }> };
+const lock = JSON.parse(readFileSync(new URL('package-lock.json', root), 'utf8')) as {
+  packages: Record<string, { engines?: { node?: string } | string[]; optional?: boolean }>;
+};
 
 test('every locked dependency supports the lowest Node.js version the project promises', () => {
   const lowest = semver.minVersion(manifest.engines.node);
@@ -18,13 +20,18 @@ test('every locked dependency supports the lowest Node.js version the project pr
     .flatMap(([where, pkg]) => {
       const wanted = !Array.isArray(pkg.engines) ? pkg.engines?.node : undefined;
       if (!wanted || !semver.validRange(wanted)) return [];
-      return semver.satisfies(lowest!, wanted) ? [] : [`${where.replace(/^.*node_modules\//, '')} needs Node.js ${wanted}`];
+      return semver.satisfies(lowest!, wanted)
+        ? []
+        : [`${where.replace(/^.*node_modules\//, '')} needs Node.js ${wanted}`];
     });
   assert.equal(refused, [], `the project promises Node.js ${manifest.engines.node}`);
 });
 
 test('the Node.js running the tests is one the project promises', () => {
-  assert.ok(semver.satisfies(process.version, manifest.engines.node), `${process.version} within ${manifest.engines.node}`);
+  assert.ok(
+    semver.satisfies(process.version, manifest.engines.node),
+    `${process.version} within ${manifest.engines.node}`,
+  );
 });
 
 test.run();

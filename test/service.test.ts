@@ -3,16 +3,15 @@
 // the TimescaleDB server (TEST_DATABASE_URL): SIGTERM lets requests in flight finish and ends
 // the live feed; a database that holds another chain's index stops start-up with exit code 3;
 // the container healthcheck (scripts/healthcheck.mjs) follows /api/health.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { spawnSync } from 'node:child_process';
-import net from 'node:net';
-import { openSse } from './helpers/sse.ts';
 import { freshServerDatabase } from './helpers/database.ts';
+import { openSse } from './helpers/sse.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 /** The database the service under test uses: embedded in DATA_DIR, or a fresh one on the server. */
@@ -34,10 +33,21 @@ function rawGet(port: string, route: string): Promise<{ response: Promise<string
   });
 }
 const STACK_TRACE = /^\s+at .+\(.+:\d+:\d+\)$/m;
-const healthcheck = (port: string) => spawnSync(process.execPath, ['scripts/healthcheck.mjs'], { env: { ...process.env, HOST: '127.0.0.1', LAUNCHPAD_API_PORT: port }, encoding: 'utf8' });
+const healthcheck = (port: string) =>
+  spawnSync(process.execPath, ['scripts/healthcheck.mjs'], {
+    env: { ...process.env, HOST: '127.0.0.1', LAUNCHPAD_API_PORT: port },
+    encoding: 'utf8',
+  });
 
-function start(env: Record<string, string>): { child: ChildProcess; output: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env: { ...process.env, LOG_FORMAT: 'json', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(env: Record<string, string>): {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...process.env, LOG_FORMAT: 'json', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -112,7 +122,8 @@ test(`SIGTERM finishes requests in flight, ends the live feed and exits 0 (${ser
     await waitForOutput(svc.output, /is running/);
     const api = /launchpad API\s+(http:\/\/\S+?)\/api\/tokens/.exec(svc.output())![1]!;
     const port = new URL(api).port;
-    for (let i = 0; i < 100 && (await json(`${api}/api/trades/recent`)).trades.length === 0; i++) await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 100 && (await json(`${api}/api/trades/recent`)).trades.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 200));
 
     // the container healthcheck says healthy while /api/health says ok
     const healthy = healthcheck(port);
@@ -121,7 +132,9 @@ test(`SIGTERM finishes requests in flight, ends the live feed and exits 0 (${ser
     const feed = await openSse(`${api}/api/sse/feed`);
     await feed.until((blocks) => blocks.some((b) => b.comments.includes('connected')), 10_000);
     // requests in flight when the signal arrives: sent whole on open connections first
-    const inFlight = await Promise.all(['/api/tokens', '/api/trades/recent?limit=100', '/metrics', '/api/health'].map((route) => rawGet(port, route)));
+    const inFlight = await Promise.all(
+      ['/api/tokens', '/api/trades/recent?limit=100', '/metrics', '/api/health'].map((route) => rawGet(port, route)),
+    );
     await new Promise((r) => setTimeout(r, 20));
     svc.child.kill('SIGTERM');
     for (const [i, answer] of (await Promise.all(inFlight.map((r) => r.response))).entries()) {

@@ -2,8 +2,9 @@
 // Launchpad API on a prepared database, and a Polka hello-world route on another port
 // (the baseline, same process shape). Prints `ready {json}` on stdout; reads commands on
 // stdin: `emit` commits one feed event with its NOTIFY and answers `emitted <id> <epoch ms>`.
-import { createInterface } from 'node:readline';
+
 import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
 import polka from 'polka';
 import { startLaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { openDatabase } from '../../src/db/index.ts';
@@ -34,20 +35,36 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
   if (line === 'emit') {
     // what the indexer does: the outbox row and one NOTIFY in the same transaction
     seq++;
-    const data = JSON.stringify({ token_address: 'native1bench', action: 'buy', direction: 'native_to_token', input_amount: String(seq), output_amount: '1', price_unative: '1', trader: 'native1bench', tx_hash: `BENCH${seq}`, time: new Date().toISOString(), native_reserves: '1' });
+    const data = JSON.stringify({
+      token_address: 'native1bench',
+      action: 'buy',
+      direction: 'native_to_token',
+      input_amount: String(seq),
+      output_amount: '1',
+      price_unative: '1',
+      trader: 'native1bench',
+      tx_hash: `BENCH${seq}`,
+      time: new Date().toISOString(),
+      native_reserves: '1',
+    });
     const sentAt = now();
     const id = await db.transaction(async (tx) => {
       const [row] = await tx.query<{ id: number }>(
         `INSERT INTO feed_events (event, token_address, data, event_key, block_height) VALUES ('trade', 'native1bench', $1::json, $2, 0) RETURNING id`,
         [data, `bench:${process.pid}:${Date.now()}:${seq}`],
       );
-      await tx.query(`SELECT pg_notify($1, $2)`, [FEED_CHANNEL, encodeNotice({ kind: 'events', highId: Number(row!.id) })]);
+      await tx.query(`SELECT pg_notify($1, $2)`, [
+        FEED_CHANNEL,
+        encodeNotice({ kind: 'events', highId: Number(row!.id) }),
+      ]);
       return Number(row!.id);
     });
     process.stdout.write(`emitted ${id} ${sentAt}\n`);
   } else if (line === 'stats') {
     const m = process.memoryUsage();
-    process.stdout.write(`stats ${JSON.stringify({ ...api.stats(), rss: m.rss, heapUsed: m.heapUsed, external: m.external })}\n`);
+    process.stdout.write(
+      `stats ${JSON.stringify({ ...api.stats(), rss: m.rss, heapUsed: m.heapUsed, external: m.external })}\n`,
+    );
   } else if (line === 'gc') {
     globalThis.gc?.();
     process.stdout.write('gc done\n');
@@ -59,4 +76,6 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
   }
 });
 
-process.stdout.write(`ready ${JSON.stringify({ api: api.url, hello: `http://127.0.0.1:${(hello.server.address() as AddressInfo).port}/hello` })}\n`);
+process.stdout.write(
+  `ready ${JSON.stringify({ api: api.url, hello: `http://127.0.0.1:${(hello.server.address() as AddressInfo).port}/hello` })}\n`,
+);

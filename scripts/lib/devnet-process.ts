@@ -1,6 +1,6 @@
 // Runs a devnet in a child process (as a real node is a separate process) for benchmarks:
 // pregenerates history, then serves it, optionally with live traffic.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export interface DevnetProcess {
@@ -24,7 +24,11 @@ export interface DevnetProcessOptions {
 const entry = fileURLToPath(new URL('./devnet-child.ts', import.meta.url));
 
 export function startDevnetProcess(options: DevnetProcessOptions): Promise<DevnetProcess> {
-  const child = spawn(process.execPath, ['--max-old-space-size=6144', '--import', 'tsx', entry, JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=6144', '--import', 'tsx', entry, JSON.stringify(options)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   return new Promise((resolve, reject) => {
     let buffer = '';
     child.stdout!.on('data', (d) => {

@@ -20,10 +20,24 @@ export async function rawInsertTrades(db: Database, rows: readonly Trade[]): Pro
      SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
        $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::text[], $16::numeric[], $17::numeric[], $18::numeric[])`,
     [
-      col((t) => t.time.toISOString()), col((t) => t.blockHeight), col((t) => t.txIndex), col((t) => t.eventIndex), col((t) => t.msgIndex),
-      col((t) => t.txHash), col((t) => t.source), col((t) => t.action), col((t) => t.direction), col((t) => t.tokenAddress),
-      col((t) => `${t.priceUnative}`), col((t) => `${t.volumeUnative}`), col((t) => `${t.volumeToken}`), col((t) => `${t.feeUnative}`),
-      col((t) => t.trader), col((t) => `${t.inputAmount}`), col((t) => `${t.outputAmount}`), col((t) => `${t.nativeReserves}`),
+      col((t) => t.time.toISOString()),
+      col((t) => t.blockHeight),
+      col((t) => t.txIndex),
+      col((t) => t.eventIndex),
+      col((t) => t.msgIndex),
+      col((t) => t.txHash),
+      col((t) => t.source),
+      col((t) => t.action),
+      col((t) => t.direction),
+      col((t) => t.tokenAddress),
+      col((t) => `${t.priceUnative}`),
+      col((t) => `${t.volumeUnative}`),
+      col((t) => `${t.volumeToken}`),
+      col((t) => `${t.feeUnative}`),
+      col((t) => t.trader),
+      col((t) => `${t.inputAmount}`),
+      col((t) => `${t.outputAmount}`),
+      col((t) => `${t.nativeReserves}`),
     ],
   );
 }
@@ -38,7 +52,14 @@ export function ingestRounds(total: number, rounds: number, now = Date.now()): T
   return Array.from({ length: rounds }, (_, r) => {
     const from = new Date(now - (90 - r * (90 / rounds)) * 86_400_000);
     const to = new Date(from.getTime() + (90 / rounds) * 86_400_000);
-    const rows = randomTrades({ seed: 100 + r, from, to, tokens, blocks: Math.ceil(perRound / 3.5), startHeight: 1 + r * 1_000_000 }).slice(0, perRound);
+    const rows = randomTrades({
+      seed: 100 + r,
+      from,
+      to,
+      tokens,
+      blocks: Math.ceil(perRound / 3.5),
+      startHeight: 1 + r * 1_000_000,
+    }).slice(0, perRound);
     return rows.sort((a, b) => a.time.getTime() - b.time.getTime());
   });
 }

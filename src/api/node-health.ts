@@ -10,11 +10,20 @@ export async function startNodeHealth({ chain, host, port }: { chain: ChainClien
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' || path !== '/health') {
-      return sendJson(res, 404, { jsonrpc: '2.0', id: -1, error: { code: -32601, message: 'Method not found', data: 'only GET /health is served here' } });
+      return sendJson(res, 404, {
+        jsonrpc: '2.0',
+        id: -1,
+        error: { code: -32601, message: 'Method not found', data: 'only GET /health is served here' },
+      });
     }
     chain.comet.health().then(
       () => sendJson(res, 200, { jsonrpc: '2.0', id: -1, result: {} }),
-      (error: Error) => sendJson(res, 503, { jsonrpc: '2.0', id: -1, error: { code: -32603, message: 'Internal error', data: `chain node unreachable: ${error.message}` } }),
+      (error: Error) =>
+        sendJson(res, 503, {
+          jsonrpc: '2.0',
+          id: -1,
+          error: { code: -32603, message: 'Internal error', data: `chain node unreachable: ${error.message}` },
+        }),
     );
   });
   const url = await listenOn(server, host, port);

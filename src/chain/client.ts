@@ -1,13 +1,27 @@
 // Chain access through cosmjs: a CometBFT RPC client for blocks, results, status and
 // broadcast, and ABCI queries (cosmjs QueryClient extensions) for contract state.
-import { Comet38Client, HttpClient } from '@cosmjs/tendermint-rpc';
-import { QueryClient, setupBankExtension, setupAuthExtension, setupStakingExtension, setupTxExtension } from '@cosmjs/stargate';
+
 import { setupWasmExtension } from '@cosmjs/cosmwasm-stargate';
+import {
+  QueryClient,
+  setupAuthExtension,
+  setupBankExtension,
+  setupStakingExtension,
+  setupTxExtension,
+} from '@cosmjs/stargate';
+import { Comet38Client, HttpClient } from '@cosmjs/tendermint-rpc';
 
 export type ChainQueries = ReturnType<typeof createQueries>;
 
 function createQueries(comet: Comet38Client) {
-  return QueryClient.withExtensions(comet, setupAuthExtension, setupBankExtension, setupStakingExtension, setupTxExtension, setupWasmExtension);
+  return QueryClient.withExtensions(
+    comet,
+    setupAuthExtension,
+    setupBankExtension,
+    setupStakingExtension,
+    setupTxExtension,
+    setupWasmExtension,
+  );
 }
 
 export interface ChainClient {
@@ -29,7 +43,8 @@ export function createChainClient(rpcUrl: string, { timeoutMs = 15_000 } = {}): 
   return {
     rpcUrl,
     comet,
-    rawCall: async <T>(method: string, params: Record<string, string | number | boolean>) => (await rpc.execute({ jsonrpc: '2.0', id: ++id, method, params })).result as T,
+    rawCall: async <T>(method: string, params: Record<string, string | number | boolean>) =>
+      (await rpc.execute({ jsonrpc: '2.0', id: ++id, method, params })).result as T,
     queries,
     smartQuery: (contract, query) => queries.wasm.queryContractSmart(contract, query),
     disconnect: () => comet.disconnect(),

@@ -9,30 +9,72 @@ export const MSG_INDEX_ATTRIBUTE = 'msg_index';
 export const LAUNCHPAD_EVENTS = {
   tokenCreated: {
     type: 'wasm-token_created',
-    attributes: { token: 'token_address', creator: 'creator', name: 'name', symbol: 'symbol', image: 'image', description: 'description', initialReserves: 'initial_reserves' },
+    attributes: {
+      token: 'token_address',
+      creator: 'creator',
+      name: 'name',
+      symbol: 'symbol',
+      image: 'image',
+      description: 'description',
+      initialReserves: 'initial_reserves',
+    },
   },
   buy: {
     type: 'wasm-buy',
-    attributes: { token: 'token_address', trader: 'buyer', nativeInput: 'native_input', tokensOut: 'tokens_out', fee: 'fee', nativeReserves: 'native_reserves' },
+    attributes: {
+      token: 'token_address',
+      trader: 'buyer',
+      nativeInput: 'native_input',
+      tokensOut: 'tokens_out',
+      fee: 'fee',
+      nativeReserves: 'native_reserves',
+    },
   },
   buyAndGraduate: {
     type: 'wasm-buy_and_graduate',
-    attributes: { token: 'token_address', trader: 'buyer', nativeInput: 'native_input', tokensOut: 'tokens_out', fee: 'fee', nativeReserves: 'native_reserves' },
+    attributes: {
+      token: 'token_address',
+      trader: 'buyer',
+      nativeInput: 'native_input',
+      tokensOut: 'tokens_out',
+      fee: 'fee',
+      nativeReserves: 'native_reserves',
+    },
   },
   sell: {
     type: 'wasm-sell',
-    attributes: { token: 'token_address', trader: 'seller', tokensInput: 'tokens_input', nativeOut: 'native_out', fee: 'fee', nativeReserves: 'native_reserves' },
+    attributes: {
+      token: 'token_address',
+      trader: 'seller',
+      tokensInput: 'tokens_input',
+      nativeOut: 'native_out',
+      fee: 'fee',
+      nativeReserves: 'native_reserves',
+    },
   },
   graduate: {
     type: 'wasm-graduate',
-    attributes: { token: 'token_address', nativeForPool: 'native_for_pool', tokensForPool: 'tokens_for_pool', creator: 'creator' },
+    attributes: {
+      token: 'token_address',
+      nativeForPool: 'native_for_pool',
+      tokensForPool: 'tokens_for_pool',
+      creator: 'creator',
+    },
   },
 } as const;
 
 export const AMM_EVENTS = {
   swap: {
     type: 'wasm-swap',
-    attributes: { token: 'token_address', trader: 'trader', direction: 'direction', offerAmount: 'offer_amount', returnAmount: 'return_amount', fee: 'fee', nativeReserves: 'native_reserves' },
+    attributes: {
+      token: 'token_address',
+      trader: 'trader',
+      direction: 'direction',
+      offerAmount: 'offer_amount',
+      returnAmount: 'return_amount',
+      fee: 'fee',
+      nativeReserves: 'native_reserves',
+    },
   },
 } as const;
 

@@ -25,7 +25,10 @@ export function websocketUrlOf(rpcUrl: string): string {
   return u.toString();
 }
 
-export function subscribeNewBlocks(rpcUrl: string, { onBlock, onDown, onUp, retryMs = 5000 }: NewBlockOptions): NewBlockSubscription {
+export function subscribeNewBlocks(
+  rpcUrl: string,
+  { onBlock, onDown, onUp, retryMs = 5000 }: NewBlockOptions,
+): NewBlockSubscription {
   const url = websocketUrlOf(rpcUrl);
   let closed = false;
   let socket: StreamingSocket | undefined;
@@ -66,7 +69,16 @@ export function subscribeNewBlocks(rpcUrl: string, { onBlock, onDown, onUp, retr
     });
     s.connect();
     s.connected
-      .then(() => s.send(JSON.stringify({ jsonrpc: '2.0', id: makeJsonRpcId(), method: 'subscribe', params: { query: "tm.event='NewBlockHeader'" } })))
+      .then(() =>
+        s.send(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: makeJsonRpcId(),
+            method: 'subscribe',
+            params: { query: "tm.event='NewBlockHeader'" },
+          }),
+        ),
+      )
       .then(() => onUp?.())
       .catch(down);
   }

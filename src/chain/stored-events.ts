@@ -26,5 +26,8 @@ export function packEvents(events: readonly ChainEvent[]): Buffer {
 
 export function unpackEvents(packed: Uint8Array): RestEvent[] {
   const compact = JSON.parse(zlib.inflateRawSync(packed).toString('utf8')) as [string, [string, string][]][];
-  return compact.map(([type, attributes]) => ({ type, attributes: attributes.map(([key, value]) => ({ key, value, index: true })) }));
+  return compact.map(([type, attributes]) => ({
+    type,
+    attributes: attributes.map(([key, value]) => ({ key, value, index: true })),
+  }));
 }

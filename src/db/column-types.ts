@@ -20,10 +20,15 @@ type Row = { attname: string } & ColumnType;
 /** A lookup of column name → type by table, remembered; `query` runs the catalog query (in the caller's session). */
 export function createColumnTypes() {
   const byTable = new Map<string, Promise<Map<string, ColumnType>>>();
-  return (table: string, query: (sql: string, params: unknown[]) => Promise<Row[]>): Promise<Map<string, ColumnType>> => {
+  return (
+    table: string,
+    query: (sql: string, params: unknown[]) => Promise<Row[]>,
+  ): Promise<Map<string, ColumnType>> => {
     let types = byTable.get(table);
     if (!types) {
-      types = query(COLUMN_TYPES_SQL, [table]).then((rows) => new Map(rows.map((r) => [r.attname, { declared: r.declared, base: r.base }])));
+      types = query(COLUMN_TYPES_SQL, [table]).then(
+        (rows) => new Map(rows.map((r) => [r.attname, { declared: r.declared, base: r.base }])),
+      );
       byTable.set(table, types);
       types.catch(() => byTable.delete(table));
     }

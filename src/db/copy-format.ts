@@ -6,11 +6,13 @@ const NEEDS_ESCAPE = /[\\\t\n\r]/;
 
 function field(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
-  if (typeof value === 'string') return NEEDS_ESCAPE.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : value;
+  if (typeof value === 'string')
+    return NEEDS_ESCAPE.test(value) ? value.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 't' : 'f';
   if (value instanceof Date) return value.toISOString();
-  if (value instanceof Uint8Array) return `\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+  if (value instanceof Uint8Array)
+    return `\\\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
   const json = JSON.stringify(value);
   return NEEDS_ESCAPE.test(json) ? json.replace(/[\\\t\n\r]/g, (c) => ESCAPES[c]!) : json;
 }
@@ -44,8 +46,30 @@ export function copyTarget(table: string, columns: readonly string[]): string {
 // worker without copying. Column types come from the catalog (see `binaryColumnType`).
 
 /** The column types the binary encoder writes (a domain counts as its base type). */
-export type BinaryColumnType = 'text' | 'smallint' | 'integer' | 'bigint' | 'numeric' | 'timestamp with time zone' | 'bytea' | 'jsonb' | 'json' | 'boolean';
-const BINARY_TYPES = new Set<string>(['text', 'character varying', 'smallint', 'integer', 'bigint', 'numeric', 'timestamp with time zone', 'bytea', 'jsonb', 'json', 'boolean']);
+export type BinaryColumnType =
+  | 'text'
+  | 'smallint'
+  | 'integer'
+  | 'bigint'
+  | 'numeric'
+  | 'timestamp with time zone'
+  | 'bytea'
+  | 'jsonb'
+  | 'json'
+  | 'boolean';
+const BINARY_TYPES = new Set<string>([
+  'text',
+  'character varying',
+  'smallint',
+  'integer',
+  'bigint',
+  'numeric',
+  'timestamp with time zone',
+  'bytea',
+  'jsonb',
+  'json',
+  'boolean',
+]);
 
 /** The encoder's name for a catalog type name (`regtype::text`), or undefined when it has none. */
 export function binaryColumnType(type: string | undefined): BinaryColumnType | undefined {
@@ -105,7 +129,11 @@ function withoutExponent(s: string): string | undefined {
   const digits = `${whole}${fraction}`;
   const point = whole!.length + Number(exp);
   const body =
-    point <= 0 ? `0.${'0'.repeat(-point)}${digits}` : point >= digits.length ? `${digits}${'0'.repeat(point - digits.length)}` : `${digits.slice(0, point)}.${digits.slice(point)}`;
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? `${digits}${'0'.repeat(point - digits.length)}`
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
   return `${sign === '-' ? '-' : ''}${body}`;
 }
 
@@ -123,7 +151,12 @@ function decimalText(v: unknown): string {
 }
 
 function integer(v: unknown, bits: 16 | 32): number {
-  const n = typeof v === 'string' && v.trim() !== '' ? Number(v) : typeof v === 'number' || typeof v === 'bigint' ? Number(v) : NaN;
+  const n =
+    typeof v === 'string' && v.trim() !== ''
+      ? Number(v)
+      : typeof v === 'number' || typeof v === 'bigint'
+        ? Number(v)
+        : NaN;
   const limit = 2 ** (bits - 1);
   if (!Number.isInteger(n) || n < -limit || n >= limit) throw new TypeError(`not a ${bits}-bit integer: ${String(v)}`);
   return n;
@@ -145,7 +178,8 @@ function writeNumeric(w: Writer, v: unknown) {
   const [, minus, whole, fraction = ''] = DECIMAL.exec(decimalText(v))!;
   const intDigits = whole!.replace(/^0+/, '');
   const intGroups: number[] = [];
-  for (let end = intDigits.length; end > 0; end -= 4) intGroups.unshift(Number(intDigits.slice(Math.max(0, end - 4), end)));
+  for (let end = intDigits.length; end > 0; end -= 4)
+    intGroups.unshift(Number(intDigits.slice(Math.max(0, end - 4), end)));
   const fracGroups: number[] = [];
   for (let i = 0; i < fraction.length; i += 4) fracGroups.push(Number(fraction.slice(i, i + 4).padEnd(4, '0')));
   let digits = [...intGroups, ...fracGroups];
@@ -174,7 +208,8 @@ function timestampMicros(v: unknown): bigint {
     const rest = /\.\d{3}(\d+)/.exec(v)?.[1] ?? '';
     let micros = Number(rest.slice(0, 3).padEnd(3, '0'));
     const beyond = rest.slice(3);
-    if (beyond && (beyond[0]! > '5' || (beyond[0] === '5' && (/[1-9]/.test(beyond.slice(1)) || micros % 2 === 1)))) micros++;
+    if (beyond && (beyond[0]! > '5' || (beyond[0] === '5' && (/[1-9]/.test(beyond.slice(1)) || micros % 2 === 1))))
+      micros++;
     return BigInt(ms) * 1000n + BigInt(micros) - POSTGRES_EPOCH_MICROS;
   }
   throw new TypeError(`not a timestamp: ${String(v)}`);
@@ -186,7 +221,15 @@ function writeField(w: Writer, type: BinaryColumnType, v: unknown) {
   if (v === null || v === undefined) return w.int32(-1);
   switch (type) {
     case 'text':
-      return w.utf8Field(typeof v === 'string' ? v : v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v));
+      return w.utf8Field(
+        typeof v === 'string'
+          ? v
+          : v instanceof Date
+            ? v.toISOString()
+            : typeof v === 'object'
+              ? JSON.stringify(v)
+              : String(v),
+      );
     case 'smallint':
       w.int32(2);
       return w.int16(integer(v, 16));

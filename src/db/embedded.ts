@@ -1,14 +1,23 @@
 // Embedded adapter: TimescaleDB compiled to WASM (PGlite), run in a worker thread.
 // It has one session, so statements are queued here and a transaction holds the
 // session from BEGIN to COMMIT.
-import { Worker } from 'node:worker_threads';
+
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { DatabaseError, type Database, type Queryable, type Row } from './types.ts';
-import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
+import { Worker } from 'node:worker_threads';
 import { createColumnTypes } from './column-types.ts';
+import {
+  type BinaryColumnType,
+  binaryColumnType,
+  columnList,
+  copyBinary,
+  copyTarget,
+  copyText,
+  quoteIdent,
+} from './copy-format.ts';
 import { acquireDirLock } from './dir-lock.ts';
-import { binaryColumnType, columnList, copyBinary, copyTarget, copyText, quoteIdent, type BinaryColumnType } from './copy-format.ts';
+import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
+import { type Database, DatabaseError, type Queryable, type Row } from './types.ts';
 
 export interface EmbeddedOptions {
   /** Directory for the database files, or `memory://` for a database that lives only in this process. */
@@ -73,7 +82,10 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     });
     const die = (error: Error) => {
       if (dead) return;
-      dead = new DatabaseError(closing ? 'Embedded database is closed' : `Embedded database stopped: ${error.message}`, { unavailable: true, cause: error });
+      dead = new DatabaseError(
+        closing ? 'Embedded database is closed' : `Embedded database stopped: ${error.message}`,
+        { unavailable: true, cause: error },
+      );
       for (const waiter of pending.values()) waiter.reject(dead);
       pending.clear();
       reject(dead);
@@ -109,13 +121,21 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
       if (rows.length === 0) return 0;
       // a name of its own: copies may overlap in one transaction
       const stage = ignoreDuplicates ? quoteIdent(`copy_stage_${nextStage++}`) : undefined;
-      if (stage) await direct.exec(`CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`);
+      if (stage)
+        await direct.exec(
+          `CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`,
+        );
       const into = `${stage ?? quoteIdent(table)} (${columnList(columns)})`;
-      const known = await columnTypes(table, (text, params) => send({ id: nextId++, op: 'query', text, params }) as Promise<never>);
+      const known = await columnTypes(
+        table,
+        (text, params) => send({ id: nextId++, op: 'query', text, params }) as Promise<never>,
+      );
       const types = columns.map((c) => binaryColumnType(known.get(c)?.base));
       if (types.every((t): t is BinaryColumnType => t !== undefined)) {
         const data = copyBinary(types, rows);
-        await send({ id: nextId++, op: 'copy', text: `COPY ${into} FROM '/dev/blob' (FORMAT binary)`, data }, [data.buffer as ArrayBuffer]);
+        await send({ id: nextId++, op: 'copy', text: `COPY ${into} FROM '/dev/blob' (FORMAT binary)`, data }, [
+          data.buffer as ArrayBuffer,
+        ]);
       } else {
         // a type the binary encoder does not write (or a column that does not exist, which COPY reports)
         await send({ id: nextId++, op: 'copy', text: `COPY ${into} FROM '/dev/blob'`, data: copyText(rows) });
@@ -147,7 +167,11 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     exec: (text) => inSession(() => direct.exec(text)),
     // a copy that skips duplicates takes two statements: in a transaction of its own here
     copyIn: (table, columns, rows, options) =>
-      inSession(() => (options?.ignoreDuplicates ? inTransaction(() => direct.copyIn(table, columns, rows, options)) : direct.copyIn(table, columns, rows))),
+      inSession(() =>
+        options?.ignoreDuplicates
+          ? inTransaction(() => direct.copyIn(table, columns, rows, options))
+          : direct.copyIn(table, columns, rows),
+      ),
   };
 
   return {
@@ -178,7 +202,10 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     async advisoryLock(key) {
       await inSession(() => direct.query('SELECT pg_advisory_lock($1::bigint)', [key]));
       // the one session ends only with the process (or the worker's death, which ends everything)
-      return { lost: false, release: async () => void (await inSession(() => direct.query('SELECT pg_advisory_unlock($1::bigint)', [key]))) };
+      return {
+        lost: false,
+        release: async () => void (await inSession(() => direct.query('SELECT pg_advisory_unlock($1::bigint)', [key]))),
+      };
     },
     async close() {
       if (dead || closing) return;

@@ -23,7 +23,8 @@ export async function openDatabase({ databaseUrl, dataDir, onCrash }: OpenOption
 
 /** Where a database lives, for log lines (credentials removed). */
 export function describeDatabase({ databaseUrl, dataDir }: OpenOptions): string {
-  if (!databaseUrl) return dataDir.startsWith('memory://') ? 'embedded TimescaleDB (in memory)' : `embedded TimescaleDB in ${dataDir}`;
+  if (!databaseUrl)
+    return dataDir.startsWith('memory://') ? 'embedded TimescaleDB (in memory)' : `embedded TimescaleDB in ${dataDir}`;
   const u = new URL(databaseUrl);
   u.password = '';
   u.username = u.username ? u.username : '';

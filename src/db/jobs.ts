@@ -30,7 +30,10 @@ export async function runJobs(db: Database, group: JobGroup): Promise<{ job: str
         await session.query('SELECT release_candle_jobs()').catch(() => {});
         throw error;
       }
-      timings.push({ job: job.hypertable_name ? `${job.proc_name}(${job.hypertable_name})` : job.proc_name, ms: performance.now() - started });
+      timings.push({
+        job: job.hypertable_name ? `${job.proc_name}(${job.hypertable_name})` : job.proc_name,
+        ms: performance.now() - started,
+      });
     }
   });
   return timings;
@@ -43,7 +46,10 @@ export interface EmbeddedJobsOptions {
 }
 
 /** Schedules the job groups; a run still going when its next tick comes is skipped (noOverlap). */
-export function scheduleEmbeddedJobs(db: Database, { refreshCron, retentionCron, logger }: EmbeddedJobsOptions): { stop(): Promise<void> } {
+export function scheduleEmbeddedJobs(
+  db: Database,
+  { refreshCron, retentionCron, logger }: EmbeddedJobsOptions,
+): { stop(): Promise<void> } {
   const inFlight = new Set<Promise<unknown>>();
   const schedule = (group: JobGroup, expression: string) =>
     cron.schedule(

@@ -80,7 +80,9 @@ async function retryConflicts<T>(fn: () => Promise<T>): Promise<T> {
 function applyOne(db: Database, m: Migration): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
-    const [row] = await tx.query<{ checksum: string }>('SELECT checksum FROM schema_migrations WHERE version = $1', [m.version]);
+    const [row] = await tx.query<{ checksum: string }>('SELECT checksum FROM schema_migrations WHERE version = $1', [
+      m.version,
+    ]);
     if (row) {
       if (row.checksum !== m.checksum) {
         throw new MigrationError(
@@ -92,9 +94,15 @@ function applyOne(db: Database, m: Migration): Promise<boolean> {
     try {
       await tx.exec(m.sql);
     } catch (error) {
-      throw new MigrationError(`Migration ${m.version}_${m.name}.sql failed: ${(error as Error).message}`, { cause: error });
+      throw new MigrationError(`Migration ${m.version}_${m.name}.sql failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
-    await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [m.version, m.name, m.checksum]);
+    await tx.query('INSERT INTO schema_migrations (version, name, checksum) VALUES ($1, $2, $3)', [
+      m.version,
+      m.name,
+      m.checksum,
+    ]);
     return true;
   });
 }

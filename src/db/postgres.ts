@@ -2,9 +2,21 @@
 import postgres from 'postgres';
 import { createColumnTypes } from './column-types.ts';
 import { copyTarget } from './copy-format.ts';
-import { DatabaseError, parseInt8, type Database, type Queryable } from './types.ts';
+import { type Database, DatabaseError, parseInt8, type Queryable } from './types.ts';
 
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'ETIMEDOUT', 'EHOSTUNREACH', 'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT', '57P01', '57P03']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P03',
+]);
 
 /**
  * A driver or server failure as a DatabaseError. An error thrown by the caller's own code
@@ -38,7 +50,10 @@ function isDriverError(error: unknown): boolean {
 function arrayLiteral(values: readonly unknown[]): string {
   const element = (v: unknown): string => {
     if (v === null || v === undefined) return 'NULL';
-    if (Array.isArray(v) || v instanceof Uint8Array) throw new TypeError('nested arrays and byte arrays inside arrays are not supported; send hex text and decode() it');
+    if (Array.isArray(v) || v instanceof Uint8Array)
+      throw new TypeError(
+        'nested arrays and byte arrays inside arrays are not supported; send hex text and decode() it',
+      );
     const text = v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
     return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   };
@@ -75,7 +90,12 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: parseInt8 },
         // A string sent for json/jsonb is the document's text (as PostgreSQL casts text, and as
         // the embedded adapter sends it); postgres.js alone would send it as a JSON string value.
-        json: { to: 114, from: [114, 3802], serialize: (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)), parse: (v: string) => JSON.parse(v) },
+        json: {
+          to: 114,
+          from: [114, 3802],
+          serialize: (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)),
+          parse: (v: string) => JSON.parse(v),
+        },
       },
       connection: { application_name: 'launchpad-index' },
     });
@@ -87,7 +107,9 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
       try {
         // postgres.js resolves to its Result (an Array subclass with query metadata);
         // the seam promises plain arrays of rows, as the embedded adapter returns.
-        const result = await s.unsafe(text, params.map(toParameter) as postgres.ParameterOrJSON<never>[], { prepare: params.length > 0 });
+        const result = await s.unsafe(text, params.map(toParameter) as postgres.ParameterOrJSON<never>[], {
+          prepare: params.length > 0,
+        });
         return Array.from(result) as unknown as T[];
       } catch (error) {
         throw wrap(error);
@@ -106,7 +128,9 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     async copyIn(table, columns, rows, { ignoreDuplicates = false } = {}) {
       if (rows.length === 0) return 0;
       try {
-        const types = await columnTypes(table, (text, params) => s.unsafe(text, params as postgres.ParameterOrJSON<never>[]));
+        const types = await columnTypes(table, (text, params) =>
+          s.unsafe(text, params as postgres.ParameterOrJSON<never>[]),
+        );
         const casts = columns.map((c, i) => {
           const type = types.get(c);
           if (!type) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
@@ -165,7 +189,11 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         for (;;) {
           const [row] = await one.unsafe('SELECT pg_try_advisory_lock($1::bigint) AS ok', [key]);
           if (row?.ok) {
-            if (lost) throw new DatabaseError('the connection holding the lock closed', { code: 'CONNECTION_CLOSED', unavailable: true });
+            if (lost)
+              throw new DatabaseError('the connection holding the lock closed', {
+                code: 'CONNECTION_CLOSED',
+                unavailable: true,
+              });
             return {
               get lost() {
                 return lost;

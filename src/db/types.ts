@@ -19,7 +19,12 @@ export interface Queryable {
    * large batches. A duplicate key fails the statement, unless `ignoreDuplicates` skips
    * the rows already stored (ON CONFLICT DO NOTHING). Resolves to the rows stored.
    */
-  copyIn(table: string, columns: readonly string[], rows: readonly (readonly unknown[])[], options?: CopyOptions): Promise<number>;
+  copyIn(
+    table: string,
+    columns: readonly string[],
+    rows: readonly (readonly unknown[])[],
+    options?: CopyOptions,
+  ): Promise<number>;
 }
 
 export interface CopyOptions {

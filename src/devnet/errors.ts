@@ -13,7 +13,8 @@ export class ChainError extends Error {
   }
 }
 
-const sdk = (code: number, description: string) => (detail?: string) => new ChainError('sdk', code, description, detail);
+const sdk = (code: number, description: string) => (detail?: string) =>
+  new ChainError('sdk', code, description, detail);
 
 /** The SDK's registered errors (types/errors/errors.go) the devnet answers with. */
 export const SdkErrors = {
@@ -35,7 +36,8 @@ export const SdkErrors = {
   notFound: sdk(38, 'not found'),
 };
 
-const wasm = (code: number, description: string) => (detail?: string) => new ChainError('wasm', code, description, detail);
+const wasm = (code: number, description: string) => (detail?: string) =>
+  new ChainError('wasm', code, description, detail);
 
 /** wasmd's registered errors (x/wasm/types/errors.go) for contract calls. */
 export const WasmErrors = {

@@ -1,11 +1,12 @@
 // The devnet: a simulated Cosmos SDK v0.50 / CometBFT 0.38 chain that cosmjs's own clients
 // accept, with the launchpad and AMM contracts and a traffic generator. `createDevnet` starts
 // one (in memory, or continuing the chain in `dataDir`) and serves its RPC over HTTP.
-import { sha256 } from '@cosmjs/crypto';
-import { toAscii, toHex } from '@cosmjs/encoding';
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sha256 } from '@cosmjs/crypto';
+import { toAscii, toHex } from '@cosmjs/encoding';
 import type { Logger } from 'pino';
 import { DEFAULT_DEVNET_MNEMONIC } from '../config.ts';
 import { silentLogger } from '../internal/logger.ts';
@@ -85,7 +86,8 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
     if (options.chainId && options.chainId !== log.meta.chainId) {
       throw new Error(`data directory ${options.dataDir} holds chain ${log.meta.chainId}, not ${options.chainId}`);
     }
-    if (log.meta.mnemonicFingerprint !== fingerprint) throw new Error(`data directory ${options.dataDir} was created with another mnemonic`);
+    if (log.meta.mnemonicFingerprint !== fingerprint)
+      throw new Error(`data directory ${options.dataDir} was created with another mnemonic`);
   }
   const chainId = log.meta?.chainId ?? options.chainId ?? DEVNET_CHAIN_ID;
   const genesisTimeNs = log.meta ? BigInt(log.meta.genesisTimeNs) : nowNs();
@@ -97,7 +99,14 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
   const ledger = createLedger();
   const runner = createTxRunner(chainId, state, ledger);
   const node = createNode({ chainId, genesisTimeNs, state, runner, ledger, log, logger });
-  const generator = createTrafficGenerator({ chainId, state, ledger, traders, rate: options.tradesPerBlock ?? 0, seed: 42 + node.store.height });
+  const generator = createTrafficGenerator({
+    chainId,
+    state,
+    ledger,
+    traders,
+    rate: options.tradesPerBlock ?? 0,
+    seed: 42 + node.store.height,
+  });
   node.setFiller(generator.fill);
   // A node answers `status` with its latest block, so the chain starts with block 1 committed.
   if (node.store.height === 0) node.produceBlock();
@@ -106,7 +115,12 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
   let rpcAddress = '';
   const methods = createMethods({
     node,
-    abciQuery: createAbciQuery(state, runner, { chainId, nodeId, listenAddr: 'tcp://0.0.0.0:26656', rpcAddress: 'tcp://0.0.0.0:26657' }),
+    abciQuery: createAbciQuery(state, runner, {
+      chainId,
+      nodeId,
+      listenAddr: 'tcp://0.0.0.0:26656',
+      rpcAddress: 'tcp://0.0.0.0:26657',
+    }),
     nodeId,
     listenAddr: 'tcp://0.0.0.0:26656',
     get rpcAddress() {
@@ -122,7 +136,10 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
   const produce = () => {
     const started = performance.now();
     const block = node.produceBlock();
-    logger.debug({ height: block.header.height, txs: block.txCount, ms: Math.round(performance.now() - started) }, `Produced block height=${block.header.height}`);
+    logger.debug(
+      { height: block.header.height, txs: block.txCount, ms: Math.round(performance.now() - started) },
+      `Produced block height=${block.header.height}`,
+    );
     return block.header.height;
   };
 
@@ -140,7 +157,10 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
     }, blockMs);
   };
   schedule();
-  logger.info({ rpc_url: `http://${host}:${server.port}`, chain_id: chainId, height: node.store.height }, `Devnet started chain_id=${chainId}`);
+  logger.info(
+    { rpc_url: `http://${host}:${server.port}`, chain_id: chainId, height: node.store.height },
+    `Devnet started chain_id=${chainId}`,
+  );
 
   return {
     rpcUrl: `http://${host}:${server.port}`,
@@ -164,14 +184,20 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
           await new Promise((resolve) => setImmediate(resolve));
           if (performance.now() - lastReport > 5000) {
             lastReport = performance.now();
-            logger.info({ trades: ledger.trades.length, target, height: node.store.height }, `Pregenerating trades=${ledger.trades.length}/${target}`);
+            logger.info(
+              { trades: ledger.trades.length, target, height: node.store.height },
+              `Pregenerating trades=${ledger.trades.length}/${target}`,
+            );
           }
         }
       } finally {
         generator.setRate(previousRate);
         schedule();
       }
-      logger.info({ trades, height: node.store.height, ms: Math.round(performance.now() - started) }, `Pregenerated trades=${trades}`);
+      logger.info(
+        { trades, height: node.store.height, ms: Math.round(performance.now() - started) },
+        `Pregenerated trades=${trades}`,
+      );
     },
     pause: () => server.pause(),
     resume: () => server.resume(),
@@ -184,4 +210,3 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
     },
   };
 }
-

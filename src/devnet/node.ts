@@ -4,7 +4,16 @@
 import { sha256 } from '@cosmjs/crypto';
 import { toAscii, toHex } from '@cosmjs/encoding';
 import type { Logger } from 'pino';
-import { type CommittedBlock, compressResults, headerHash, packTxs, partsHashOf, type RenderedTxResult, renderTxResult, txAt } from './blocks/block.ts';
+import {
+  type CommittedBlock,
+  compressResults,
+  headerHash,
+  packTxs,
+  partsHashOf,
+  type RenderedTxResult,
+  renderTxResult,
+  txAt,
+} from './blocks/block.ts';
 import { type BlockStore, createBlockStore, type StoredAt } from './blocks/block-store.ts';
 import { type Consensus, createConsensus } from './blocks/consensus.ts';
 import { concatBytes, merkleRoot } from './blocks/hashes.ts';
@@ -17,7 +26,10 @@ import { txHash } from './tx/decode.ts';
 import { type BlockInfo, type TxResult, type TxRunner } from './tx/run-tx.ts';
 
 /** Adds transactions to a block being built; `execute` runs one at once and returns its result. */
-export type BlockFiller = (block: BlockInfo, execute: (bytes: Uint8Array, mode: 'deliver' | 'trusted') => TxResult) => void;
+export type BlockFiller = (
+  block: BlockInfo,
+  execute: (bytes: Uint8Array, mode: 'deliver' | 'trusted') => TxResult,
+) => void;
 
 export interface SubmitResult {
   hash: string;
@@ -80,14 +92,23 @@ export function createNode(options: NodeOptions): DevnetNode {
   let appHash: Uint8Array = new Uint8Array();
   let lastResultsHash = merkleRoot([]);
 
-  const blockInfo = (height: number, timeNs: bigint): BlockInfo => ({ height, timeNs, time: formatRfc3339Nano(timeNs) });
+  const blockInfo = (height: number, timeNs: bigint): BlockInfo => ({
+    height,
+    timeNs,
+    time: formatRfc3339Nano(timeNs),
+  });
 
   function advanceHashes(block: CommittedBlock, results: readonly RenderedTxResult[]) {
     lastResultsHash = merkleRoot(results.map(resultDigest));
     appHash = sha256(concatBytes(appHash, block.header.dataHash, lastResultsHash));
   }
 
-  function publish(block: CommittedBlock, results: readonly RenderedTxResult[], hashes: readonly string[] | undefined, at: StoredAt) {
+  function publish(
+    block: CommittedBlock,
+    results: readonly RenderedTxResult[],
+    hashes: readonly string[] | undefined,
+    at: StoredAt,
+  ) {
     store.add(block, results, hashes, at);
     advanceHashes(block, results);
     runner.resetPending();
@@ -107,7 +128,8 @@ export function createNode(options: NodeOptions): DevnetNode {
     for (let i = 0; i < block.txCount; i++) runner.deliverTx(txAt(block, i), info, i, 'trusted');
     publish(block, JSON.parse(store.resultsJsonOf(block)) as RenderedTxResult[], undefined, at);
   }
-  if (store.height > 0) logger.info({ height: store.height }, `Restored chain from data directory height=${store.height}`);
+  if (store.height > 0)
+    logger.info({ height: store.height }, `Restored chain from data directory height=${store.height}`);
   const clock = createBlockClock(store.latestMeta()?.header.timeNs ?? options.genesisTimeNs);
 
   function produceBlock(): CommittedBlock {
@@ -181,7 +203,8 @@ export function createNode(options: NodeOptions): DevnetNode {
     },
     submit(bytes) {
       const hash = txHash(bytes);
-      if (mempoolHashes.has(hash) || store.index.position(hash) !== undefined) throw new DuplicateTxError('tx already exists in cache');
+      if (mempoolHashes.has(hash) || store.index.position(hash) !== undefined)
+        throw new DuplicateTxError('tx already exists in cache');
       const check = runner.checkTx(bytes);
       if (check.code === 0) {
         mempool.push({ bytes, hash });
@@ -218,4 +241,3 @@ export function createNode(options: NodeOptions): DevnetNode {
     },
   };
 }
-

@@ -6,7 +6,7 @@ import type { Database } from '../db/types.ts';
 import type { Logger } from '../internal/logger.ts';
 import { nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
 import type { ContractAddresses } from './decode-events.ts';
-import { indexRange, type BatchSummary } from './index-range.ts';
+import { type BatchSummary, indexRange } from './index-range.ts';
 
 export interface BackfillOptions {
   db: Database;
@@ -48,20 +48,35 @@ async function waitForCursor(db: Database, timeoutMs = 120_000) {
   }
 }
 
-export async function planBackfill({ db, chain, from, to, besideLiveIndexer = false }: PlanOptions): Promise<BackfillPlan> {
+export async function planBackfill({
+  db,
+  chain,
+  from,
+  to,
+  besideLiveIndexer = false,
+}: PlanOptions): Promise<BackfillPlan> {
   const cursor = besideLiveIndexer ? await waitForCursor(db) : await readCursor(db);
-  if (besideLiveIndexer && !cursor) throw new BackfillRangeError('the live indexer has not started its index yet; try again once it has');
+  if (besideLiveIndexer && !cursor)
+    throw new BackfillRangeError('the live indexer has not started its index yet; try again once it has');
   const node = await nodeViewOf(chain);
   const tip = node.tipHeight;
   if (cursor) await verifyChainIdentity(cursor, node);
   const start = from ?? 1;
   const end = to ?? (cursor ? cursor.firstHeight - 1 : tip);
-  if (!Number.isInteger(start) || start < 1) throw new BackfillRangeError(`--from must be a height of 1 or more, got ${from}`);
+  if (!Number.isInteger(start) || start < 1)
+    throw new BackfillRangeError(`--from must be a height of 1 or more, got ${from}`);
   if (end > tip) throw new BackfillRangeError(`--to ${end} is above the node's tip ${tip}`);
-  if (end < start) throw new BackfillRangeError(cursor && to === undefined ? `nothing to backfill: the index already starts at height ${cursor.firstHeight}` : `--to ${end} is below --from ${start}`);
+  if (end < start)
+    throw new BackfillRangeError(
+      cursor && to === undefined
+        ? `nothing to backfill: the index already starts at height ${cursor.firstHeight}`
+        : `--to ${end} is below --from ${start}`,
+    );
   const movesCursor = !besideLiveIndexer && (!cursor || start === cursor.lastHeight + 1);
   if (!movesCursor && end > cursor!.lastHeight) {
-    throw new BackfillRangeError(`--to ${end} is past the index's head ${cursor!.lastHeight}; the live indexer indexes from there (or start at --from ${cursor!.lastHeight + 1})`);
+    throw new BackfillRangeError(
+      `--to ${end} is past the index's head ${cursor!.lastHeight}; the live indexer indexes from there (or start at --from ${cursor!.lastHeight + 1})`,
+    );
   }
   return { from: start, to: end, movesCursor };
 }

@@ -28,7 +28,9 @@ export async function readCursor(db: Queryable, { forUpdate = false } = {}): Pro
     last_height: number;
     last_block_hash: string;
     last_block_time: Date;
-  }>(`SELECT chain_id, first_height, first_block_hash, last_height, last_block_hash, last_block_time FROM indexer_state${forUpdate ? ' FOR UPDATE' : ''}`);
+  }>(
+    `SELECT chain_id, first_height, first_block_hash, last_height, last_block_hash, last_block_time FROM indexer_state${forUpdate ? ' FOR UPDATE' : ''}`,
+  );
   if (!row) return undefined;
   return {
     chainId: row.chain_id,

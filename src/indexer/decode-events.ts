@@ -7,8 +7,8 @@ import {
   MSG_INDEX_ATTRIBUTE,
   SWAP_DIRECTIONS,
 } from '../chain/contract-events.ts';
-import type { Trade, TradeAction, TradeDirection } from './trades.ts';
 import type { ChainEvent } from '../chain/stored-events.ts';
+import type { Trade, TradeAction, TradeDirection } from './trades.ts';
 
 export interface ContractAddresses {
   launchpad: string;
@@ -84,7 +84,8 @@ function attributeReader(event: RawEvent) {
     optionalText: (key: string) => map.get(key) ?? '',
     amount: (key: string) => {
       const v = text(key);
-      if (!UINT.test(v)) throw new MalformedEventError(`${event.type}.${key} is not an unsigned integer: ${JSON.stringify(v)}`);
+      if (!UINT.test(v))
+        throw new MalformedEventError(`${event.type}.${key} is not an unsigned integer: ${JSON.stringify(v)}`);
       return BigInt(v);
     },
     contract: () => map.get(CONTRACT_ADDRESS_ATTRIBUTE),
@@ -167,7 +168,17 @@ function decodeLaunchpadEvent(type: string, r: Reader, at: EventPosition): Domai
       return {
         kind: 'trade',
         at,
-        trade: toTrade(at, { source: 'launchpad', action, direction: 'native_to_token', token: r.text(k.token), trader: r.text(k.trader), input: r.amount(k.nativeInput), output: r.amount(k.tokensOut), fee: r.amount(k.fee), reserves: r.amount(k.nativeReserves) }),
+        trade: toTrade(at, {
+          source: 'launchpad',
+          action,
+          direction: 'native_to_token',
+          token: r.text(k.token),
+          trader: r.text(k.trader),
+          input: r.amount(k.nativeInput),
+          output: r.amount(k.tokensOut),
+          fee: r.amount(k.fee),
+          reserves: r.amount(k.nativeReserves),
+        }),
       };
     }
     case sell.type: {
@@ -175,12 +186,29 @@ function decodeLaunchpadEvent(type: string, r: Reader, at: EventPosition): Domai
       return {
         kind: 'trade',
         at,
-        trade: toTrade(at, { source: 'launchpad', action: 'sell', direction: 'token_to_native', token: r.text(k.token), trader: r.text(k.trader), input: r.amount(k.tokensInput), output: r.amount(k.nativeOut), fee: r.amount(k.fee), reserves: r.amount(k.nativeReserves) }),
+        trade: toTrade(at, {
+          source: 'launchpad',
+          action: 'sell',
+          direction: 'token_to_native',
+          token: r.text(k.token),
+          trader: r.text(k.trader),
+          input: r.amount(k.tokensInput),
+          output: r.amount(k.nativeOut),
+          fee: r.amount(k.fee),
+          reserves: r.amount(k.nativeReserves),
+        }),
       };
     }
     case graduate.type: {
       const k = graduate.attributes;
-      return { kind: 'graduation', at, token: r.text(k.token), nativeForPool: r.amount(k.nativeForPool), tokensForPool: r.amount(k.tokensForPool), creator: r.text(k.creator) };
+      return {
+        kind: 'graduation',
+        at,
+        token: r.text(k.token),
+        nativeForPool: r.amount(k.nativeForPool),
+        tokensForPool: r.amount(k.tokensForPool),
+        creator: r.text(k.creator),
+      };
     }
     default:
       return undefined;
@@ -192,12 +220,29 @@ function decodeAmmEvent(type: string, r: Reader, at: EventPosition): DomainEvent
   const k = AMM_EVENTS.swap.attributes;
   const rawDirection = r.text(k.direction);
   const direction =
-    rawDirection === SWAP_DIRECTIONS.nativeToToken ? 'native_to_token' : rawDirection === SWAP_DIRECTIONS.tokenToNative ? 'token_to_native' : undefined;
-  if (!direction) throw new MalformedEventError(`${type}.${k.direction} is neither ${SWAP_DIRECTIONS.nativeToToken} nor ${SWAP_DIRECTIONS.tokenToNative}: ${JSON.stringify(rawDirection)}`);
+    rawDirection === SWAP_DIRECTIONS.nativeToToken
+      ? 'native_to_token'
+      : rawDirection === SWAP_DIRECTIONS.tokenToNative
+        ? 'token_to_native'
+        : undefined;
+  if (!direction)
+    throw new MalformedEventError(
+      `${type}.${k.direction} is neither ${SWAP_DIRECTIONS.nativeToToken} nor ${SWAP_DIRECTIONS.tokenToNative}: ${JSON.stringify(rawDirection)}`,
+    );
   return {
     kind: 'trade',
     at,
-    trade: toTrade(at, { source: 'amm', action: 'swap', direction, token: r.text(k.token), trader: r.text(k.trader), input: r.amount(k.offerAmount), output: r.amount(k.returnAmount), fee: r.amount(k.fee), reserves: r.amount(k.nativeReserves) }),
+    trade: toTrade(at, {
+      source: 'amm',
+      action: 'swap',
+      direction,
+      token: r.text(k.token),
+      trader: r.text(k.trader),
+      input: r.amount(k.offerAmount),
+      output: r.amount(k.returnAmount),
+      fee: r.amount(k.fee),
+      reserves: r.amount(k.nativeReserves),
+    }),
   };
 }
 
@@ -208,7 +253,10 @@ export interface DecodeResult {
 }
 
 /** Decodes the contract events of one block's successful transactions, in chain order. */
-export function decodeBlockEvents(block: { height: number; time: Date; txs: readonly RawTx[] }, contracts: ContractAddresses): DecodeResult {
+export function decodeBlockEvents(
+  block: { height: number; time: Date; txs: readonly RawTx[] },
+  contracts: ContractAddresses,
+): DecodeResult {
   const result: DecodeResult = { events: [], malformed: [] };
   for (const tx of block.txs) {
     if (tx.code !== 0) continue; // a failed tx changed no contract state
@@ -217,9 +265,19 @@ export function decodeBlockEvents(block: { height: number; time: Date; txs: read
       const r = attributeReader(event);
       const contract = r.contract();
       if (contract !== contracts.launchpad && contract !== contracts.amm) return;
-      const at: EventPosition = { blockHeight: block.height, time: block.time, txHash: tx.hash, txIndex: tx.index, msgIndex: r.msgIndex(), eventIndex };
+      const at: EventPosition = {
+        blockHeight: block.height,
+        time: block.time,
+        txHash: tx.hash,
+        txIndex: tx.index,
+        msgIndex: r.msgIndex(),
+        eventIndex,
+      };
       try {
-        const decoded = contract === contracts.launchpad ? decodeLaunchpadEvent(event.type, r, at) : decodeAmmEvent(event.type, r, at);
+        const decoded =
+          contract === contracts.launchpad
+            ? decodeLaunchpadEvent(event.type, r, at)
+            : decodeAmmEvent(event.type, r, at);
         if (decoded) result.events.push(decoded);
       } catch (error) {
         if (!(error instanceof MalformedEventError)) throw error;

@@ -8,7 +8,13 @@ import type { Comet38Client } from '@cosmjs/tendermint-rpc';
 import type { ChainClient } from '../chain/client.ts';
 import { packEvents } from '../chain/stored-events.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
-import { decodeBlockEvents, type ContractAddresses, type DecodeResult, type RawEvent, type RawTx } from './decode-events.ts';
+import {
+  type ContractAddresses,
+  type DecodeResult,
+  decodeBlockEvents,
+  type RawEvent,
+  type RawTx,
+} from './decode-events.ts';
 import { indexedAttributes } from './write-batch.ts';
 
 export interface FetchedTx {
@@ -43,14 +49,16 @@ export interface FetchedBlock {
 
 /** CometBFT 0.38 `block_results`, as the node sends it. */
 export interface BlockResultsJson {
-  txs_results: null | {
-    code?: number;
-    codespace?: string;
-    log?: string;
-    gas_wanted?: string;
-    gas_used?: string;
-    events?: null | { type: string; attributes?: null | { key?: string | null; value?: string | null }[] }[];
-  }[];
+  txs_results:
+    | null
+    | {
+        code?: number;
+        codespace?: string;
+        log?: string;
+        gas_wanted?: string;
+        gas_used?: string;
+        events?: null | { type: string; attributes?: null | { key?: string | null; value?: string | null }[] }[];
+      }[];
 }
 
 const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
@@ -91,9 +99,14 @@ function restShape({ blockId, block }: CometBlock) {
           round: block.lastCommit.round,
           block_id: restBlockId(block.lastCommit.blockId),
           signatures: block.lastCommit.signatures.map((s) => ({
-            block_id_flag: ['BLOCK_ID_FLAG_UNKNOWN', 'BLOCK_ID_FLAG_ABSENT', 'BLOCK_ID_FLAG_COMMIT', 'BLOCK_ID_FLAG_NIL'][s.blockIdFlag] ?? 'BLOCK_ID_FLAG_UNKNOWN',
+            block_id_flag:
+              ['BLOCK_ID_FLAG_UNKNOWN', 'BLOCK_ID_FLAG_ABSENT', 'BLOCK_ID_FLAG_COMMIT', 'BLOCK_ID_FLAG_NIL'][
+                s.blockIdFlag
+              ] ?? 'BLOCK_ID_FLAG_UNKNOWN',
             validator_address: s.validatorAddress ? toBase64(s.validatorAddress) : null,
-            timestamp: s.timestamp ? protoTimestamp(s.timestamp as Date, nanosOf(s.timestamp as Date)) : '0001-01-01T00:00:00Z',
+            timestamp: s.timestamp
+              ? protoTimestamp(s.timestamp as Date, nanosOf(s.timestamp as Date))
+              : '0001-01-01T00:00:00Z',
             signature: s.signature ? toBase64(s.signature) : null,
           })),
         }
@@ -115,10 +128,17 @@ export function eventsOf(raw: NonNullable<BlockResultsJson['txs_results']>[numbe
   return events as RawEvent[];
 }
 
-export async function fetchBlock(chain: ChainClient, height: number, contracts: ContractAddresses): Promise<FetchedBlock> {
+export async function fetchBlock(
+  chain: ChainClient,
+  height: number,
+  contracts: ContractAddresses,
+): Promise<FetchedBlock> {
   // block through cosmjs's decoder; block_results raw through cosmjs's RPC client: its
   // adaptor re-creates every event attribute and costs ~60 µs per tx on full blocks.
-  const [response, results] = await Promise.all([chain.comet.block(height), chain.rawCall<BlockResultsJson>('block_results', { height: String(height) })]);
+  const [response, results] = await Promise.all([
+    chain.comet.block(height),
+    chain.rawCall<BlockResultsJson>('block_results', { height: String(height) }),
+  ]);
   try {
     return shapeBlock(height, response, results, contracts);
   } catch (error) {
@@ -134,7 +154,12 @@ export class BlockShapeError extends Error {
   override name = 'BlockShapeError';
 }
 
-function shapeBlock(height: number, response: CometBlock, results: BlockResultsJson, contracts: ContractAddresses): FetchedBlock {
+function shapeBlock(
+  height: number,
+  response: CometBlock,
+  results: BlockResultsJson,
+  contracts: ContractAddresses,
+): FetchedBlock {
   const { block } = response;
   const txResults = results.txs_results ?? [];
   if (txResults.length !== block.txs.length) {
@@ -177,7 +202,13 @@ function shapeBlock(height: number, response: CometBlock, results: BlockResultsJ
 }
 
 /** Fetches heights [from, to] with up to `concurrency` requests in flight; resolves in height order. */
-export async function fetchBlocks(chain: ChainClient, from: number, to: number, contracts: ContractAddresses, concurrency = 8): Promise<FetchedBlock[]> {
+export async function fetchBlocks(
+  chain: ChainClient,
+  from: number,
+  to: number,
+  contracts: ContractAddresses,
+  concurrency = 8,
+): Promise<FetchedBlock[]> {
   const out: FetchedBlock[] = new Array(to - from + 1);
   let next = from;
   const worker = async () => {

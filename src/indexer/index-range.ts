@@ -2,11 +2,11 @@
 // written), decodes their contract events and writes each chunk in one transaction.
 // The live indexer and the backfill command both run through here.
 import type { ChainClient } from '../chain/client.ts';
-import { DatabaseError, type Database } from '../db/types.ts';
+import { type Database, DatabaseError } from '../db/types.ts';
 import type { Logger } from '../internal/logger.ts';
 import type { ContractAddresses, DomainEvent } from './decode-events.ts';
-import { BlockShapeError, fetchBlocks, type FetchedBlock } from './fetch-blocks.ts';
-import { writeBatch, type WriteOptions, type WriteResult } from './write-batch.ts';
+import { BlockShapeError, type FetchedBlock, fetchBlocks } from './fetch-blocks.ts';
+import { type WriteOptions, type WriteResult, writeBatch } from './write-batch.ts';
 
 /** The node failed to answer: a separate error type so callers can tell it from a database failure. */
 export class NodeError extends Error {
@@ -43,11 +43,19 @@ export interface RangeOptions extends Omit<WriteOptions, 'faultPoint'> {
 }
 
 /** Batches sized so each holds about `maxTxs` transactions: few blocks when blocks are full. */
-function createChunker(chain: ChainClient, contracts: ContractAddresses, maxBlocks: number, maxTxs: number, concurrency: number) {
+function createChunker(
+  chain: ChainClient,
+  contracts: ContractAddresses,
+  maxBlocks: number,
+  maxTxs: number,
+  concurrency: number,
+) {
   let blocksPerFetch = Math.min(10, maxBlocks); // until the first blocks show how full they are
   return async (from: number, to: number): Promise<FetchedBlock[]> => {
     const last = Math.min(to, from + blocksPerFetch - 1);
-    const blocks = await nodeCall(`blocks ${from}-${last}`, () => fetchBlocks(chain, from, last, contracts, concurrency));
+    const blocks = await nodeCall(`blocks ${from}-${last}`, () =>
+      fetchBlocks(chain, from, last, contracts, concurrency),
+    );
     const txsPerBlock = Math.max(1, blocks.reduce((n, b) => n + b.txs.length, 0) / blocks.length);
     blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
     return blocks;
@@ -60,7 +68,16 @@ function eventsOf(blocks: readonly FetchedBlock[], logger: Logger): DomainEvent[
   for (const { decoded } of blocks) {
     events.push(...decoded.events);
     for (const bad of decoded.malformed) {
-      logger.error({ height: bad.at.blockHeight, tx: bad.at.txHash, event: bad.type, event_index: bad.at.eventIndex, err: bad.error }, 'Skipped a malformed contract event');
+      logger.error(
+        {
+          height: bad.at.blockHeight,
+          tx: bad.at.txHash,
+          event: bad.type,
+          event_index: bad.at.eventIndex,
+          err: bad.error,
+        },
+        'Skipped a malformed contract event',
+      );
     }
   }
   return events;
@@ -69,7 +86,13 @@ function eventsOf(blocks: readonly FetchedBlock[], logger: Logger): DomainEvent[
 /** Indexes heights [from, to]; resolves when done or when the signal aborts between batches. */
 export async function indexRange(from: number, to: number, options: RangeOptions): Promise<void> {
   const { db, contracts, logger, signal } = options;
-  const chunk = createChunker(options.chain, contracts, options.maxBlocksPerBatch ?? 100, options.maxTxsPerBatch ?? 5000, options.fetchConcurrency ?? 8);
+  const chunk = createChunker(
+    options.chain,
+    contracts,
+    options.maxBlocksPerBatch ?? 100,
+    options.maxTxsPerBatch ?? 5000,
+    options.fetchConcurrency ?? 8,
+  );
   let next = from <= to ? chunk(from, to) : undefined;
   while (next && !signal?.aborted) {
     const blocks = await next;
@@ -79,24 +102,42 @@ export async function indexRange(from: number, to: number, options: RangeOptions
     const started = performance.now();
     const events = eventsOf(blocks, logger);
     const write = (bulk: boolean) =>
-      db.transaction((tx) => writeBatch(tx, { blocks, events }, { moveCursor: options.moveCursor, emitFeed: options.emitFeed, bulk, faultPoint: options.faultPoint }));
+      db.transaction((tx) =>
+        writeBatch(
+          tx,
+          { blocks, events },
+          { moveCursor: options.moveCursor, emitFeed: options.emitFeed, bulk, faultPoint: options.faultPoint },
+        ),
+      );
     // At the head of the index nothing can be stored yet, so bulk COPY is safe there; if a
     // row turns out to exist after all, the batch is written again skipping duplicates.
     const result = await write(options.moveCursor).catch(async (error) => {
       if (!(error instanceof DatabaseError)) throw error;
       if (options.moveCursor && error.code === '23505') {
-        logger.warn({ from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message }, 'Rows of this batch were already stored; writing it again without them');
+        logger.warn(
+          { from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message },
+          'Rows of this batch were already stored; writing it again without them',
+        );
         return write(false);
       }
       // A backfill beside the live indexer updates the same token rows; when the two
       // transactions deadlock (or conflict) the database aborts one: write it again.
       if (error.code === '40P01' || error.code === '40001') {
-        logger.warn({ from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message }, 'Batch aborted by a concurrent writer; writing it again');
+        logger.warn(
+          { from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message },
+          'Batch aborted by a concurrent writer; writing it again',
+        );
         await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
         return write(false);
       }
       throw error;
     });
-    options.onBatch?.({ ...result, fromHeight: blocks[0]!.height, toHeight: blocks.at(-1)!.height, lastBlock: blocks.at(-1)!, ms: performance.now() - started });
+    options.onBatch?.({
+      ...result,
+      fromHeight: blocks[0]!.height,
+      toHeight: blocks.at(-1)!.height,
+      lastBlock: blocks.at(-1)!,
+      ms: performance.now() - started,
+    });
   }
 }

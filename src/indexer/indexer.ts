@@ -4,12 +4,12 @@
 // and database outages with backoff, logging once per change of state.
 import type { ChainClient } from '../chain/client.ts';
 import { subscribeNewBlocks } from '../chain/new-blocks.ts';
-import { DatabaseError, type AdvisoryLock, type Database } from '../db/types.ts';
+import { type AdvisoryLock, type Database, DatabaseError } from '../db/types.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { Logger } from '../internal/logger.ts';
-import { ChainMismatchError, nodeViewOf, readCursor, verifyChainIdentity, type Cursor } from './cursor.ts';
+import { ChainMismatchError, type Cursor, nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
 import type { ContractAddresses } from './decode-events.ts';
-import { indexRange, nodeCall, NodeError, type BatchSummary } from './index-range.ts';
+import { type BatchSummary, indexRange, NodeError, nodeCall } from './index-range.ts';
 import { createMetadataFetcher } from './token-metadata.ts';
 
 /** One writer per database: a second indexer waits on this lock as a hot standby. */
@@ -112,7 +112,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
     if (state === 'node_unreachable') logger.warn({ err: error }, 'Lost the node; retrying with backoff');
     else if (state === 'database_unavailable') logger.warn({ err: error }, 'Lost the database; retrying with backoff');
     else if (state === 'failed') logger.error({ err: error }, 'Indexer stopped: needs an operator');
-    else if (previous === 'node_unreachable' || previous === 'database_unavailable') logger.info({ state }, 'Recovered; indexing again');
+    else if (previous === 'node_unreachable' || previous === 'database_unavailable')
+      logger.info({ state }, 'Recovered; indexing again');
   };
 
   const updateLag = () => {
@@ -154,10 +155,27 @@ export function createIndexer(options: IndexerOptions): Indexer {
       onBatch: (batch) => {
         const last = batch.lastBlock;
         status.lastBatchAt = new Date();
-        onCursor({ chainId: last.chainId, firstHeight: 0, firstBlockHash: '', lastHeight: last.height, lastBlockHash: last.hash, lastBlockTime: last.time });
+        onCursor({
+          chainId: last.chainId,
+          firstHeight: 0,
+          firstBlockHash: '',
+          lastHeight: last.height,
+          lastBlockHash: last.hash,
+          lastBlockTime: last.time,
+        });
         options.onBatch?.(batch);
         logger.info(
-          { from: batch.fromHeight, to: batch.toHeight, blocks: batch.blocks, txs: batch.txs, trades: batch.trades, new_tokens: batch.newTokens.length, feed_events: batch.feedEvents, tip: status.tipHeight, duration_ms: Math.round(batch.ms) },
+          {
+            from: batch.fromHeight,
+            to: batch.toHeight,
+            blocks: batch.blocks,
+            txs: batch.txs,
+            trades: batch.trades,
+            new_tokens: batch.newTokens.length,
+            feed_events: batch.feedEvents,
+            tip: status.tipHeight,
+            duration_ms: Math.round(batch.ms),
+          },
           `Indexed block${batch.blocks > 1 ? `s ${batch.fromHeight}-${batch.toHeight}` : ` ${batch.toHeight}`}`,
         );
         if (batch.newTokens.length) void metadata.run();
@@ -172,10 +190,20 @@ export function createIndexer(options: IndexerOptions): Indexer {
     if (cursor) {
       await verifyChainIdentity(cursor, node);
     } else {
-      const start = (typeof options.startHeight === 'function' ? options.startHeight(node.chainId) : options.startHeight) ?? node.tipHeight;
-      if (start > node.tipHeight + 1) throw new ChainMismatchError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
+      const start =
+        (typeof options.startHeight === 'function' ? options.startHeight(node.chainId) : options.startHeight) ??
+        node.tipHeight;
+      if (start > node.tipHeight + 1)
+        throw new ChainMismatchError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
       logger.info({ chain_id: node.chainId, start_height: start, tip: node.tipHeight }, 'Starting a new index');
-      cursor = { chainId: node.chainId, firstHeight: start, firstBlockHash: '', lastHeight: start - 1, lastBlockHash: '', lastBlockTime: new Date(0) };
+      cursor = {
+        chainId: node.chainId,
+        firstHeight: start,
+        firstBlockHash: '',
+        lastHeight: start - 1,
+        lastBlockHash: '',
+        lastBlockTime: new Date(0),
+      };
     }
     onCursor(cursor);
   }
@@ -229,7 +257,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
         try {
           // the writer lock's session ended (terminated, server restarted): take it again
           // before writing anything, so a standby that took over meanwhile is the only writer
-          if (lock.lost) throw new DatabaseError('the session holding the writer lock ended', { code: 'CONNECTION_CLOSED', unavailable: true });
+          if (lock.lost)
+            throw new DatabaseError('the session holding the writer lock ended', {
+              code: 'CONNECTION_CLOSED',
+              unavailable: true,
+            });
           // after an outage the database must answer before the indexer says it recovered
           if (status.state === 'database_unavailable') await db.query('SELECT 1');
           if (!prepared) {
@@ -306,7 +338,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
         const waiter = { height, resolve: () => (clearTimeout(timer), resolve()) };
         const timer = setTimeout(() => {
           heightWaiters.delete(waiter);
-          reject(new Error(`indexer did not reach height ${height} within ${timeoutMs} ms (at ${status.indexedHeight}, state ${status.state}${status.error ? `: ${status.error}` : ''})`));
+          reject(
+            new Error(
+              `indexer did not reach height ${height} within ${timeoutMs} ms (at ${status.indexedHeight}, state ${status.state}${status.error ? `: ${status.error}` : ''})`,
+            ),
+          );
         }, timeoutMs);
         heightWaiters.add(waiter);
       });

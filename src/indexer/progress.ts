@@ -4,7 +4,17 @@ import cliProgress from 'cli-progress';
 import type { Logger } from '../internal/logger.ts';
 import type { BatchSummary } from './index-range.ts';
 
-export function createProgress({ total, logger, interactive = process.stderr.isTTY === true, logEveryMs = 5000 }: { total: number; logger: Logger; interactive?: boolean; logEveryMs?: number }) {
+export function createProgress({
+  total,
+  logger,
+  interactive = process.stderr.isTTY === true,
+  logEveryMs = 5000,
+}: {
+  total: number;
+  logger: Logger;
+  interactive?: boolean;
+  logEveryMs?: number;
+}) {
   const started = performance.now();
   let blocks = 0;
   let trades = 0;
@@ -12,11 +22,21 @@ export function createProgress({ total, logger, interactive = process.stderr.isT
   const rates = () => {
     const seconds = Math.max(0.001, (performance.now() - started) / 1000);
     const blocksPerSecond = blocks / seconds;
-    return { seconds, blocksPerSecond, tradesPerSecond: trades / seconds, etaSeconds: blocksPerSecond > 0 ? (total - blocks) / blocksPerSecond : Infinity };
+    return {
+      seconds,
+      blocksPerSecond,
+      tradesPerSecond: trades / seconds,
+      etaSeconds: blocksPerSecond > 0 ? (total - blocks) / blocksPerSecond : Infinity,
+    };
   };
   const bar = interactive
     ? new cliProgress.SingleBar(
-        { format: 'Backfill |{bar}| {percentage}% | {value}/{total} blocks | {bps} blocks/s | {tps} trades/s | ETA {eta_formatted}', hideCursor: true, etaBuffer: 50 },
+        {
+          format:
+            'Backfill |{bar}| {percentage}% | {value}/{total} blocks | {bps} blocks/s | {tps} trades/s | ETA {eta_formatted}',
+          hideCursor: true,
+          etaBuffer: 50,
+        },
         cliProgress.Presets.shades_classic,
       )
     : undefined;
@@ -30,7 +50,13 @@ export function createProgress({ total, logger, interactive = process.stderr.isT
       else if (performance.now() - lastLog >= logEveryMs) {
         lastLog = performance.now();
         logger.info(
-          { height: batch.toHeight, percent: Number(((100 * blocks) / total).toFixed(1)), blocks_per_s: Math.round(r.blocksPerSecond), trades_per_s: Math.round(r.tradesPerSecond), eta_s: Math.round(r.etaSeconds) },
+          {
+            height: batch.toHeight,
+            percent: Number(((100 * blocks) / total).toFixed(1)),
+            blocks_per_s: Math.round(r.blocksPerSecond),
+            trades_per_s: Math.round(r.tradesPerSecond),
+            eta_s: Math.round(r.etaSeconds),
+          },
           `Backfilled ${blocks}/${total} blocks`,
         );
       }
@@ -38,7 +64,13 @@ export function createProgress({ total, logger, interactive = process.stderr.isT
     finish() {
       bar?.stop();
       const r = rates();
-      return { blocks, trades, seconds: r.seconds, blocksPerSecond: r.blocksPerSecond, tradesPerSecond: r.tradesPerSecond };
+      return {
+        blocks,
+        trades,
+        seconds: r.seconds,
+        blocksPerSecond: r.blocksPerSecond,
+        tradesPerSecond: r.tradesPerSecond,
+      };
     },
   };
 }

@@ -36,7 +36,9 @@ async function fetchMetadata(chain: ChainClient, contracts: ContractAddresses, t
   const [info, marketing, progress] = await Promise.all([
     chain.smartQuery<TokenInfo>(token.address, CONTRACT_QUERIES.tokenInfo),
     chain.smartQuery<MarketingInfo>(token.address, CONTRACT_QUERIES.marketingInfo).catch(() => ({}) as MarketingInfo), // optional in CW20
-    token.source === 'launchpad' ? chain.smartQuery<Progress>(contracts.launchpad, CONTRACT_QUERIES.progress(token.address)) : Promise.resolve(undefined),
+    token.source === 'launchpad'
+      ? chain.smartQuery<Progress>(contracts.launchpad, CONTRACT_QUERIES.progress(token.address))
+      : Promise.resolve(undefined),
   ]);
   const logo = marketing.logo;
   return {
@@ -46,7 +48,8 @@ async function fetchMetadata(chain: ChainClient, contracts: ContractAddresses, t
     description: marketing.description ?? null,
     image: logo && typeof logo === 'object' && typeof logo.url === 'string' ? logo.url : null,
     creator: progress?.creator ?? null,
-    spotPrice: progress?.spot_price_unative && /^\d+$/.test(progress.spot_price_unative) ? progress.spot_price_unative : null,
+    spotPrice:
+      progress?.spot_price_unative && /^\d+$/.test(progress.spot_price_unative) ? progress.spot_price_unative : null,
   };
 }
 
@@ -57,7 +60,19 @@ export interface MetadataFetcher {
   settled(): Promise<void>;
 }
 
-export function createMetadataFetcher({ db, chain, contracts, logger, batch = 25 }: { db: Database; chain: ChainClient; contracts: ContractAddresses; logger: Logger; batch?: number }): MetadataFetcher {
+export function createMetadataFetcher({
+  db,
+  chain,
+  contracts,
+  logger,
+  batch = 25,
+}: {
+  db: Database;
+  chain: ChainClient;
+  contracts: ContractAddresses;
+  logger: Logger;
+  batch?: number;
+}): MetadataFetcher {
   let running: Promise<void> | undefined;
   let again = false;
 
@@ -82,13 +97,22 @@ export function createMetadataFetcher({ db, chain, contracts, logger, batch = 25
              WHERE address = $1`,
             [token.address, m.name, m.symbol, m.decimals, m.description, m.image, m.creator, m.spotPrice],
           );
-          await db.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice({ kind: 'token', address: token.address })]);
+          await db.query('SELECT pg_notify($1, $2)', [
+            FEED_CHANNEL,
+            encodeNotice({ kind: 'token', address: token.address }),
+          ]);
         } catch (error) {
           const attempts = token.metadata_attempts + 1;
           const delayMs = Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(attempts, 10));
-          await db.query(`UPDATE tokens SET metadata_attempts = $2, metadata_retry_at = now() + make_interval(secs => $3) WHERE address = $1`, [token.address, attempts, delayMs / 1000]);
+          await db.query(
+            `UPDATE tokens SET metadata_attempts = $2, metadata_retry_at = now() + make_interval(secs => $3) WHERE address = $1`,
+            [token.address, attempts, delayMs / 1000],
+          );
           if (attempts === 1 || attempts % 10 === 0) {
-            logger.warn({ token: token.address, attempts, retry_in_ms: delayMs, err: (error as Error).message }, 'Token metadata query failed; will retry');
+            logger.warn(
+              { token: token.address, attempts, retry_in_ms: delayMs, err: (error as Error).message },
+              'Token metadata query failed; will retry',
+            );
           }
         }
       }),

@@ -33,8 +33,24 @@ export function seqOf(at: { blockHeight: number; txIndex: number; eventIndex: nu
 }
 
 const TRADE_COLUMNS = [
-  'time', 'block_height', 'tx_index', 'event_index', 'msg_index', 'tx_hash', 'source', 'action', 'direction', 'token_address',
-  'price_unative', 'volume_unative', 'volume_token', 'fee_unative', 'trader', 'input_amount', 'output_amount', 'native_reserves',
+  'time',
+  'block_height',
+  'tx_index',
+  'event_index',
+  'msg_index',
+  'tx_hash',
+  'source',
+  'action',
+  'direction',
+  'token_address',
+  'price_unative',
+  'volume_unative',
+  'volume_token',
+  'fee_unative',
+  'trader',
+  'input_amount',
+  'output_amount',
+  'native_reserves',
 ] as const;
 
 /**
@@ -47,12 +63,29 @@ export async function writeTrades(db: Queryable, trades: readonly Trade[], optio
     'trades',
     TRADE_COLUMNS,
     trades.map((t) => [
-      t.time, t.blockHeight, t.txIndex, t.eventIndex, t.msgIndex, t.txHash, t.source, t.action, t.direction, t.tokenAddress,
-      t.priceUnative, t.volumeUnative, t.volumeToken, t.feeUnative, t.trader, t.inputAmount, t.outputAmount, t.nativeReserves,
+      t.time,
+      t.blockHeight,
+      t.txIndex,
+      t.eventIndex,
+      t.msgIndex,
+      t.txHash,
+      t.source,
+      t.action,
+      t.direction,
+      t.tokenAddress,
+      t.priceUnative,
+      t.volumeUnative,
+      t.volumeToken,
+      t.feeUnative,
+      t.trader,
+      t.inputAmount,
+      t.outputAmount,
+      t.nativeReserves,
     ]),
     options,
   );
 }
 
 /** Inserts trades, skipping any already stored; returns how many were new. */
-export const insertTrades = (db: Queryable, trades: readonly Trade[]) => writeTrades(db, trades, { ignoreDuplicates: true });
+export const insertTrades = (db: Queryable, trades: readonly Trade[]) =>
+  writeTrades(db, trades, { ignoreDuplicates: true });

@@ -5,11 +5,11 @@ import type { ChainEvent } from '../chain/stored-events.ts';
 import type { Queryable } from '../db/types.ts';
 import { ChainMismatchError, readCursor } from './cursor.ts';
 import type { DomainEvent } from './decode-events.ts';
+import { encodeNotice, FEED_CHANNEL } from './feed-notice.ts';
 import { feedRowOf } from './feed-payloads.ts';
 import type { FetchedBlock } from './fetch-blocks.ts';
 import { foldTokenChanges } from './token-changes.ts';
 import { writeTrades } from './trades.ts';
-import { encodeNotice, FEED_CHANNEL } from './feed-notice.ts';
 
 /**
  * Event attributes indexed for `events=` search and wallet history, by event type: the
@@ -59,9 +59,14 @@ async function checkContinuity(tx: Queryable, first: FetchedBlock): Promise<void
     );
     return;
   }
-  if (first.chainId !== cursor.chainId) throw new ChainMismatchError(`block ${first.height} is from chain ${first.chainId}, this database indexes ${cursor.chainId}`);
+  if (first.chainId !== cursor.chainId)
+    throw new ChainMismatchError(
+      `block ${first.height} is from chain ${first.chainId}, this database indexes ${cursor.chainId}`,
+    );
   if (first.height !== cursor.lastHeight + 1) {
-    throw new CursorMovedError(`the cursor is at ${cursor.lastHeight}, this batch starts at ${first.height} (another indexer wrote meanwhile?)`);
+    throw new CursorMovedError(
+      `the cursor is at ${cursor.lastHeight}, this batch starts at ${first.height} (another indexer wrote meanwhile?)`,
+    );
   }
   if (cursor.lastBlockHash && first.lastBlockHash !== cursor.lastBlockHash) {
     throw new ChainMismatchError(
@@ -76,7 +81,19 @@ export class CursorMovedError extends Error {
 }
 
 const BLOCK_COLUMNS = ['height', 'hash', 'time', 'time_rfc3339', 'chain_id', 'proposer', 'tx_count', 'block'] as const;
-const TX_COLUMNS = ['hash', 'height', 'tx_index', 'time', 'code', 'codespace', 'raw_log', 'gas_wanted', 'gas_used', 'tx_bytes', 'events'] as const;
+const TX_COLUMNS = [
+  'hash',
+  'height',
+  'tx_index',
+  'time',
+  'code',
+  'codespace',
+  'raw_log',
+  'gas_wanted',
+  'gas_used',
+  'tx_bytes',
+  'events',
+] as const;
 const ATTRIBUTE_COLUMNS = ['key', 'value', 'height', 'tx_index'] as const;
 
 /** The distinct [type.key, value] pairs of a tx's events that the attribute index keeps. */
@@ -100,12 +117,33 @@ export function indexedAttributes(events: readonly ChainEvent[]): [string, strin
 
 /** Rows of blocks, txs and tx_attributes, in the column orders above. */
 function chainIndexRows(blocks: readonly FetchedBlock[]) {
-  const blockRows = blocks.map((b) => [b.height, b.hash, b.time, b.timeRfc3339, b.chainId, b.proposer, b.txs.length, b.rest]);
+  const blockRows = blocks.map((b) => [
+    b.height,
+    b.hash,
+    b.time,
+    b.timeRfc3339,
+    b.chainId,
+    b.proposer,
+    b.txs.length,
+    b.rest,
+  ]);
   const txRows: unknown[][] = [];
   const attributeRows: unknown[][] = [];
   for (const b of blocks) {
     for (const t of b.txs) {
-      txRows.push([t.hash, b.height, t.index, b.time, t.code, t.codespace, t.log, t.gasWanted, t.gasUsed, t.bytes, t.packedEvents]);
+      txRows.push([
+        t.hash,
+        b.height,
+        t.index,
+        b.time,
+        t.code,
+        t.codespace,
+        t.log,
+        t.gasWanted,
+        t.gasUsed,
+        t.bytes,
+        t.packedEvents,
+      ]);
       for (const [key, value] of t.attributes) attributeRows.push([key, value, b.height, t.index]);
     }
   }
@@ -124,7 +162,8 @@ async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], b
 async function writeTokens(tx: Queryable, events: readonly DomainEvent[]): Promise<string[]> {
   const changes = [...foldTokenChanges(events).values()];
   if (changes.length === 0) return [];
-  const launch = (f: (l: NonNullable<(typeof changes)[number]['launch']>) => unknown) => changes.map((c) => (c.launch ? f(c.launch) : null));
+  const launch = (f: (l: NonNullable<(typeof changes)[number]['launch']>) => unknown) =>
+    changes.map((c) => (c.launch ? f(c.launch) : null));
   const created = await tx.query<{ address: string }>(
     `INSERT INTO tokens AS t (address, source, creator, name, symbol, image, description, initial_reserves, native_reserves, created_at, created_height)
      SELECT address, source, creator, name, symbol, image, description, initial_reserves, coalesce(initial_reserves, 0), created_at, created_height
@@ -192,14 +231,28 @@ async function writeFeed(tx: Queryable, events: readonly DomainEvent[]): Promise
        ON CONFLICT (event_key) DO NOTHING
        RETURNING id)
      SELECT count(*)::int AS n, max(id)::text AS high FROM ins`,
-    [rows.map((r) => r.event), rows.map((r) => r.tokenAddress), rows.map((r) => JSON.stringify(r.data)), rows.map((r) => r.eventKey), rows.map((r) => r.blockHeight)],
+    [
+      rows.map((r) => r.event),
+      rows.map((r) => r.tokenAddress),
+      rows.map((r) => JSON.stringify(r.data)),
+      rows.map((r) => r.eventKey),
+      rows.map((r) => r.blockHeight),
+    ],
   );
-  if (inserted?.high) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice({ kind: 'events', highId: Number(inserted.high) })]);
+  if (inserted?.high)
+    await tx.query('SELECT pg_notify($1, $2)', [
+      FEED_CHANNEL,
+      encodeNotice({ kind: 'events', highId: Number(inserted.high) }),
+    ]);
   return inserted?.n ?? 0;
 }
 
 /** Writes a batch of consecutive blocks atomically (the caller runs it in a transaction). */
-export async function writeBatch(tx: Queryable, batch: Batch, { moveCursor, emitFeed, bulk = false, faultPoint }: WriteOptions): Promise<WriteResult> {
+export async function writeBatch(
+  tx: Queryable,
+  batch: Batch,
+  { moveCursor, emitFeed, bulk = false, faultPoint }: WriteOptions,
+): Promise<WriteResult> {
   const first = batch.blocks[0];
   const last = batch.blocks.at(-1);
   if (!first || !last) return { blocks: 0, txs: 0, trades: 0, newTokens: [], feedEvents: 0 };
@@ -214,10 +267,14 @@ export async function writeBatch(tx: Queryable, batch: Batch, { moveCursor, emit
   faultPoint?.('trades');
   const feedEvents = emitFeed ? await writeFeed(tx, batch.events) : 0;
   // without feed events (a backfill) readers still learn that indexed data changed
-  if (!emitFeed && (trades > 0 || newTokens.length > 0)) await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice({ kind: 'changed' })]);
+  if (!emitFeed && (trades > 0 || newTokens.length > 0))
+    await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice({ kind: 'changed' })]);
   faultPoint?.('feed');
   if (moveCursor) {
-    await tx.query(`UPDATE indexer_state SET last_height = $1, last_block_hash = $2, last_block_time = $3, updated_at = now()`, [last.height, last.hash, last.time]);
+    await tx.query(
+      `UPDATE indexer_state SET last_height = $1, last_block_hash = $2, last_block_time = $3, updated_at = now()`,
+      [last.height, last.hash, last.time],
+    );
   }
   faultPoint?.('cursor');
   return { blocks: batch.blocks.length, txs, trades, newTokens, feedEvents };

@@ -1,5 +1,5 @@
 // Structured logging: JSON lines for machines, pino-pretty on a terminal.
-import { pino, type Logger } from 'pino';
+import { type Logger, pino } from 'pino';
 import pretty from 'pino-pretty';
 
 export type { Logger };

@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startLaunchpadApi, type LaunchpadApi } from '../../src/api/launchpad/server.ts';
+import { type LaunchpadApi, startLaunchpadApi } from '../../src/api/launchpad/server.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { produceTraffic, startDevnet, startIndexer } from '../helpers/indexing.ts';
@@ -42,20 +42,43 @@ const errorLog = pino(
 );
 
 // Each property's share of the run (about 500 requests in all, with the examples always tried).
-const RUNS = { health: 15, tokens: 15, token: 50, trades: 60, candles: 120, sse: 50, metrics: 10, unknown: 40, methods: 40, long: 16, raw: 30 };
+const RUNS = {
+  health: 15,
+  tokens: 15,
+  token: 50,
+  trades: 60,
+  candles: 120,
+  sse: 50,
+  metrics: 10,
+  unknown: 40,
+  methods: 40,
+  long: 16,
+  raw: 30,
+};
 
 /**
  * Runs a property `runs` times (plus `examples`, always tried) and fails with a short
  * report: long generated values are cut so the counterexample stays readable.
  * HOSTILE_SEED=n replays a run; HOSTILE_SCALE=k runs every property k times as often.
  */
-async function holds<Ts extends [unknown, ...unknown[]]>(property: fc.IAsyncPropertyWithHooks<Ts>, runs: number, examples: Ts[] = []) {
+async function holds<Ts extends [unknown, ...unknown[]]>(
+  property: fc.IAsyncPropertyWithHooks<Ts>,
+  runs: number,
+  examples: Ts[] = [],
+) {
   const scale = Number(process.env.HOSTILE_SCALE ?? 1);
-  const out = await fc.check(property, { numRuns: Math.round(runs * scale), examples, seed: process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined });
+  const out = await fc.check(property, {
+    numRuns: Math.round(runs * scale),
+    examples,
+    seed: process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined,
+  });
   if (!out.failed) return;
-  const cut = (_key: string, v: unknown) => (typeof v === 'string' && v.length > 200 ? `${v.slice(0, 120)}… (${v.length} chars)` : v);
+  const cut = (_key: string, v: unknown) =>
+    typeof v === 'string' && v.length > 200 ? `${v.slice(0, 120)}… (${v.length} chars)` : v;
   const cause = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
-  assert.unreachable(`failed after ${out.numRuns} runs (HOSTILE_SEED=${out.seed}, path ${out.counterexamplePath}): ${JSON.stringify(out.counterexample, cut)}\n${cause}`);
+  assert.unreachable(
+    `failed after ${out.numRuns} runs (HOSTILE_SEED=${out.seed}, path ${out.counterexamplePath}): ${JSON.stringify(out.counterexample, cut)}\n${cause}`,
+  );
 }
 
 test.before(async () => {
@@ -86,7 +109,13 @@ async function setUp() {
 }
 
 test.after(async () => {
-  for (const step of [() => ctx.api?.close(), () => ctx.running?.stop(), () => ctx.devnet?.close(), () => ctx.t?.dispose()]) await step()?.catch(() => {});
+  for (const step of [
+    () => ctx.api?.close(),
+    () => ctx.running?.stop(),
+    () => ctx.devnet?.close(),
+    () => ctx.t?.dispose(),
+  ])
+    await step()?.catch(() => {});
 });
 
 // ---------------------------------------------------------------------------------------
@@ -98,26 +127,65 @@ function enc(s: string): string {
   let out = '';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff;
+    const pair =
+      c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff;
     if (pair) {
       out += encodeURIComponent(s.slice(i, i + 2));
       i++;
     } else if (c >= 0xd800 && c <= 0xdfff) {
-      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('');
+      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]
+        .map((b) => `%${b.toString(16).toUpperCase()}`)
+        .join('');
     } else out += encodeURIComponent(s[i]!);
   }
   return out;
 }
 
 /** A plain string either percent-encoded or left raw (the URL parser then encodes what it must; `&`, `=`, `#` stay syntax). */
-const inUrl = (text: fc.Arbitrary<string>) => fc.oneof({ weight: 4, arbitrary: text.map(enc) }, { weight: 1, arbitrary: text });
+const inUrl = (text: fc.Arbitrary<string>) =>
+  fc.oneof({ weight: 4, arbitrary: text.map(enc) }, { weight: 1, arbitrary: text });
 
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const pick = <T,>(xs: ArrayLike<T>, i: number): T => xs[i % xs.length]!;
+const pick = <T>(xs: ArrayLike<T>, i: number): T => xs[i % xs.length]!;
 const knownToken = fc.nat().map((i) => pick(ctx.tokens, i));
 
 const numbers = fc.oneof(
-  fc.constantFrom('0', '-0', '-1', '1.5', '.5', '5.', '1e2', '1E2', '1e-7', '1e308', '1e309', 'NaN', 'Infinity', '-Infinity', '0x10', '0X1F', '0b101', '0o17', '1_000', '+5', ' 5', '5 ', '00050', '٥٠', '５０', '9007199254740993', '18446744073709551616', '99999999999999999999999999', '-9223372036854775809', 'null', 'undefined', 'true', '[]', '{}'),
+  fc.constantFrom(
+    '0',
+    '-0',
+    '-1',
+    '1.5',
+    '.5',
+    '5.',
+    '1e2',
+    '1E2',
+    '1e-7',
+    '1e308',
+    '1e309',
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '0x10',
+    '0X1F',
+    '0b101',
+    '0o17',
+    '1_000',
+    '+5',
+    ' 5',
+    '5 ',
+    '00050',
+    '٥٠',
+    '５０',
+    '9007199254740993',
+    '18446744073709551616',
+    '99999999999999999999999999',
+    '-9223372036854775809',
+    'null',
+    'undefined',
+    'true',
+    '[]',
+    '{}',
+  ),
   fc.integer({ min: -(2 ** 53), max: 2 ** 53 }).map(String),
   fc.double().map(String),
   fc.bigInt({ min: -(2n ** 200n), max: 2n ** 200n }).map(String),
@@ -128,25 +196,104 @@ const numbers = fc.oneof(
 const pad = (n: number, width: number) => String(Math.abs(n)).padStart(width, '0');
 const year = (y: number) => (y >= 0 && y <= 9999 ? pad(y, 4) : `${y < 0 ? '-' : '+'}${pad(y, 6)}`);
 const dateParts = fc.record({
-  y: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(0, 1, 2, 99, 1969, 1970, 2026, 9998, 9999, 10000, 275760, 294277, -1, -4713, -271821) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: 9999 }) }),
-  mo: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 12 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 13, 99) }),
-  d: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 1, max: 28 }) }, { weight: 1, arbitrary: fc.constantFrom(0, 29, 30, 31, 32) }),
-  h: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 23 }) }, { weight: 1, arbitrary: fc.constantFrom(24, 25, 99) }),
-  mi: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 59 }) }, { weight: 1, arbitrary: fc.constantFrom(60, 61) }),
-  s: fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 59 }) }, { weight: 1, arbitrary: fc.constantFrom(60, 61) }), // 60: a leap second
+  y: fc.oneof(
+    {
+      weight: 3,
+      arbitrary: fc.constantFrom(0, 1, 2, 99, 1969, 1970, 2026, 9998, 9999, 10000, 275760, 294277, -1, -4713, -271821),
+    },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: 9999 }) },
+  ),
+  mo: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 1, max: 12 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0, 13, 99) },
+  ),
+  d: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 1, max: 28 }) },
+    { weight: 1, arbitrary: fc.constantFrom(0, 29, 30, 31, 32) },
+  ),
+  h: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 23 }) },
+    { weight: 1, arbitrary: fc.constantFrom(24, 25, 99) },
+  ),
+  mi: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 59 }) },
+    { weight: 1, arbitrary: fc.constantFrom(60, 61) },
+  ),
+  s: fc.oneof(
+    { weight: 6, arbitrary: fc.integer({ min: 0, max: 59 }) },
+    { weight: 1, arbitrary: fc.constantFrom(60, 61) },
+  ), // 60: a leap second
   frac: fc.option(fc.stringMatching(/^\.\d{1,12}$/), { nil: '' }),
-  zone: fc.constantFrom('Z', 'Z', 'Z', 'z', '+00:00', '-00:00', '+01:00', '-01:00', '+14:00', '-14:00', '+2359', '-2359', '+24:00', '-99:99', '', '', ' UTC', 'GMT', '+5'),
+  zone: fc.constantFrom(
+    'Z',
+    'Z',
+    'Z',
+    'z',
+    '+00:00',
+    '-00:00',
+    '+01:00',
+    '-01:00',
+    '+14:00',
+    '-14:00',
+    '+2359',
+    '-2359',
+    '+24:00',
+    '-99:99',
+    '',
+    '',
+    ' UTC',
+    'GMT',
+    '+5',
+  ),
 });
 const dates = fc.oneof(
-  { weight: 4, arbitrary: dateParts.map(({ y, mo, d, h, mi, s, frac, zone }) => `${year(y)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${frac}${zone}`) },
-  { weight: 1, arbitrary: fc.date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true }).map((d) => d.toISOString()) },
+  {
+    weight: 4,
+    arbitrary: dateParts.map(
+      ({ y, mo, d, h, mi, s, frac, zone }) =>
+        `${year(y)}-${pad(mo, 2)}-${pad(d, 2)}T${pad(h, 2)}:${pad(mi, 2)}:${pad(s, 2)}${frac}${zone}`,
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .date({ min: new Date(-8.64e15), max: new Date(8.64e15), noInvalidDate: true })
+      .map((d) => d.toISOString()),
+  },
   {
     weight: 1,
     arbitrary: fc.constantFrom(
-      '0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '0001-01-01T00:00:00+01:00', '9999-12-31T23:59:59Z', '9999-12-31T23:59:59.999Z', '9999-12-31T23:00:00-14:00',
-      '+275760-09-13T00:00:00Z', '+275760-09-13T00:00:00.001Z', '-271821-04-20T00:00:00Z', '2016-12-31T23:59:60Z', '2026-02-30T00:00:00Z', '2026-01-01T24:00:00Z',
-      '2026-01-01T00:00:00', '2026-01-01', '2026-01-01T00:00Z', '2026-01-01 00:00:00Z', '2026-01-01T00:00:00.123456789Z', 'now', 'today', 'yesterday', '1700000000',
-      '1700000000000', 'Thu, 01 Jan 1970 00:00:00 GMT', '2026-W01-1T00:00:00Z', '2026-001T00:00:00Z', 'P1D', 'Invalid Date', 'epoch', 'infinity', '-infinity', 'allballs',
+      '0000-01-01T00:00:00Z',
+      '0001-01-01T00:00:00Z',
+      '0001-01-01T00:00:00+01:00',
+      '9999-12-31T23:59:59Z',
+      '9999-12-31T23:59:59.999Z',
+      '9999-12-31T23:00:00-14:00',
+      '+275760-09-13T00:00:00Z',
+      '+275760-09-13T00:00:00.001Z',
+      '-271821-04-20T00:00:00Z',
+      '2016-12-31T23:59:60Z',
+      '2026-02-30T00:00:00Z',
+      '2026-01-01T24:00:00Z',
+      '2026-01-01T00:00:00',
+      '2026-01-01',
+      '2026-01-01T00:00Z',
+      '2026-01-01 00:00:00Z',
+      '2026-01-01T00:00:00.123456789Z',
+      'now',
+      'today',
+      'yesterday',
+      '1700000000',
+      '1700000000000',
+      'Thu, 01 Jan 1970 00:00:00 GMT',
+      '2026-W01-1T00:00:00Z',
+      '2026-001T00:00:00Z',
+      'P1D',
+      'Invalid Date',
+      'epoch',
+      'infinity',
+      '-infinity',
+      'allballs',
     ),
   },
 );
@@ -157,61 +304,147 @@ const addresses = fc.oneof(
   { weight: 1, arbitrary: fc.constant(null).map(() => toBech32('native', randomBytes(32))) },
   {
     weight: 2,
-    arbitrary: fc.tuple(fc.constantFrom('native', 'cosmos', 'osmo', 'a', 'NATIVE', 'nAtive', '', 'x'.repeat(83)), fc.constantFrom(0, 1, 19, 20, 21, 31, 32, 33, 64)).map(([prefix, n]) => {
-      try {
-        return toBech32(prefix, randomBytes(n), 1023);
-      } catch {
-        return `${prefix}1${randomBytes(n).toString('hex')}`;
-      }
-    }),
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('native', 'cosmos', 'osmo', 'a', 'NATIVE', 'nAtive', '', 'x'.repeat(83)),
+        fc.constantFrom(0, 1, 19, 20, 21, 31, 32, 33, 64),
+      )
+      .map(([prefix, n]) => {
+        try {
+          return toBech32(prefix, randomBytes(n), 1023);
+        } catch {
+          return `${prefix}1${randomBytes(n).toString('hex')}`;
+        }
+      }),
   },
   {
     weight: 3,
-    arbitrary: fc.tuple(knownToken, fc.nat(), fc.constantFrom('flip', 'upper', 'truncate', 'append', 'no-separator', 'double', 'space')).map(([a, i, how]) => {
-      const at = 7 + (i % (a.length - 7));
-      switch (how) {
-        case 'flip':
-          return a.slice(0, at) + pick(BECH32, BECH32.indexOf(a[at]!) + 1 + (i % 31)) + a.slice(at + 1);
-        case 'upper':
-          return a.toUpperCase();
-        case 'truncate':
-          return a.slice(0, at);
-        case 'append':
-          return a + pick(BECH32, i);
-        case 'no-separator':
-          return a.replace('1', '');
-        case 'double':
-          return `${a},${a}`;
-        default:
-          return ` ${a} `;
-      }
-    }),
+    arbitrary: fc
+      .tuple(
+        knownToken,
+        fc.nat(),
+        fc.constantFrom('flip', 'upper', 'truncate', 'append', 'no-separator', 'double', 'space'),
+      )
+      .map(([a, i, how]) => {
+        const at = 7 + (i % (a.length - 7));
+        switch (how) {
+          case 'flip':
+            return a.slice(0, at) + pick(BECH32, BECH32.indexOf(a[at]!) + 1 + (i % 31)) + a.slice(at + 1);
+          case 'upper':
+            return a.toUpperCase();
+          case 'truncate':
+            return a.slice(0, at);
+          case 'append':
+            return a + pick(BECH32, i);
+          case 'no-separator':
+            return a.replace('1', '');
+          case 'double':
+            return `${a},${a}`;
+          default:
+            return ` ${a} `;
+        }
+      }),
   },
-  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom(...BECH32), minLength: 0, maxLength: 120 }).map((s) => `native1${s}`) },
+  {
+    weight: 1,
+    arbitrary: fc.string({ unit: fc.constantFrom(...BECH32), minLength: 0, maxLength: 120 }).map((s) => `native1${s}`),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },
 );
 
 const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
 const unicode = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.string({ unit: fc.oneof(loneSurrogate, fc.constantFrom('\0', '\uFFFF', '\uFEFF', '\u202E', 'é', '😀', '\u0301', '\n', '\r\n', '\t')), maxLength: 12 }),
+  fc.string({
+    unit: fc.oneof(
+      loneSurrogate,
+      fc.constantFrom('\0', '\uFFFF', '\uFEFF', '\u202E', 'é', '😀', '\u0301', '\n', '\r\n', '\t'),
+    ),
+    maxLength: 12,
+  }),
   fc.tuple(knownToken, fc.constantFrom('\0', '\uD800', '\uDFFF', '\u200B', 'ı')).map(([a, c]) => a + c),
 );
 
 const sql = fc.constantFrom(
-  "' OR '1'='1", "'; DROP TABLE trades; --", "1; SELECT pg_sleep(10)", "1) OR (1=1", '$1', '$2::text', "\\'", '\\', "' UNION SELECT address, name FROM tokens --",
-  "%' --", '"; --', "1'::int", "E'\\x00'", "'||(SELECT version())||'", 'candles_1m; --', "1h' OR timeframe='1m", "trade','token_launch",
+  "' OR '1'='1",
+  "'; DROP TABLE trades; --",
+  '1; SELECT pg_sleep(10)',
+  '1) OR (1=1',
+  '$1',
+  '$2::text',
+  "\\'",
+  '\\',
+  "' UNION SELECT address, name FROM tokens --",
+  "%' --",
+  '"; --',
+  "1'::int",
+  "E'\\x00'",
+  "'||(SELECT version())||'",
+  'candles_1m; --',
+  "1h' OR timeframe='1m",
+  "trade','token_launch",
 );
 
-const protoKeys = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', '__defineGetter__', 'then', 'length');
+const protoKeys = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  '__defineGetter__',
+  'then',
+  'length',
+);
 
 /** Raw URL text that is not a correct percent-encoding, or is URL syntax inside a value. */
 const encodingMistakes = fc.constantFrom(
-  '%', '%%', '%G1', '%2', '%E0%A4', '%C0%80', '%C0%AF', '%ED%A0%80', '%ED%BF%BF', '%F4%90%80%80', '%FF%FE', '%u0041', '%25%', '%2525', '%00', '%0A', '%0D%0A', '+', '%2B', '%20',
-  '&', '=', '==', '&&', '?', '#', '%23', '%26', '%3D', ';', '..', '%2e%2e', '%2F', '/', '\\', '[]', '%5B%5D', '1%2C2', ',', ',,,',
+  '%',
+  '%%',
+  '%G1',
+  '%2',
+  '%E0%A4',
+  '%C0%80',
+  '%C0%AF',
+  '%ED%A0%80',
+  '%ED%BF%BF',
+  '%F4%90%80%80',
+  '%FF%FE',
+  '%u0041',
+  '%25%',
+  '%2525',
+  '%00',
+  '%0A',
+  '%0D%0A',
+  '+',
+  '%2B',
+  '%20',
+  '&',
+  '=',
+  '==',
+  '&&',
+  '?',
+  '#',
+  '%23',
+  '%26',
+  '%3D',
+  ';',
+  '..',
+  '%2e%2e',
+  '%2F',
+  '/',
+  '\\',
+  '[]',
+  '%5B%5D',
+  '1%2C2',
+  ',',
+  ',,,',
 );
 
-const overlong = fc.tuple(fc.integer({ min: 10_000, max: 14_000 }), fc.constantFrom('9', 'a', 'q', '%41', ',', '%2C', 'é')).map(([n, unit]) => unit.repeat(unit.startsWith('%') ? Math.ceil(n / 3) : n));
+const overlong = fc
+  .tuple(fc.integer({ min: 10_000, max: 14_000 }), fc.constantFrom('9', 'a', 'q', '%41', ',', '%2C', 'é'))
+  .map(([n, unit]) => unit.repeat(unit.startsWith('%') ? Math.ceil(n / 3) : n));
 
 /** Anything hostile, for any parameter; `valid` adds good values of that parameter so the others are reached too. */
 const hostile = (valid?: fc.Arbitrary<string>) =>
@@ -231,14 +464,35 @@ const hostile = (valid?: fc.Arbitrary<string>) =>
 type Param = [name: string, values: string[]];
 /** A parameter's occurrences in the query: absent, once, or repeated; sometimes as a bare key or with a mangled name. */
 const param = (name: string, value: fc.Arbitrary<string>): fc.Arbitrary<Param> =>
-  fc.tuple(
-    fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 8, arbitrary: fc.constant(1) }, { weight: 1, arbitrary: fc.integer({ min: 2, max: 3 }) }),
-    fc.array(value, { minLength: 3, maxLength: 3 }),
-    fc.oneof({ weight: 12, arbitrary: fc.constant(name) }, { weight: 1, arbitrary: fc.constantFrom(`${name}[]`, `${name}[0]`, name.toUpperCase(), enc(name).replace(/./, (c) => `%${c.charCodeAt(0).toString(16)}`), `${name}%00`, ` ${name}`) }),
-    fc.boolean(),
-  ).map(([count, values, key, bare]) => [key, bare && count === 1 ? ['\u0000bare'] : values.slice(0, count)]);
+  fc
+    .tuple(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constant(0) },
+        { weight: 8, arbitrary: fc.constant(1) },
+        { weight: 1, arbitrary: fc.integer({ min: 2, max: 3 }) },
+      ),
+      fc.array(value, { minLength: 3, maxLength: 3 }),
+      fc.oneof(
+        { weight: 12, arbitrary: fc.constant(name) },
+        {
+          weight: 1,
+          arbitrary: fc.constantFrom(
+            `${name}[]`,
+            `${name}[0]`,
+            name.toUpperCase(),
+            enc(name).replace(/./, (c) => `%${c.charCodeAt(0).toString(16)}`),
+            `${name}%00`,
+            ` ${name}`,
+          ),
+        },
+      ),
+      fc.boolean(),
+    )
+    .map(([count, values, key, bare]) => [key, bare && count === 1 ? ['\u0000bare'] : values.slice(0, count)]);
 
-const junkParams = fc.array(fc.tuple(hostile(), hostile()), { maxLength: 2 }).map((pairs) => pairs.map(([k, v]): Param => [k, [v]]));
+const junkParams = fc
+  .array(fc.tuple(hostile(), hostile()), { maxLength: 2 })
+  .map((pairs) => pairs.map(([k, v]): Param => [k, [v]]));
 
 function query(params: Param[]): string {
   const parts = params.flatMap(([name, values]) => values.map((v) => (v === '\u0000bare' ? name : `${name}=${v}`)));
@@ -260,7 +514,8 @@ interface Answer {
   text: string;
 }
 
-const describe = (r: Request) => `${r.method ?? 'GET'} ${r.path.length > 300 ? `${r.path.slice(0, 300)}… (${r.path.length} chars)` : r.path}${r.headers ? ` ${JSON.stringify(r.headers).slice(0, 200)}` : ''}`;
+const describe = (r: Request) =>
+  `${r.method ?? 'GET'} ${r.path.length > 300 ? `${r.path.slice(0, 300)}… (${r.path.length} chars)` : r.path}${r.headers ? ` ${JSON.stringify(r.headers).slice(0, 200)}` : ''}`;
 
 /** Sends a request; an event stream is read up to its headers and then abandoned. */
 async function send(r: Request): Promise<Answer> {
@@ -270,14 +525,22 @@ async function send(r: Request): Promise<Answer> {
     return await answer(r, abort);
   } catch (error) {
     const cause = (error as Error & { cause?: Error & { code?: string } }).cause;
-    throw new Error(`${describe(r)}: ${(error as Error).message}${cause ? ` (${cause.code ?? ''} ${cause.message})` : ''}`);
+    throw new Error(
+      `${describe(r)}: ${(error as Error).message}${cause ? ` (${cause.code ?? ''} ${cause.message})` : ''}`,
+    );
   } finally {
     clearTimeout(timer);
   }
 }
 
 async function answer(r: Request, abort: AbortController): Promise<Answer> {
-  const res = await fetch(`${ctx.api.url}${r.path}`, { method: r.method ?? 'GET', headers: r.headers, body: r.body, signal: abort.signal, redirect: 'manual' });
+  const res = await fetch(`${ctx.api.url}${r.path}`, {
+    method: r.method ?? 'GET',
+    headers: r.headers,
+    body: r.body,
+    signal: abort.signal,
+    redirect: 'manual',
+  });
   const contentType = res.headers.get('content-type') ?? '';
   if (contentType.startsWith('text/event-stream')) {
     abort.abort();
@@ -304,7 +567,11 @@ function expectSane(r: Request, a: Answer) {
     return;
   }
   if (metrics) return;
-  assert.is(a.contentType, 'application/json; charset=utf-8', `${what} answered ${a.status} as ${a.contentType}: ${a.text.slice(0, 300)}`);
+  assert.is(
+    a.contentType,
+    'application/json; charset=utf-8',
+    `${what} answered ${a.status} as ${a.contentType}: ${a.text.slice(0, 300)}`,
+  );
   try {
     JSON.parse(a.text);
   } catch {
@@ -321,7 +588,10 @@ async function check(r: Request): Promise<Answer> {
 // ---------------------------------------------------------------------------------------
 
 test('GET /api/health and /api/tokens ignore any query', async () => {
-  for (const [path, runs] of [['/api/health', RUNS.health], ['/api/tokens', RUNS.tokens]] as const) {
+  for (const [path, runs] of [
+    ['/api/health', RUNS.health],
+    ['/api/tokens', RUNS.tokens],
+  ] as const) {
     await holds(
       fc.asyncProperty(junkParams, async (junk) => {
         const a = await check({ path: `${path}${query(junk)}` });
@@ -345,11 +615,16 @@ test('GET /api/tokens/:address: any address is a 200, 400 or 404', async () => {
 test('GET /api/trades/recent: token_address and limit', async () => {
   const limits = fc.integer({ min: 1, max: 100 }).map(String);
   await holds(
-    fc.asyncProperty(param('token_address', hostile(inUrl(addresses))), param('limit', hostile(limits)), junkParams, async (token, limit, junk) => {
-      const path = `/api/trades/recent${query([token, limit, ...junk])}`;
-      const a = await check({ path });
-      assert.ok([200, 400, 431].includes(a.status), `${path} → ${a.status}`);
-    }),
+    fc.asyncProperty(
+      param('token_address', hostile(inUrl(addresses))),
+      param('limit', hostile(limits)),
+      junkParams,
+      async (token, limit, junk) => {
+        const path = `/api/trades/recent${query([token, limit, ...junk])}`;
+        const a = await check({ path });
+        assert.ok([200, 400, 431].includes(a.status), `${path} → ${a.status}`);
+      },
+    ),
     RUNS.trades,
   );
 });
@@ -365,7 +640,9 @@ interface CandleRequest {
 
 test('GET /api/candles/:tokenAddress: timeframe, from, to and limit', async () => {
   const timeframes = fc.constantFrom('1m', '5m', '1h', '1d');
-  const validDates = fc.date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString());
+  const validDates = fc
+    .date({ min: new Date('2020-01-01T00:00:00Z'), max: new Date('2030-01-01T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString());
   const limits = fc.integer({ min: 1, max: 1000 }).map(String);
   const request: fc.Arbitrary<CandleRequest> = fc.record({
     address: fc.oneof({ weight: 5, arbitrary: knownToken }, { weight: 2, arbitrary: hostile(inUrl(addresses)) }),
@@ -377,11 +654,30 @@ test('GET /api/candles/:tokenAddress: timeframe, from, to and limit', async () =
   });
   // the edges of the date range and prototype names, always tried
   const only = (timeframe: string[], from: string[], to: string[]): [CandleRequest] => [
-    { address: ctx.tokens[0]!, timeframe: ['timeframe', timeframe], from: ['from', from], to: ['to', to], limit: ['limit', []], junk: [] },
+    {
+      address: ctx.tokens[0]!,
+      timeframe: ['timeframe', timeframe],
+      from: ['from', from],
+      to: ['to', to],
+      limit: ['limit', []],
+      junk: [],
+    },
   ];
-  const edges = ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '0001-01-01T00:00:00%2B01:00', '9999-12-31T23:59:59Z', '9999-12-31T23:00:00-14:00'];
+  const edges = [
+    '0000-01-01T00:00:00Z',
+    '0001-01-01T00:00:00Z',
+    '0001-01-01T00:00:00%2B01:00',
+    '9999-12-31T23:59:59Z',
+    '9999-12-31T23:00:00-14:00',
+  ];
   const examples = [
-    ...edges.flatMap((d) => ['1m', '1d'].flatMap((tf) => [only([tf], [d], []), only([tf], [], [d]), only([tf], [d], ['9999-12-31T23:59:59.999Z'])])),
+    ...edges.flatMap((d) =>
+      ['1m', '1d'].flatMap((tf) => [
+        only([tf], [d], []),
+        only([tf], [], [d]),
+        only([tf], [d], ['9999-12-31T23:59:59.999Z']),
+      ]),
+    ),
     ...['constructor', '__proto__', 'toString'].map((tf) => only([tf], [], [])),
   ];
   await holds(
@@ -398,19 +694,43 @@ test('GET /api/candles/:tokenAddress: timeframe, from, to and limit', async () =
 test('GET /api/sse/feed: token_address, events, last_event_id and the Last-Event-ID header', async () => {
   const eventLists = fc.subarray(['trade', 'token_launch', 'graduation']).map((xs) => xs.join(','));
   const ids = fc.oneof(fc.nat({ max: 5000 }).map(String), numbers);
-  const headerValue = fc.oneof(
-    ids,
-    fc.string({ unit: fc.integer({ min: 0x20, max: 0xff }).filter((c) => c !== 0x7f).map((c) => String.fromCharCode(c)), maxLength: 40 }),
-    fc.constantFrom('9'.repeat(9000), '-1', ' 5 ', '1, 2', '0x10', '1e3', ''),
-  ).filter((v) => /^[\t\x20-\x7e\x80-\xff]*$/.test(v)); // what a header can carry
+  const headerValue = fc
+    .oneof(
+      ids,
+      fc.string({
+        unit: fc
+          .integer({ min: 0x20, max: 0xff })
+          .filter((c) => c !== 0x7f)
+          .map((c) => String.fromCharCode(c)),
+        maxLength: 40,
+      }),
+      fc.constantFrom('9'.repeat(9000), '-1', ' 5 ', '1, 2', '0x10', '1e3', ''),
+    )
+    .filter((v) => /^[\t\x20-\x7e\x80-\xff]*$/.test(v)); // what a header can carry
   await holds(
     fc.asyncProperty(
-      param('token_address', hostile(fc.oneof(knownToken, fc.array(knownToken, { minLength: 1, maxLength: 4 }).map((xs) => xs.join(','))))),
-      param('events', hostile(fc.oneof(eventLists, fc.constantFrom('trade,,graduation', ' trade ', 'TRADE', 'gap', 'trade,__proto__')))),
+      param(
+        'token_address',
+        hostile(
+          fc.oneof(
+            knownToken,
+            fc.array(knownToken, { minLength: 1, maxLength: 4 }).map((xs) => xs.join(',')),
+          ),
+        ),
+      ),
+      param(
+        'events',
+        hostile(
+          fc.oneof(eventLists, fc.constantFrom('trade,,graduation', ' trade ', 'TRADE', 'gap', 'trade,__proto__')),
+        ),
+      ),
       param('last_event_id', hostile(ids)),
       fc.option(headerValue, { nil: undefined }),
       async (token, events, lastEventId, header) => {
-        const r: Request = { path: `/api/sse/feed${query([token, events, lastEventId])}`, headers: header === undefined ? undefined : { 'Last-Event-ID': header } };
+        const r: Request = {
+          path: `/api/sse/feed${query([token, events, lastEventId])}`,
+          headers: header === undefined ? undefined : { 'Last-Event-ID': header },
+        };
         const a = await check(r);
         assert.ok([200, 400, 431].includes(a.status), `${describe(r)} → ${a.status}`);
       },
@@ -434,7 +754,26 @@ test('GET /metrics ignores any query', async () => {
 });
 
 test('unknown paths are a 404 (or a route, when the path normalizes to one)', async () => {
-  const segment = hostile(fc.constantFrom('api', 'tokens', 'candles', 'trades', 'recent', 'sse', 'feed', 'health', 'metrics', 'API', 'Health', '.', '..', '', '%2e', '%2F'));
+  const segment = hostile(
+    fc.constantFrom(
+      'api',
+      'tokens',
+      'candles',
+      'trades',
+      'recent',
+      'sse',
+      'feed',
+      'health',
+      'metrics',
+      'API',
+      'Health',
+      '.',
+      '..',
+      '',
+      '%2e',
+      '%2F',
+    ),
+  );
   await holds(
     fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 5 }), fc.boolean(), async (segments, trailing) => {
       const path = `/${segments.join('/')}${trailing ? '/' : ''}`;
@@ -446,20 +785,38 @@ test('unknown paths are a 404 (or a route, when the path normalizes to one)', as
 
 test('odd methods on every route: POST, PUT, DELETE, PATCH, OPTIONS, HEAD', async () => {
   const paths = fc.oneof(
-    fc.constantFrom('/api/health', '/api/tokens', '/api/trades/recent', '/api/sse/feed', '/metrics', '/api/nothing', '/'),
+    fc.constantFrom(
+      '/api/health',
+      '/api/tokens',
+      '/api/trades/recent',
+      '/api/sse/feed',
+      '/metrics',
+      '/api/nothing',
+      '/',
+    ),
     knownToken.map((a) => `/api/tokens/${a}`),
     knownToken.map((a) => `/api/candles/${a}?timeframe=1m`),
   );
-  const headerText = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)), maxLength: 200 });
+  const headerText = fc.string({
+    unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+    maxLength: 200,
+  });
   await holds(
     fc.asyncProperty(
       fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
       paths,
-      fc.option(fc.oneof(unicode, sql, overlong, fc.constantFrom('{', '{"limit":1e999}', 'null', '[]')), { nil: undefined }),
+      fc.option(fc.oneof(unicode, sql, overlong, fc.constantFrom('{', '{"limit":1e999}', 'null', '[]')), {
+        nil: undefined,
+      }),
       fc.option(headerText, { nil: undefined }),
       async (method, path, body, header) => {
         const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-        if (header !== undefined) Object.assign(headers, { 'Access-Control-Request-Headers': header, 'Access-Control-Request-Method': header, Origin: header });
+        if (header !== undefined)
+          Object.assign(headers, {
+            'Access-Control-Request-Headers': header,
+            'Access-Control-Request-Method': header,
+            Origin: header,
+          });
         const r: Request = { method, path, headers, body: method === 'HEAD' ? undefined : body };
         const a = await check(r);
         if (method === 'OPTIONS') assert.is(a.status, 204, describe(r));
@@ -478,7 +835,10 @@ test('URLs and headers past the server limits are refused with a JSON 4xx', asyn
       fc.integer({ min: 17_000, max: 40_000 }),
       fc.constantFrom('url', 'header'),
       async (path, name, n, where) => {
-        const r: Request = where === 'url' ? { path: `${path}?${name}=${'9'.repeat(n)}` } : { path, headers: { 'Last-Event-ID': '1'.repeat(n) } };
+        const r: Request =
+          where === 'url'
+            ? { path: `${path}?${name}=${'9'.repeat(n)}` }
+            : { path, headers: { 'Last-Event-ID': '1'.repeat(n) } };
         const a = await check(r);
         assert.ok(a.status >= 400, `${describe(r)} → ${a.status}`);
       },
@@ -501,7 +861,8 @@ function rawRequest(bytes: Buffer): Promise<Answer> {
       chunks.push(c);
       // an event stream does not end: its head is all there is to read
       const seen = Buffer.concat(chunks).toString('latin1');
-      if (seen.includes('\r\n\r\n') && /^content-type:\s*text\/event-stream/im.test(seen.split('\r\n\r\n')[0]!)) socket.destroy();
+      if (seen.includes('\r\n\r\n') && /^content-type:\s*text\/event-stream/im.test(seen.split('\r\n\r\n')[0]!))
+        socket.destroy();
     });
     socket.on('error', () => {});
     socket.on('close', () => {
@@ -511,7 +872,8 @@ function rawRequest(bytes: Buffer): Promise<Answer> {
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
       const contentType = /^content-type:\s*(.*)$/im.exec(head)?.[1]?.trim() ?? '';
       let body = rest.join('\r\n\r\n');
-      if (/^transfer-encoding:\s*chunked/im.test(head)) body = body.replace(/(?:^|\r\n)[0-9a-f]+\r\n/gi, '').replace(/\r\n$/, '');
+      if (/^transfer-encoding:\s*chunked/im.test(head))
+        body = body.replace(/(?:^|\r\n)[0-9a-f]+\r\n/gi, '').replace(/\r\n$/, '');
       resolve({ status, contentType, text: body });
     });
   });
@@ -519,12 +881,38 @@ function rawRequest(bytes: Buffer): Promise<Answer> {
 
 test('request lines the HTTP parser refuses, and request targets fetch cannot send', async () => {
   const target = fc.oneof(
-    fc.constantFrom('*', 'http://127.0.0.1/api/health', '/api/health?x=\u0000', '/api/tokens/native1\u0000', '/api/health\u0001', '/api/health x', '', '/api/candles/\u00ff?from=\u00e9', '//api/health', '/api/sse/feed?events=trade\u007f'),
-    fc.tuple(fc.constantFrom('/api/tokens/', '/api/candles/', '/api/trades/recent?limit=', '/api/sse/feed?last_event_id='), fc.string({ unit: 'binary', maxLength: 20 })).map(([p, s]) => p + s),
+    fc.constantFrom(
+      '*',
+      'http://127.0.0.1/api/health',
+      '/api/health?x=\u0000',
+      '/api/tokens/native1\u0000',
+      '/api/health\u0001',
+      '/api/health x',
+      '',
+      '/api/candles/\u00ff?from=\u00e9',
+      '//api/health',
+      '/api/sse/feed?events=trade\u007f',
+    ),
+    fc
+      .tuple(
+        fc.constantFrom('/api/tokens/', '/api/candles/', '/api/trades/recent?limit=', '/api/sse/feed?last_event_id='),
+        fc.string({ unit: 'binary', maxLength: 20 }),
+      )
+      .map(([p, s]) => p + s),
   );
   const method = fc.constantFrom('GET', 'GET', 'HEAD', 'FOO', 'get', 'G\u0000T', 'CONNECT', 'TRACE', '');
   const version = fc.constantFrom('HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/9.9', 'HTTP/1', '');
-  const extraHeader = fc.constantFrom('', 'Last-Event-ID: 1\r\n', 'Last-Event-ID: \u0000\r\n', 'Bad Header\r\n', 'Content-Length: -1\r\n', 'Content-Length: 1\r\nContent-Length: 2\r\n', 'Transfer-Encoding: chunked\r\n', ' folded: x\r\n', 'X: \u00ff\r\n');
+  const extraHeader = fc.constantFrom(
+    '',
+    'Last-Event-ID: 1\r\n',
+    'Last-Event-ID: \u0000\r\n',
+    'Bad Header\r\n',
+    'Content-Length: -1\r\n',
+    'Content-Length: 1\r\nContent-Length: 2\r\n',
+    'Transfer-Encoding: chunked\r\n',
+    ' folded: x\r\n',
+    'X: \u00ff\r\n',
+  );
   await holds(
     fc.asyncProperty(method, target, version, extraHeader, async (m, t, v, h) => {
       const line = `${m} ${t}${v ? ` ${v}` : ''}`;

@@ -6,7 +6,8 @@ import net from 'node:net';
 import { toBech32 } from '@cosmjs/encoding';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startLaunchpadApi, type LaunchpadApi } from '../../src/api/launchpad/server.ts';
+import { type LaunchpadApi, startLaunchpadApi } from '../../src/api/launchpad/server.ts';
+import { runJobs } from '../../src/db/jobs.ts';
 import type { Devnet, LedgerTrade } from '../../src/devnet/index.ts';
 import { encodeNotice, FEED_CHANNEL } from '../../src/indexer/feed-notice.ts';
 import { insertTrades, type Trade } from '../../src/indexer/trades.ts';
@@ -15,7 +16,6 @@ import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { produceTraffic, setOraclePrice, startDevnet, startIndexer } from '../helpers/indexing.ts';
 import { openSse } from '../helpers/sse.ts';
 import { expectedCandles, makeTrade, rng, TIMEFRAMES, type Timeframe } from '../helpers/trades.ts';
-import { runJobs } from '../../src/db/jobs.ts';
 
 interface Ctx {
   t: TestDatabase;
@@ -28,10 +28,51 @@ interface Ctx {
 }
 const test = suite<Ctx>('launchpad API', {} as Ctx);
 
-const TOKEN_FIELDS = ['address', 'name', 'symbol', 'image', 'description', 'creator', 'source', 'graduated', 'native_reserves', 'current_price', 'volume_24h', 'trade_count_24h', 'created_at', 'first_seen_at'];
-const TRADE_FIELDS = ['time', 'block_height', 'tx_hash', 'source', 'action', 'direction', 'token_address', 'price_unative', 'volume_unative', 'volume_token', 'fee_unative', 'trader', 'token_name', 'token_symbol'];
+const TOKEN_FIELDS = [
+  'address',
+  'name',
+  'symbol',
+  'image',
+  'description',
+  'creator',
+  'source',
+  'graduated',
+  'native_reserves',
+  'current_price',
+  'volume_24h',
+  'trade_count_24h',
+  'created_at',
+  'first_seen_at',
+];
+const TRADE_FIELDS = [
+  'time',
+  'block_height',
+  'tx_hash',
+  'source',
+  'action',
+  'direction',
+  'token_address',
+  'price_unative',
+  'volume_unative',
+  'volume_token',
+  'fee_unative',
+  'trader',
+  'token_name',
+  'token_symbol',
+];
 const CANDLE_FIELDS = ['time', 'open', 'high', 'low', 'close', 'volume', 'trade_count'];
-const SSE_TRADE_FIELDS = ['token_address', 'action', 'direction', 'input_amount', 'output_amount', 'price_unative', 'trader', 'tx_hash', 'time', 'native_reserves'];
+const SSE_TRADE_FIELDS = [
+  'token_address',
+  'action',
+  'direction',
+  'input_amount',
+  'output_amount',
+  'price_unative',
+  'trader',
+  'tx_hash',
+  'time',
+  'native_reserves',
+];
 const INTEGER = /^(0|[1-9]\d*)$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -45,7 +86,9 @@ async function get(api: LaunchpadApi, path: string, headers: Record<string, stri
 
 /** Waits until the API process has read every committed outbox row (its caches are fresh from then on). */
 async function apiCaughtUp({ t, api }: Pick<Ctx, 't' | 'api'>) {
-  const [{ high }] = (await t.db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`)) as [{ high: number | null }];
+  const [{ high }] = (await t.db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`)) as [
+    { high: number | null },
+  ];
   const deadline = Date.now() + 10_000;
   while (api.stats().lastEventId < Number(high ?? 0)) {
     if (Date.now() > deadline) throw new Error(`API at event ${api.stats().lastEventId}, outbox at ${high}`);
@@ -88,7 +131,17 @@ test.before(async (ctx) => {
     const n = r.int(1, 4); // trades sharing one block time: open/close must follow chain order
     for (let i = 0; i < n; i++) {
       ctx.oldTrades.push(
-        makeTrade({ time: new Date(at), blockHeight: 1_000_000 + height, txIndex: i, eventIndex: r.int(0, 3), tokenAddress: ctx.old }, BigInt(r.int(1_000, 50_000_000)), BigInt(r.int(1_000, 90_000_000))),
+        makeTrade(
+          {
+            time: new Date(at),
+            blockHeight: 1_000_000 + height,
+            txIndex: i,
+            eventIndex: r.int(0, 3),
+            tokenAddress: ctx.old,
+          },
+          BigInt(r.int(1_000, 50_000_000)),
+          BigInt(r.int(1_000, 90_000_000)),
+        ),
       );
     }
   }
@@ -102,7 +155,9 @@ test.before(async (ctx) => {
   await ctx.running.indexer.waitForHeight(ctx.devnet.height(), 60_000);
   // metadata of AMM-born tokens comes from contract queries after the block is indexed
   for (let i = 0; i < 100; i++) {
-    const [{ n }] = (await ctx.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM tokens WHERE NOT metadata_fetched`)) as [{ n: number }];
+    const [{ n }] = (await ctx.t.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM tokens WHERE NOT metadata_fetched`,
+    )) as [{ n: number }];
     if (n === 0) break;
     await new Promise((res) => setTimeout(res, 100));
   }
@@ -111,7 +166,13 @@ test.before(async (ctx) => {
 
 test.after(async (ctx) => {
   // the last test closes the database under the API; each step still runs
-  for (const step of [() => ctx.api?.close(), () => ctx.running?.stop(), () => ctx.devnet?.close(), () => ctx.t?.dispose()]) await step()?.catch(() => {});
+  for (const step of [
+    () => ctx.api?.close(),
+    () => ctx.running?.stop(),
+    () => ctx.devnet?.close(),
+    () => ctx.t?.dispose(),
+  ])
+    await step()?.catch(() => {});
 });
 
 const tokenOf = (devnet: Devnet, address: string) => devnet.ledger.launches.find((l) => l.token === address);
@@ -149,20 +210,30 @@ test('GET /api/health: ok, a timestamp and where the indexer is', async ({ api, 
   assert.type(body.indexer.lag_seconds, 'number');
 });
 
-test('GET /api/tokens: every token with the fields of SPEC 2.1, newest first, 24 h figures from the trades', async ({ api, devnet, old, oldTrades }) => {
+test('GET /api/tokens: every token with the fields of SPEC 2.1, newest first, 24 h figures from the trades', async ({
+  api,
+  devnet,
+  old,
+  oldTrades,
+}) => {
   const { status, body } = await get(api, '/api/tokens');
   assert.is(status, 200);
   const tokens = body.tokens as Record<string, unknown>[];
   assert.is(tokens.length, devnet.ledger.launches.length + 1, 'every launched token and the old one');
   for (const token of tokens) {
     assert.equal(Object.keys(token), TOKEN_FIELDS);
-    for (const f of ['native_reserves', 'current_price', 'volume_24h']) assert.match(token[f] as string, INTEGER, `${f} is an integer string`);
+    for (const f of ['native_reserves', 'current_price', 'volume_24h'])
+      assert.match(token[f] as string, INTEGER, `${f} is an integer string`);
     assert.type(token.trade_count_24h, 'number');
     assert.type(token.graduated, 'boolean');
     assert.match(token.first_seen_at as string, ISO);
   }
   const seen = tokens.map((t) => Date.parse(t.first_seen_at as string));
-  assert.equal(seen, [...seen].sort((a, b) => b - a), 'ordered by first_seen_at descending');
+  assert.equal(
+    seen,
+    [...seen].sort((a, b) => b - a),
+    'ordered by first_seen_at descending',
+  );
 
   for (const launch of devnet.ledger.launches) {
     const token = tokens.find((t) => t.address === launch.token)!;
@@ -173,7 +244,10 @@ test('GET /api/tokens: every token with the fields of SPEC 2.1, newest first, 24
     assert.is(token.volume_24h, `${trades.reduce((s, t) => s + t.volumeUnative, 0n)}`, `${launch.symbol} volume_24h`);
     assert.is(token.trade_count_24h, trades.length, `${launch.symbol} trade_count_24h`);
     if (trades.length) assert.is(token.current_price, `${trades.at(-1)!.priceUnative}`);
-    assert.is(token.graduated, devnet.ledger.graduations.some((g) => g.token === launch.token));
+    assert.is(
+      token.graduated,
+      devnet.ledger.graduations.some((g) => g.token === launch.token),
+    );
     if (launch.source === 'launchpad') {
       assert.is(token.creator, launch.creator);
       assert.is(token.created_at, new Date(launch.time).toISOString());
@@ -181,7 +255,10 @@ test('GET /api/tokens: every token with the fields of SPEC 2.1, newest first, 24
   }
   const day = oldTrades.filter((t) => t.time.getTime() > Date.now() - 86_400_000 + 60_000); // a minute of slack at the window's edge
   const oldToken = tokens.find((t) => t.address === old)!;
-  assert.ok(oldToken.trade_count_24h as number >= day.length && (oldToken.trade_count_24h as number) <= day.length + 1, 'the old token counts only the last 24 hours');
+  assert.ok(
+    (oldToken.trade_count_24h as number) >= day.length && (oldToken.trade_count_24h as number) <= day.length + 1,
+    'the old token counts only the last 24 hours',
+  );
 });
 
 test('GET /api/tokens/:address: one token as in the list; 404 and 400 bodies', async ({ api, devnet }) => {
@@ -189,7 +266,10 @@ test('GET /api/tokens/:address: one token as in the list; 404 and 400 bodies', a
   const launch = devnet.ledger.launches[0]!;
   const { status, body } = await get(api, `/api/tokens/${launch.token}`);
   assert.is(status, 200);
-  assert.equal(body, list.tokens.find((t: { address: string }) => t.address === launch.token));
+  assert.equal(
+    body,
+    list.tokens.find((t: { address: string }) => t.address === launch.token),
+  );
 
   const missing = await get(api, `/api/tokens/${randomAddress()}`);
   assert.is(missing.status, 404);
@@ -198,26 +278,45 @@ test('GET /api/tokens/:address: one token as in the list; 404 and 400 bodies', a
   const bad = await get(api, '/api/tokens/not-an-address');
   assert.is(bad.status, 400);
   assert.is(bad.body.details[0].parameter, 'address');
-  const badChecksum = await get(api, `/api/tokens/${launch.token.slice(0, -1)}${launch.token.endsWith('q') ? 'p' : 'q'}`);
+  const badChecksum = await get(
+    api,
+    `/api/tokens/${launch.token.slice(0, -1)}${launch.token.endsWith('q') ? 'p' : 'q'}`,
+  );
   assert.is(badChecksum.status, 400, 'a bech32 checksum error is a malformed address');
 });
 
-test('GET /api/trades/recent: newest first with every field, default 50, limit and token filter', async ({ api, devnet }) => {
+test('GET /api/trades/recent: newest first with every field, default 50, limit and token filter', async ({
+  api,
+  devnet,
+}) => {
   const all = newestFirst(devnet.ledger.trades);
   const { status, body } = await get(api, '/api/trades/recent');
   assert.is(status, 200);
   assert.is(body.trades.length, 50);
   for (const trade of body.trades) assert.equal(Object.keys(trade), TRADE_FIELDS);
-  assert.equal(body.trades, all.slice(0, 50).map((t) => expectedTrade(devnet, t)));
+  assert.equal(
+    body.trades,
+    all.slice(0, 50).map((t) => expectedTrade(devnet, t)),
+  );
 
   const hundred = await get(api, '/api/trades/recent?limit=100');
-  assert.equal(hundred.body.trades, all.slice(0, 100).map((t) => expectedTrade(devnet, t)));
+  assert.equal(
+    hundred.body.trades,
+    all.slice(0, 100).map((t) => expectedTrade(devnet, t)),
+  );
   const one = await get(api, '/api/trades/recent?limit=1');
   assert.equal(one.body.trades, [expectedTrade(devnet, all[0]!)]);
 
-  const busiest = [...new Set(devnet.ledger.trades.map((t) => t.token))].sort((a, b) => devnet.ledger.tradesOf(b).length - devnet.ledger.tradesOf(a).length)[0]!;
+  const busiest = [...new Set(devnet.ledger.trades.map((t) => t.token))].sort(
+    (a, b) => devnet.ledger.tradesOf(b).length - devnet.ledger.tradesOf(a).length,
+  )[0]!;
   const ofToken = await get(api, `/api/trades/recent?token_address=${busiest}&limit=100`);
-  assert.equal(ofToken.body.trades, newestFirst(devnet.ledger.tradesOf(busiest)).slice(0, 100).map((t) => expectedTrade(devnet, t)));
+  assert.equal(
+    ofToken.body.trades,
+    newestFirst(devnet.ledger.tradesOf(busiest))
+      .slice(0, 100)
+      .map((t) => expectedTrade(devnet, t)),
+  );
   const none = await get(api, `/api/trades/recent?token_address=${randomAddress()}`);
   assert.equal(none.body, { trades: [] });
 });
@@ -227,7 +326,11 @@ test('GET /api/trades/recent: bad parameters are 400 naming the parameter', asyn
     const { status, body } = await get(api, `/api/trades/recent?${q}`);
     assert.is(status, 400, q);
     assert.is(body.error, 'Invalid query parameters');
-    assert.equal(body.details.map((d: { parameter: string }) => d.parameter), ['limit'], q);
+    assert.equal(
+      body.details.map((d: { parameter: string }) => d.parameter),
+      ['limit'],
+      q,
+    );
     assert.type(body.details[0].message, 'string');
   }
   const bad = await get(api, '/api/trades/recent?token_address=native1xyz');
@@ -243,10 +346,27 @@ function oracleCandles(trades: readonly Trade[], timeframe: Timeframe, from: Dat
   return expectedCandles(trades, timeframe)
     .filter((c) => Date.parse(c.bucket) >= from.getTime() && Date.parse(c.bucket) <= to.getTime())
     .slice(-limit)
-    .map(({ bucket, open, high, low, close, volume, trade_count }) => ({ time: bucket, open, high, low, close, volume, trade_count }));
+    .map(({ bucket, open, high, low, close, volume, trade_count }) => ({
+      time: bucket,
+      open,
+      high,
+      low,
+      close,
+      volume,
+      trade_count,
+    }));
 }
 
-const asTrade = (x: LedgerTrade) => makeTrade({ time: new Date(x.time), blockHeight: x.height, txIndex: x.txIndex, eventIndex: x.eventIndex, tokenAddress: x.token, priceUnative: x.priceUnative, volumeUnative: x.volumeUnative });
+const asTrade = (x: LedgerTrade) =>
+  makeTrade({
+    time: new Date(x.time),
+    blockHeight: x.height,
+    txIndex: x.txIndex,
+    eventIndex: x.eventIndex,
+    tokenAddress: x.token,
+    priceUnative: x.priceUnative,
+    volumeUnative: x.volumeUnative,
+  });
 
 test('GET /api/candles: all four timeframes equal an independent calculation from the trades', async (ctx) => {
   const { api, old } = ctx;
@@ -254,7 +374,10 @@ test('GET /api/candles: all four timeframes equal an independent calculation fro
   const from = new Date(to.getTime() - 4 * 86_400_000);
   for (const timeframe of Object.keys(TIMEFRAMES) as Timeframe[]) {
     for (const limit of [1000, 7]) {
-      const { status, body } = await get(api, `/api/candles/${old}?timeframe=${timeframe}&from=${from.toISOString()}&to=${to.toISOString()}&limit=${limit}`);
+      const { status, body } = await get(
+        api,
+        `/api/candles/${old}?timeframe=${timeframe}&from=${from.toISOString()}&to=${to.toISOString()}&limit=${limit}`,
+      );
       assert.is(status, 200, timeframe);
       assert.is(body.token_address, old);
       assert.is(body.timeframe, timeframe);
@@ -273,7 +396,16 @@ test('GET /api/candles: all four timeframes equal an independent calculation fro
   const { body } = await get(api, `/api/candles/${busiest}`);
   assert.is(body.timeframe, '1h');
   const now = new Date();
-  assert.equal(body.candles, oracleCandles(ctx.devnet.ledger.tradesOf(busiest).map(asTrade), '1h', new Date(now.getTime() - 86_400_000), now, 300));
+  assert.equal(
+    body.candles,
+    oracleCandles(
+      ctx.devnet.ledger.tradesOf(busiest).map(asTrade),
+      '1h',
+      new Date(now.getTime() - 86_400_000),
+      now,
+      300,
+    ),
+  );
 });
 
 test('GET /api/candles: a trade just indexed is in its candle at once', async (ctx) => {
@@ -282,12 +414,17 @@ test('GET /api/candles: a trade just indexed is in its candle at once', async (c
   const countBefore = before.body.candles.reduce((s: number, c: { trade_count: number }) => s + c.trade_count, 0);
   // more trades, until this token trades again
   const tradedBefore = ctx.devnet.ledger.tradesOf(token).length;
-  for (let i = 0; i < 20 && ctx.devnet.ledger.tradesOf(token).length === tradedBefore; i++) await indexTraffic(ctx, 1, 10);
+  for (let i = 0; i < 20 && ctx.devnet.ledger.tradesOf(token).length === tradedBefore; i++)
+    await indexTraffic(ctx, 1, 10);
   const traded = ctx.devnet.ledger.tradesOf(token).length;
   assert.ok(traded > tradedBefore, 'the token traded again');
   for (const timeframe of ['1m', '5m', '1h', '1d']) {
     const after = await get(ctx.api, `/api/candles/${token}?timeframe=${timeframe}`);
-    assert.is(after.body.candles.reduce((s: number, c: { trade_count: number }) => s + c.trade_count, 0), countBefore + traded - tradedBefore, timeframe);
+    assert.is(
+      after.body.candles.reduce((s: number, c: { trade_count: number }) => s + c.trade_count, 0),
+      countBefore + traded - tradedBefore,
+      timeframe,
+    );
   }
 });
 
@@ -308,9 +445,15 @@ test('GET /api/candles: bad parameters are 400 naming the parameter; unknown tok
     const { status, body } = await get(api, `/api/candles/${old}?${q}`);
     assert.is(status, 400, q);
     assert.type(body.error, 'string');
-    assert.ok(body.details.some((d: { parameter: string }) => d.parameter === parameter), `${q} names ${parameter}: ${JSON.stringify(body)}`);
+    assert.ok(
+      body.details.some((d: { parameter: string }) => d.parameter === parameter),
+      `${q} names ${parameter}: ${JSON.stringify(body)}`,
+    );
   }
-  const offsets = await get(api, `/api/candles/${old}?from=${encodeURIComponent('2026-01-01T00:00:00+02:00')}&to=${encodeURIComponent('2026-01-02T00:00:00-05:00')}`);
+  const offsets = await get(
+    api,
+    `/api/candles/${old}?from=${encodeURIComponent('2026-01-01T00:00:00+02:00')}&to=${encodeURIComponent('2026-01-02T00:00:00-05:00')}`,
+  );
   assert.is(offsets.status, 200, 'offsets are timezones too');
   const unknown = await get(api, `/api/candles/${randomAddress()}`);
   assert.is(unknown.status, 404);
@@ -328,7 +471,10 @@ test('unknown routes are 404 JSON; CORS on answers and preflight', async ({ api 
   assert.is(headers.get('access-control-allow-origin'), '*');
   const ok = await get(api, '/api/tokens', { Origin: 'https://app.example' });
   assert.is(ok.headers.get('access-control-allow-origin'), '*');
-  const preflight = await fetch(`${api.url}/api/tokens`, { method: 'OPTIONS', headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' } });
+  const preflight = await fetch(`${api.url}/api/tokens`, {
+    method: 'OPTIONS',
+    headers: { Origin: 'https://app.example', 'Access-Control-Request-Method': 'GET' },
+  });
   assert.is(preflight.status, 204);
   assert.is(preflight.headers.get('access-control-allow-origin'), '*');
   assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /GET/);
@@ -354,7 +500,10 @@ test('SSE: headers, retry hint, keepalive comments, and trades as SPEC 6.1 event
     const trades = stream.events().filter((e) => e.event === 'trade');
     assert.is(trades.length, executed.length, 'one trade event per trade, none twice');
     const ids = stream.events().map((e) => Number(e.id));
-    assert.ok(ids.every((id, i) => Number.isInteger(id) && (i === 0 || id > ids[i - 1]!)), 'ids increase');
+    assert.ok(
+      ids.every((id, i) => Number.isInteger(id) && (i === 0 || id > ids[i - 1]!)),
+      'ids increase',
+    );
     trades.forEach((e, i) => {
       const data = JSON.parse(e.data!);
       const t = executed[i]!;
@@ -378,12 +527,20 @@ test('SSE: headers, retry hint, keepalive comments, and trades as SPEC 6.1 event
 });
 
 test('SSE: launches and graduations carry the SPEC 6.1 fields', async ({ t }) => {
-  const rows = await t.db.query<{ id: number; event: string; data: string }>(`SELECT id, event, data::text AS data FROM feed_events WHERE event <> 'trade' ORDER BY id`);
+  const rows = await t.db.query<{ id: number; event: string; data: string }>(
+    `SELECT id, event, data::text AS data FROM feed_events WHERE event <> 'trade' ORDER BY id`,
+  );
   const launch = rows.find((r) => r.event === 'token_launch');
   const graduation = rows.find((r) => r.event === 'graduation');
   assert.ok(launch && graduation, 'the traffic launched and graduated tokens');
   assert.equal(Object.keys(JSON.parse(launch.data)), ['token_address', 'creator', 'initial_reserves', 'time']);
-  assert.equal(Object.keys(JSON.parse(graduation.data)), ['token_address', 'native_for_pool', 'tokens_for_pool', 'creator', 'time']);
+  assert.equal(Object.keys(JSON.parse(graduation.data)), [
+    'token_address',
+    'native_for_pool',
+    'tokens_for_pool',
+    'creator',
+    'time',
+  ]);
 });
 
 test('SSE: Last-Event-ID replays exactly the missed events, then live ones follow', async (ctx) => {
@@ -394,7 +551,10 @@ test('SSE: Last-Event-ID replays exactly the missed events, then live ones follo
   first.close();
 
   await indexTraffic(ctx, 4, 6); // missed while disconnected
-  const missed = await ctx.t.db.query<{ id: number; event: string; data: string }>(`SELECT id, event, data::text AS data FROM feed_events WHERE id > $1 ORDER BY id`, [lastSeen]);
+  const missed = await ctx.t.db.query<{ id: number; event: string; data: string }>(
+    `SELECT id, event, data::text AS data FROM feed_events WHERE id > $1 ORDER BY id`,
+    [lastSeen],
+  );
   assert.ok(missed.length > 0);
 
   const again = await openSse(`${ctx.api.url}/api/sse/feed`, { 'Last-Event-ID': String(lastSeen) });
@@ -406,10 +566,16 @@ test('SSE: Last-Event-ID replays exactly the missed events, then live ones follo
       'exactly the missed events, in order',
     );
     await indexTraffic(ctx, 1, 6);
-    const [{ high }] = (await ctx.t.db.query<{ high: number }>(`SELECT max(id) AS high FROM feed_events`)) as [{ high: number }];
+    const [{ high }] = (await ctx.t.db.query<{ high: number }>(`SELECT max(id) AS high FROM feed_events`)) as [
+      { high: number },
+    ];
     await again.until(() => Number(again.events().at(-1)?.id) === Number(high));
     const ids = again.events().map((e) => Number(e.id));
-    assert.equal(ids, [...new Set(ids)].sort((a, b) => a - b), 'no event twice, none out of order');
+    assert.equal(
+      ids,
+      [...new Set(ids)].sort((a, b) => a - b),
+      'no event twice, none out of order',
+    );
     assert.is(ids.length, Number(high) - lastSeen, 'no gap between replay and live');
   } finally {
     again.close();
@@ -418,7 +584,13 @@ test('SSE: Last-Event-ID replays exactly the missed events, then live ones follo
 
 test('SSE: filters by token and event name; a second API process sends the same events', async (ctx) => {
   const token = ctx.devnet.ledger.trades.at(-1)!.token;
-  const second = await startLaunchpadApi({ db: ctx.t.db, logger: silentLogger, host: '127.0.0.1', port: 0, rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 } });
+  const second = await startLaunchpadApi({
+    db: ctx.t.db,
+    logger: silentLogger,
+    host: '127.0.0.1',
+    port: 0,
+    rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 },
+  });
   const all = await openSse(`${ctx.api.url}/api/sse/feed`);
   const other = await openSse(`${second.url}/api/sse/feed`);
   const filtered = await openSse(`${ctx.api.url}/api/sse/feed?token_address=${token}&events=trade`);
@@ -427,8 +599,11 @@ test('SSE: filters by token and event name; a second API process sends the same 
     assert.is(bad.status, 400);
     assert.is(bad.body.details[0].parameter, 'events');
     const height = ctx.devnet.height();
-    for (let i = 0; i < 20 && !ctx.devnet.ledger.trades.some((t) => t.height > height && t.token === token); i++) await indexTraffic(ctx, 1, 8);
-    const [{ high }] = (await ctx.t.db.query<{ high: number }>(`SELECT max(id) AS high FROM feed_events`)) as [{ high: number }];
+    for (let i = 0; i < 20 && !ctx.devnet.ledger.trades.some((t) => t.height > height && t.token === token); i++)
+      await indexTraffic(ctx, 1, 8);
+    const [{ high }] = (await ctx.t.db.query<{ high: number }>(`SELECT max(id) AS high FROM feed_events`)) as [
+      { high: number },
+    ];
     await all.until(() => Number(all.events().at(-1)?.id) === Number(high));
     await other.until(() => Number(other.events().at(-1)?.id) === Number(high));
     const frames = (s: typeof all) => s.events().map((e) => `${e.id}|${e.event}|${e.data}`);
@@ -446,10 +621,19 @@ test('SSE: filters by token and event name; a second API process sends the same 
 });
 
 test('SSE: a subscriber that stops reading is dropped; one that reads gets everything', async ({ t }) => {
-  const api = await startLaunchpadApi({ db: t.db, logger: silentLogger, host: '127.0.0.1', port: 0, rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 }, sseMaxBufferedBytes: 4 << 20 });
+  const api = await startLaunchpadApi({
+    db: t.db,
+    logger: silentLogger,
+    host: '127.0.0.1',
+    port: 0,
+    rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 },
+    sseMaxBufferedBytes: 4 << 20,
+  });
   const { port } = new URL(api.url);
   // a raw connection that never reads what it is sent
-  const stalled = net.connect(Number(port), '127.0.0.1', () => stalled.write(`GET /api/sse/feed HTTP/1.1\r\nHost: x\r\n\r\n`));
+  const stalled = net.connect(Number(port), '127.0.0.1', () =>
+    stalled.write(`GET /api/sse/feed HTTP/1.1\r\nHost: x\r\n\r\n`),
+  );
   stalled.pause();
   const reader = await openSse(`${api.url}/api/sse/feed`);
   try {
@@ -464,14 +648,21 @@ test('SSE: a subscriber that stops reading is dropped; one that reads gets every
          SELECT max(id) AS high FROM ins`,
         [data],
       );
-      await tx.query(`SELECT pg_notify($1, $2)`, [FEED_CHANNEL, encodeNotice({ kind: 'events', highId: Number(row!.high) })]);
+      await tx.query(`SELECT pg_notify($1, $2)`, [
+        FEED_CHANNEL,
+        encodeNotice({ kind: 'events', highId: Number(row!.high) }),
+      ]);
       return Number(row!.high);
     });
     await reader.until(() => Number(reader.events().at(-1)?.id) === Number(high), 60_000);
     for (let i = 0; i < 500 && api.stats().dropped === 0; i++) await new Promise((r) => setTimeout(r, 10));
     assert.is(api.stats().dropped, 1, 'the stalled subscriber was dropped');
     assert.is(api.stats().subscribers, 1);
-    assert.is(reader.events().filter((e) => JSON.parse(e.data!).token_address === 'native1flood').length, 20000, 'the reading subscriber got every event');
+    assert.is(
+      reader.events().filter((e) => JSON.parse(e.data!).token_address === 'native1flood').length,
+      20000,
+      'the reading subscriber got every event',
+    );
   } finally {
     reader.close();
     stalled.destroy();
@@ -481,7 +672,13 @@ test('SSE: a subscriber that stops reading is dropped; one that reads gets every
 });
 
 test('rate limit: 100 per window with headers; the 101st is 429; X-Forwarded-For does not reset it', async ({ t }) => {
-  const limited = await startLaunchpadApi({ db: t.db, logger: silentLogger, host: '127.0.0.1', port: 0, rateLimit: { points: 100, windowSeconds: 60, trustedHops: 0 } });
+  const limited = await startLaunchpadApi({
+    db: t.db,
+    logger: silentLogger,
+    host: '127.0.0.1',
+    port: 0,
+    rateLimit: { points: 100, windowSeconds: 60, trustedHops: 0 },
+  });
   try {
     for (let i = 1; i <= 100; i++) {
       const res = await fetch(`${limited.url}${i % 2 ? '/api/health' : '/api/nowhere'}`);
@@ -489,7 +686,10 @@ test('rate limit: 100 per window with headers; the 101st is 429; X-Forwarded-For
       assert.is(res.headers.get('x-ratelimit-limit'), '100');
       assert.is(res.headers.get('x-ratelimit-remaining'), String(100 - i));
       const reset = Number(res.headers.get('x-ratelimit-reset'));
-      assert.ok(reset > Date.now() / 1000 && reset <= Date.now() / 1000 + 61, 'reset is the epoch second the window ends');
+      assert.ok(
+        reset > Date.now() / 1000 && reset <= Date.now() / 1000 + 61,
+        'reset is the epoch second the window ends',
+      );
     }
     const over = await get(limited, '/api/tokens');
     assert.is(over.status, 429);
@@ -507,7 +707,13 @@ test('rate limit: 100 per window with headers; the 101st is 429; X-Forwarded-For
 });
 
 test('rate limit behind a trusted proxy: the client is the address the proxy saw', async ({ t }) => {
-  const proxied = await startLaunchpadApi({ db: t.db, logger: silentLogger, host: '127.0.0.1', port: 0, rateLimit: { points: 3, windowSeconds: 60, trustedHops: 1 } });
+  const proxied = await startLaunchpadApi({
+    db: t.db,
+    logger: silentLogger,
+    host: '127.0.0.1',
+    port: 0,
+    rateLimit: { points: 3, windowSeconds: 60, trustedHops: 1 },
+  });
   try {
     const as = async (xff: string) => (await get(proxied, '/api/health', { 'X-Forwarded-For': xff })).status;
     for (let i = 0; i < 3; i++) assert.is(await as('198.51.100.1'), 200);
@@ -532,7 +738,13 @@ test('failures: a broken query is a 500 with a request id and no internals; a cl
     await ctx.t.db.exec(`ALTER TABLE trades_moved RENAME TO trades`);
   }
   await ctx.api.close();
-  const api = await startLaunchpadApi({ db: ctx.t.db, logger: silentLogger, host: '127.0.0.1', port: 0, rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 } });
+  const api = await startLaunchpadApi({
+    db: ctx.t.db,
+    logger: silentLogger,
+    host: '127.0.0.1',
+    port: 0,
+    rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 },
+  });
   ctx.api = api;
   await ctx.t.db.close();
   const down = await get(api, '/api/health');

@@ -113,13 +113,21 @@ test('revalidate: a change during the computation leaves its body stale; recompu
   assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1');
   cache.invalidate([ANY]);
   assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1', 'served stale');
-  assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1', 'cooling down: 4 x 100 ms since the last computation');
+  assert.is(
+    await cache.remember('list', [ANY], 60_000, slow, opts),
+    'body 1',
+    'cooling down: 4 x 100 ms since the last computation',
+  );
   await sleep(900);
   assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1', 'stale still; recomputing now');
   cache.invalidate([ANY]); // during that computation
   await sleep(300);
   assert.is(n, 2);
-  assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 2', 'the new body, served though already stale');
+  assert.is(
+    await cache.remember('list', [ANY], 60_000, slow, opts),
+    'body 2',
+    'the new body, served though already stale',
+  );
   await sleep(900);
   await cache.remember('list', [ANY], 60_000, slow, opts);
   await sleep(300);
@@ -140,7 +148,10 @@ test('revalidate: a failed background computation keeps the old body until maxSt
   cache.invalidate([ANY]);
   assert.is(await cache.remember('list', [ANY], 60_000, compute, opts), 'body 1');
   await sleep(80);
-  const error = await cache.remember('list', [ANY], 60_000, compute, opts).then(() => undefined, (e: Error) => e);
+  const error = await cache.remember('list', [ANY], 60_000, compute, opts).then(
+    () => undefined,
+    (e: Error) => e,
+  );
   assert.match(error?.message ?? '', /database unavailable/);
   fail = false;
   assert.is(await cache.remember('list', [ANY], 60_000, compute, opts), 'body 2');

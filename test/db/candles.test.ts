@@ -1,8 +1,8 @@
 // Trades in, candles out: the continuous aggregates against an independent calculation.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { Database } from '../../src/db/types.ts';
 import { runJobs } from '../../src/db/jobs.ts';
+import type { Database } from '../../src/db/types.ts';
 import { insertTrades } from '../../src/indexer/trades.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { expectedCandles, makeTrade, randomTrades, TIMEFRAMES, type Timeframe } from '../helpers/trades.ts';
@@ -37,18 +37,27 @@ test('every timeframe equals the in-memory calculation before any refresh (real-
 
 test('every timeframe still equals it once the refresh job has materialized the candles', async ({ db }) => {
   await runJobs(db, 'refresh');
-  const [mat] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM _timescaledb_catalog.continuous_aggs_watermark WHERE watermark > 0`);
+  const [mat] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM _timescaledb_catalog.continuous_aggs_watermark WHERE watermark > 0`,
+  );
   assert.is(mat!.n, 4, 'all four aggregates have a watermark');
   for (const tf of frames) assert.equal(await candles(db, tf), expectedCandles(history, tf), `timeframe ${tf}`);
 });
 
-test('open and close follow block height, tx index and event index when trades share one block time', async ({ db }) => {
+test('open and close follow block height, tx index and event index when trades share one block time', async ({
+  db,
+}) => {
   const time = new Date(start.getTime() + 2 * DAY + 30 * 60_000 + 7_000);
   const token = 'native1sameblock';
   const at = (blockHeight: number, txIndex: number, eventIndex: number, nativeIn: bigint) =>
     makeTrade({ time, blockHeight, txIndex, eventIndex, tokenAddress: token }, nativeIn, 1_000_000n);
   // inserted out of order on purpose; the first by (height, tx, event) is (900,0,1), the last (900,3,0)
-  await insertTrades(db, [at(900, 2, 5, 3_000_000n), at(900, 3, 0, 4_000_000n), at(900, 0, 1, 1_000_000n), at(900, 0, 2, 9_000_000n)]);
+  await insertTrades(db, [
+    at(900, 2, 5, 3_000_000n),
+    at(900, 3, 0, 4_000_000n),
+    at(900, 0, 1, 1_000_000n),
+    at(900, 0, 2, 9_000_000n),
+  ]);
   await runJobs(db, 'refresh');
   for (const tf of frames) {
     const [c] = await candles(db, tf, `WHERE token_address = '${token}'`);
@@ -70,7 +79,10 @@ test('a period with no trades has no candle', async ({ db }) => {
   ]);
   await runJobs(db, 'refresh'); // the period was materialized already: these are late trades
   const rows = await candles(db, '1m', `WHERE token_address = '${token}'`);
-  assert.equal(rows.map((r) => r.bucket), [new Date(t0).toISOString(), new Date(t0 + 3 * 60_000).toISOString()]);
+  assert.equal(
+    rows.map((r) => r.bucket),
+    [new Date(t0).toISOString(), new Date(t0 + 3 * 60_000).toISOString()],
+  );
   assert.ok(rows.every((r) => Number(r.trade_count) > 0 && r.volume !== '0'));
 });
 
@@ -87,10 +99,14 @@ test('a trade just inserted is visible in its candle at once, in every timeframe
 
 test('re-inserting the same trades stores nothing and changes no candle', async ({ db }) => {
   const before = await Promise.all(frames.map((tf) => candles(db, tf)));
-  const [{ n: countBefore }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trades')) as [{ n: number }];
+  const [{ n: countBefore }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trades')) as [
+    { n: number },
+  ];
   assert.is(await insertTrades(db, history), 0);
   await runJobs(db, 'refresh');
-  const [{ n: countAfter }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trades')) as [{ n: number }];
+  const [{ n: countAfter }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trades')) as [
+    { n: number },
+  ];
   assert.is(countAfter, countBefore);
   const after = await Promise.all(frames.map((tf) => candles(db, tf)));
   assert.equal(after, before);
@@ -98,10 +114,22 @@ test('re-inserting the same trades stores nothing and changes no candle', async 
 
 test('trades written late into an already refreshed period appear after the refresh job', async ({ db }) => {
   const token = 'native1late';
-  const late = randomTrades({ seed: 11, from: new Date(start.getTime() + DAY), to: new Date(start.getTime() + 2 * DAY), tokens: [token], blocks: 30, startHeight: 20_000 });
+  const late = randomTrades({
+    seed: 11,
+    from: new Date(start.getTime() + DAY),
+    to: new Date(start.getTime() + 2 * DAY),
+    tokens: [token],
+    blocks: 30,
+    startHeight: 20_000,
+  });
   await insertTrades(db, late);
   await runJobs(db, 'refresh');
-  for (const tf of frames) assert.equal(await candles(db, tf, `WHERE token_address = '${token}'`), expectedCandles(late, tf), `timeframe ${tf}`);
+  for (const tf of frames)
+    assert.equal(
+      await candles(db, tf, `WHERE token_address = '${token}'`),
+      expectedCandles(late, tf),
+      `timeframe ${tf}`,
+    );
 });
 
 test('candles older than 90 days are gone after the retention job runs; younger ones stay', async ({ db }) => {
@@ -110,7 +138,8 @@ test('candles older than 90 days are gone after the retention job runs; younger 
   const young = makeTrade({ time: new Date(now - 80 * DAY), blockHeight: 30_001, tokenAddress: token });
   await insertTrades(db, [old, young]);
   await runJobs(db, 'refresh');
-  for (const tf of frames) assert.is((await candles(db, tf, `WHERE token_address = '${token}'`)).length, 2, `${tf} before retention`);
+  for (const tf of frames)
+    assert.is((await candles(db, tf, `WHERE token_address = '${token}'`)).length, 2, `${tf} before retention`);
   await runJobs(db, 'retention');
   for (const tf of frames) {
     const rows = await candles(db, tf, `WHERE token_address = '${token}'`);

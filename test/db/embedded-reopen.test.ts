@@ -24,7 +24,10 @@ test('after a restart the data is there, and trades still flow into candles', as
     const second = await createEmbeddedDatabase({ dataDir: dir });
     try {
       assert.equal(await migrate(second), [], 'schema already there');
-      const late = makeTrade({ time: new Date(Date.now() - 3_000_000), blockHeight: 2, tokenAddress: token }, 5_000_000n);
+      const late = makeTrade(
+        { time: new Date(Date.now() - 3_000_000), blockHeight: 2, tokenAddress: token },
+        5_000_000n,
+      );
       const now = makeTrade({ time: new Date(), blockHeight: 3, tokenAddress: token }, 9_000_000n);
       assert.is(await insertTrades(second, [late, now]), 2);
       await runJobs(second, 'refresh');
@@ -33,7 +36,10 @@ test('after a restart the data is there, and trades still flow into candles', as
          FROM candles_1h WHERE token_address = $1 ORDER BY bucket`,
         [token],
       );
-      assert.equal(rows, expectedCandles([before, late, now], '1h').map(({ token: _t, ...c }) => c));
+      assert.equal(
+        rows,
+        expectedCandles([before, late, now], '1h').map(({ token: _t, ...c }) => c),
+      );
     } finally {
       await second.close();
     }

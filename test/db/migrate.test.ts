@@ -28,10 +28,18 @@ test('applied migrations are recorded with their checksums, and re-running chang
   const { db, dispose } = await openTestDatabase();
   try {
     const rows = await db.query<{ version: string }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.equal(rows.map((r) => r.version), readMigrations().map((m) => m.version));
+    assert.equal(
+      rows.map((r) => r.version),
+      readMigrations().map((m) => m.version),
+    );
     assert.equal(await migrate(db), []);
-    const jobs = await db.query<{ proc_name: string }>(`SELECT proc_name FROM timescaledb_information.jobs WHERE proc_schema = 'public' ORDER BY proc_name`);
-    assert.equal(jobs.map((j) => j.proc_name), ['prune_candles', 'prune_feed_events', 'refresh_candles']);
+    const jobs = await db.query<{ proc_name: string }>(
+      `SELECT proc_name FROM timescaledb_information.jobs WHERE proc_schema = 'public' ORDER BY proc_name`,
+    );
+    assert.equal(
+      jobs.map((j) => j.proc_name),
+      ['prune_candles', 'prune_feed_events', 'refresh_candles'],
+    );
   } finally {
     await dispose();
   }
@@ -62,7 +70,9 @@ test('a migration the server aborts for a deadlock is applied again, once', asyn
             DO $$ BEGIN IF nextval('migration_attempts') = 1 THEN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = '40P01'; END IF; END $$;`,
     };
     assert.equal(await migrate(db, [...readMigrations(), flaky]), ['9998_deadlocks_once']);
-    const [{ attempts }] = (await db.query<{ attempts: number }>(`SELECT last_value::int AS attempts FROM migration_attempts`)) as [{ attempts: number }];
+    const [{ attempts }] = (await db.query<{ attempts: number }>(
+      `SELECT last_value::int AS attempts FROM migration_attempts`,
+    )) as [{ attempts: number }];
     assert.is(attempts, 2, 'rolled back once, then applied');
     assert.is((await db.query(`SELECT 1 FROM pg_tables WHERE tablename = 'once_applied'`)).length, 1);
   } finally {
@@ -73,7 +83,12 @@ test('a migration the server aborts for a deadlock is applied again, once', asyn
 test('a failing migration leaves nothing half-applied', async () => {
   const { db, dispose } = await openTestDatabase();
   try {
-    const broken = { version: '9999', name: 'broken', checksum: 'x', sql: 'CREATE TABLE half_done (x int); SELECT no_such_function();' };
+    const broken = {
+      version: '9999',
+      name: 'broken',
+      checksum: 'x',
+      sql: 'CREATE TABLE half_done (x int); SELECT no_such_function();',
+    };
     const err = await migrate(db, [...readMigrations(), broken]).catch((e) => e);
     assert.match(err.message, /9999_broken\.sql failed/);
     assert.is((await db.query(`SELECT 1 FROM pg_tables WHERE tablename = 'half_done'`)).length, 0);
@@ -85,21 +100,35 @@ test('a failing migration leaves nothing half-applied', async () => {
 
 // The embedded database belongs to one process (its data directory is locked): this is a server's case.
 const serverUrl = process.env.TEST_DATABASE_URL;
-if (!serverUrl) console.log('Skipping the concurrent migration test: it needs a TimescaleDB server (TEST_DATABASE_URL)');
-(serverUrl ? test : test.skip)('processes migrating one empty server database at once apply each migration exactly once', async () => {
-  const fresh = await freshServerDatabase(serverUrl!);
-  const dbs = [0, 1, 2].map(() => createServerDatabase({ url: fresh.url, max: 2 }));
-  try {
-    const applied = await Promise.all(dbs.map((db) => migrate(db)));
-    assert.equal(applied.flat().sort(), readMigrations().map((m) => `${m.version}_${m.name}`), 'each applied by one process');
-    const rows = await dbs[0]!.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
-    assert.is(rows[0]!.n, readMigrations().length);
-    const jobs = await dbs[0]!.query<{ proc_name: string }>(`SELECT proc_name FROM timescaledb_information.jobs WHERE proc_schema = 'public' ORDER BY proc_name`);
-    assert.equal(jobs.map((j) => j.proc_name), ['prune_candles', 'prune_feed_events', 'refresh_candles'], 'each job scheduled once');
-  } finally {
-    for (const db of dbs) await db.close();
-    await fresh.dispose();
-  }
-});
+if (!serverUrl)
+  console.log('Skipping the concurrent migration test: it needs a TimescaleDB server (TEST_DATABASE_URL)');
+(serverUrl ? test : test.skip)(
+  'processes migrating one empty server database at once apply each migration exactly once',
+  async () => {
+    const fresh = await freshServerDatabase(serverUrl!);
+    const dbs = [0, 1, 2].map(() => createServerDatabase({ url: fresh.url, max: 2 }));
+    try {
+      const applied = await Promise.all(dbs.map((db) => migrate(db)));
+      assert.equal(
+        applied.flat().sort(),
+        readMigrations().map((m) => `${m.version}_${m.name}`),
+        'each applied by one process',
+      );
+      const rows = await dbs[0]!.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+      assert.is(rows[0]!.n, readMigrations().length);
+      const jobs = await dbs[0]!.query<{ proc_name: string }>(
+        `SELECT proc_name FROM timescaledb_information.jobs WHERE proc_schema = 'public' ORDER BY proc_name`,
+      );
+      assert.equal(
+        jobs.map((j) => j.proc_name),
+        ['prune_candles', 'prune_feed_events', 'refresh_candles'],
+        'each job scheduled once',
+      );
+    } finally {
+      for (const db of dbs) await db.close();
+      await fresh.dispose();
+    }
+  },
+);
 
 test.run();

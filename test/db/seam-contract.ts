@@ -2,7 +2,7 @@
 // the same answers whichever database is behind the interface.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { DatabaseError, type Database } from '../../src/db/types.ts';
+import { type Database, DatabaseError } from '../../src/db/types.ts';
 
 const MAX_U256 = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
 
@@ -38,7 +38,11 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
   });
 
   test('a string sent for a json parameter is the document text, an object its value', async ({ db }) => {
-    const [row] = await db.query('SELECT $1::json AS a, $2::jsonb AS b, $3::jsonb AS c', ['{"k":[1,"x"]}', '[true,null]', { k: 'v' }]);
+    const [row] = await db.query('SELECT $1::json AS a, $2::jsonb AS b, $3::jsonb AS c', [
+      '{"k":[1,"x"]}',
+      '[true,null]',
+      { k: 'v' },
+    ]);
     assert.equal(row, { a: { k: [1, 'x'] }, b: [true, null], c: { k: 'v' } });
   });
 
@@ -53,7 +57,9 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
   });
 
   test('int8 is a number while exact and a string beyond 2^53', async ({ db }) => {
-    const [row] = await db.query('SELECT 42::int8 AS small, 9007199254740993::int8 AS big, count(*) AS n FROM (VALUES (1),(2)) v(x)');
+    const [row] = await db.query(
+      'SELECT 42::int8 AS small, 9007199254740993::int8 AS big, count(*) AS n FROM (VALUES (1),(2)) v(x)',
+    );
     assert.equal(row, { small: 42, big: '9007199254740993', n: 2 });
   });
 
@@ -83,25 +89,58 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
         ['00ff10', null, ''],
       ],
     );
-    assert.equal(rows.map((r) => r.t), ['a', null, 'quote"and\\backslash']);
-    assert.equal(rows.map((r) => r.b), [1, '9007199254740993', null]);
-    assert.equal(rows.map((r) => r.n), ['1', null, MAX_U256]);
-    assert.equal(rows.map((r) => (r.ts as Date | null)?.toISOString() ?? null), ['2026-01-02T03:04:05.678Z', null, '2026-01-02T03:04:05.000Z']);
-    assert.equal(rows.map((r) => r.flag), [true, false, null]);
-    assert.equal(rows.map((r) => r.doc), [{ k: 'v"\\' }, null, []]);
-    assert.equal(rows.map((r) => (r.bytes ? [...(r.bytes as Uint8Array)] : null)), [[0, 255, 16], null, []]);
+    assert.equal(
+      rows.map((r) => r.t),
+      ['a', null, 'quote"and\\backslash'],
+    );
+    assert.equal(
+      rows.map((r) => r.b),
+      [1, '9007199254740993', null],
+    );
+    assert.equal(
+      rows.map((r) => r.n),
+      ['1', null, MAX_U256],
+    );
+    assert.equal(
+      rows.map((r) => (r.ts as Date | null)?.toISOString() ?? null),
+      ['2026-01-02T03:04:05.678Z', null, '2026-01-02T03:04:05.000Z'],
+    );
+    assert.equal(
+      rows.map((r) => r.flag),
+      [true, false, null],
+    );
+    assert.equal(
+      rows.map((r) => r.doc),
+      [{ k: 'v"\\' }, null, []],
+    );
+    assert.equal(
+      rows.map((r) => (r.bytes ? [...(r.bytes as Uint8Array)] : null)),
+      [[0, 255, 16], null, []],
+    );
   });
 
   test('copyIn bulk-loads every type exactly, escapes included', async ({ db }) => {
-    await db.exec('DROP TABLE IF EXISTS seam_copy; CREATE TABLE seam_copy (id int PRIMARY KEY, t text, n numeric, at timestamptz, b bytea, doc jsonb, flag boolean)');
+    await db.exec(
+      'DROP TABLE IF EXISTS seam_copy; CREATE TABLE seam_copy (id int PRIMARY KEY, t text, n numeric, at timestamptz, b bytea, doc jsonb, flag boolean)',
+    );
     const tricky = 'tab\there\nnew line\\backslash \\N not null "quoted" é';
     const rows = [
-      [1, tricky, MAX_U256, new Date('2026-03-04T05:06:07.089Z'), Uint8Array.from([0, 92, 9, 10, 255]), { k: 'v\t\n\\' }, true],
+      [
+        1,
+        tricky,
+        MAX_U256,
+        new Date('2026-03-04T05:06:07.089Z'),
+        Uint8Array.from([0, 92, 9, 10, 255]),
+        { k: 'v\t\n\\' },
+        true,
+      ],
       [2, null, null, null, null, null, null],
       [3, '', '0', '2026-01-01T00:00:00Z', new Uint8Array(0), [1, 'two'], false],
     ];
     await db.copyIn('seam_copy', ['id', 't', 'n', 'at', 'b', 'doc', 'flag'], rows);
-    const back = await db.query<Record<string, unknown>>('SELECT id, t, n::text AS n, at, b, doc, flag FROM seam_copy ORDER BY id');
+    const back = await db.query<Record<string, unknown>>(
+      'SELECT id, t, n::text AS n, at, b, doc, flag FROM seam_copy ORDER BY id',
+    );
     assert.is(back[0]!.t, tricky);
     assert.is(back[0]!.n, MAX_U256);
     assert.equal((back[0]!.at as Date).toISOString(), '2026-03-04T05:06:07.089Z');
@@ -109,7 +148,10 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.equal(back[0]!.doc, { k: 'v\t\n\\' });
     assert.is(back[0]!.flag, true);
     assert.equal(back[1], { id: 2, t: null, n: null, at: null, b: null, doc: null, flag: null });
-    assert.equal([back[2]!.t, back[2]!.n, [...(back[2]!.b as Uint8Array)], back[2]!.doc, back[2]!.flag], ['', '0', [], [1, 'two'], false]);
+    assert.equal(
+      [back[2]!.t, back[2]!.n, [...(back[2]!.b as Uint8Array)], back[2]!.doc, back[2]!.flag],
+      ['', '0', [], [1, 'two'], false],
+    );
   });
 
   test('copyIn: integers of every width, amounts and decimals, exact timestamps, json text', async ({ db }) => {
@@ -126,49 +168,147 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     const back = await db.query<Record<string, unknown>>(
       `SELECT id, big::text AS big, amt::text AS amt, dec::text AS dec, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US') AS at, doc::text AS doc, name FROM seam_copy3 ORDER BY id`,
     );
-    assert.equal(back.map((r) => r.big), ['9007199254740993', '-1', '42', '0']);
-    assert.equal(back.map((r) => r.amt), [MAX_U256, '0', '100000000', '10000']);
-    assert.equal(back.map((r) => r.dec), ['-12.3400', '0.0001', '0', '123456789.000000001']);
-    assert.equal(back.map((r) => r.at), ['2026-03-04T05:06:07.123456', '1999-12-31T23:59:59.999000', '2000-01-01T00:00:00.000000', '2025-12-31T22:00:00.000000']);
-    assert.equal(back.map((r) => r.doc), ['{"b":1,"a":[true]}', '{"raw": "text"}', null, '[]'], 'json text kept as given');
-    assert.equal(back.map((r) => r.name), ['ünïcode', '', null, 'x']);
+    assert.equal(
+      back.map((r) => r.big),
+      ['9007199254740993', '-1', '42', '0'],
+    );
+    assert.equal(
+      back.map((r) => r.amt),
+      [MAX_U256, '0', '100000000', '10000'],
+    );
+    assert.equal(
+      back.map((r) => r.dec),
+      ['-12.3400', '0.0001', '0', '123456789.000000001'],
+    );
+    assert.equal(
+      back.map((r) => r.at),
+      [
+        '2026-03-04T05:06:07.123456',
+        '1999-12-31T23:59:59.999000',
+        '2000-01-01T00:00:00.000000',
+        '2025-12-31T22:00:00.000000',
+      ],
+    );
+    assert.equal(
+      back.map((r) => r.doc),
+      ['{"b":1,"a":[true]}', '{"raw": "text"}', null, '[]'],
+      'json text kept as given',
+    );
+    assert.equal(
+      back.map((r) => r.name),
+      ['ünïcode', '', null, 'x'],
+    );
     const err = await db.copyIn('seam_copy3', ['id', 'amt'], [[5, '-1']]).catch((e) => e);
     assert.instance(err, DatabaseError, 'the domain check still applies');
     // what PostgreSQL's own input would make of the same values
-    await db.exec('DROP TABLE IF EXISTS seam_copy5; CREATE TABLE seam_copy5 (id int, flag boolean, dec numeric, at timestamptz)');
-    await db.copyIn('seam_copy5', ['id', 'flag', 'dec', 'at'], [
-      [1, 'f', '1e5', '2026-01-01T00:00:00.1234565Z'],
-      [2, 'true', ' 2.5E-3 ', '2026-01-01T00:00:00.1234575Z'],
-      ['3', false, 1e-7, '2026-01-01T00:00:00.9999995Z'],
-    ]);
-    const copied = await db.query<Record<string, unknown>>(`SELECT id, flag, dec::text AS dec, to_char(at AT TIME ZONE 'UTC', 'HH24:MI:SS.US') AS at FROM seam_copy5 ORDER BY id`);
-    assert.equal(copied.map((r) => [r.id, r.flag, r.dec, r.at]), [
-      [1, false, '100000', '00:00:00.123456'],
-      [2, true, '0.0025', '00:00:00.123458'],
-      [3, false, '0.0000001', '00:00:01.000000'],
-    ]);
-    for (const bad of [[4, 'maybe', null, null], [1.7, null, null, null], ['x', null, null, null]]) {
-      assert.ok(await db.copyIn('seam_copy5', ['id', 'flag', 'dec', 'at'], [bad]).then(() => false, () => true), `${JSON.stringify(bad)} is refused`);
+    await db.exec(
+      'DROP TABLE IF EXISTS seam_copy5; CREATE TABLE seam_copy5 (id int, flag boolean, dec numeric, at timestamptz)',
+    );
+    await db.copyIn(
+      'seam_copy5',
+      ['id', 'flag', 'dec', 'at'],
+      [
+        [1, 'f', '1e5', '2026-01-01T00:00:00.1234565Z'],
+        [2, 'true', ' 2.5E-3 ', '2026-01-01T00:00:00.1234575Z'],
+        ['3', false, 1e-7, '2026-01-01T00:00:00.9999995Z'],
+      ],
+    );
+    const copied = await db.query<Record<string, unknown>>(
+      `SELECT id, flag, dec::text AS dec, to_char(at AT TIME ZONE 'UTC', 'HH24:MI:SS.US') AS at FROM seam_copy5 ORDER BY id`,
+    );
+    assert.equal(
+      copied.map((r) => [r.id, r.flag, r.dec, r.at]),
+      [
+        [1, false, '100000', '00:00:00.123456'],
+        [2, true, '0.0025', '00:00:00.123458'],
+        [3, false, '0.0000001', '00:00:01.000000'],
+      ],
+    );
+    for (const bad of [
+      [4, 'maybe', null, null],
+      [1.7, null, null, null],
+      ['x', null, null, null],
+    ]) {
+      assert.ok(
+        await db.copyIn('seam_copy5', ['id', 'flag', 'dec', 'at'], [bad]).then(
+          () => false,
+          () => true,
+        ),
+        `${JSON.stringify(bad)} is refused`,
+      );
     }
   });
 
-  test('copyIn with ignoreDuplicates stores only new rows and says how many, in or out of a transaction', async ({ db }) => {
-    await db.exec('DROP TABLE IF EXISTS seam_copy4; CREATE TABLE seam_copy4 (id int PRIMARY KEY, label text NOT NULL, at timestamptz NOT NULL DEFAULT now(), n bigserial)');
-    assert.is(await db.copyIn('seam_copy4', ['id', 'label'], [[1, 'one'], [2, 'two']]), 2);
-    assert.is(await db.copyIn('seam_copy4', ['id', 'label'], [[2, 'again'], [3, 'three']], { ignoreDuplicates: true }), 1);
+  test('copyIn with ignoreDuplicates stores only new rows and says how many, in or out of a transaction', async ({
+    db,
+  }) => {
+    await db.exec(
+      'DROP TABLE IF EXISTS seam_copy4; CREATE TABLE seam_copy4 (id int PRIMARY KEY, label text NOT NULL, at timestamptz NOT NULL DEFAULT now(), n bigserial)',
+    );
+    assert.is(
+      await db.copyIn(
+        'seam_copy4',
+        ['id', 'label'],
+        [
+          [1, 'one'],
+          [2, 'two'],
+        ],
+      ),
+      2,
+    );
+    assert.is(
+      await db.copyIn(
+        'seam_copy4',
+        ['id', 'label'],
+        [
+          [2, 'again'],
+          [3, 'three'],
+        ],
+        { ignoreDuplicates: true },
+      ),
+      1,
+    );
     const stored = await db.transaction(async (tx) => {
-      const a = await tx.copyIn('seam_copy4', ['id', 'label'], [[3, 'x'], [4, 'four']], { ignoreDuplicates: true });
-      const b = await tx.copyIn('seam_copy4', ['id', 'label'], [[4, 'y'], [5, 'five'], [6, 'six']], { ignoreDuplicates: true });
+      const a = await tx.copyIn(
+        'seam_copy4',
+        ['id', 'label'],
+        [
+          [3, 'x'],
+          [4, 'four'],
+        ],
+        { ignoreDuplicates: true },
+      );
+      const b = await tx.copyIn(
+        'seam_copy4',
+        ['id', 'label'],
+        [
+          [4, 'y'],
+          [5, 'five'],
+          [6, 'six'],
+        ],
+        { ignoreDuplicates: true },
+      );
       return [a, b];
     });
     assert.equal(stored, [1, 2]);
-    const rows = await db.query<{ id: number; label: string; at: Date | null }>('SELECT id, label, at FROM seam_copy4 ORDER BY id');
-    assert.equal(rows.map((r) => `${r.id}:${r.label}`), ['1:one', '2:two', '3:three', '4:four', '5:five', '6:six'], 'stored rows are never overwritten');
-    assert.ok(rows.every((r) => r.at instanceof Date), 'defaults fill the columns not copied');
-    await db.transaction(async (tx) => {
-      await tx.copyIn('seam_copy4', ['id', 'label'], [[7, 'seven']], { ignoreDuplicates: true });
-      await tx.query('SELECT 1');
-    }).catch(() => {});
+    const rows = await db.query<{ id: number; label: string; at: Date | null }>(
+      'SELECT id, label, at FROM seam_copy4 ORDER BY id',
+    );
+    assert.equal(
+      rows.map((r) => `${r.id}:${r.label}`),
+      ['1:one', '2:two', '3:three', '4:four', '5:five', '6:six'],
+      'stored rows are never overwritten',
+    );
+    assert.ok(
+      rows.every((r) => r.at instanceof Date),
+      'defaults fill the columns not copied',
+    );
+    await db
+      .transaction(async (tx) => {
+        await tx.copyIn('seam_copy4', ['id', 'label'], [[7, 'seven']], { ignoreDuplicates: true });
+        await tx.query('SELECT 1');
+      })
+      .catch(() => {});
     const err = await db
       .transaction(async (tx) => {
         await tx.copyIn('seam_copy4', ['id', 'label'], [[8, 'eight']], { ignoreDuplicates: true });
@@ -176,10 +316,18 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       })
       .catch((e) => e);
     assert.is(err.message, 'rolled back');
-    assert.equal((await db.query<{ id: number }>('SELECT id FROM seam_copy4 WHERE id >= 7 ORDER BY id')).map((r) => r.id), [7], 'a rolled-back copy stores nothing');
+    assert.equal(
+      (await db.query<{ id: number }>('SELECT id FROM seam_copy4 WHERE id >= 7 ORDER BY id')).map((r) => r.id),
+      [7],
+      'a rolled-back copy stores nothing',
+    );
     const bad = await db.copyIn('seam_copy4', ['id', 'label'], [[9, null]], { ignoreDuplicates: true }).catch((e) => e);
     assert.instance(bad, DatabaseError, 'other constraints still fail the copy');
-    assert.is(await db.copyIn('seam_copy4', ['id', 'label'], [[9, 'nine']], { ignoreDuplicates: true }), 1, 'and the next copy works');
+    assert.is(
+      await db.copyIn('seam_copy4', ['id', 'label'], [[9, 'nine']], { ignoreDuplicates: true }),
+      1,
+      'and the next copy works',
+    );
   });
 
   test('copyIn inside a transaction is rolled back with it, and a duplicate key fails it', async ({ db }) => {
@@ -195,7 +343,10 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       .catch((e) => e);
     assert.instance(err, DatabaseError);
     assert.is(err.code, '23505');
-    assert.equal((await db.query<{ id: number }>('SELECT id FROM seam_copy2 ORDER BY id')).map((r) => r.id), [1, 2]);
+    assert.equal(
+      (await db.query<{ id: number }>('SELECT id FROM seam_copy2 ORDER BY id')).map((r) => r.id),
+      [1, 2],
+    );
   });
 
   test('bytea round-trips', async ({ db }) => {
@@ -242,7 +393,9 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
   });
 
   test('exec runs a script of several statements', async ({ db }) => {
-    await db.exec(`INSERT INTO seam_items (label) VALUES ('script-a'); INSERT INTO seam_items (label) VALUES ('script-b');`);
+    await db.exec(
+      `INSERT INTO seam_items (label) VALUES ('script-a'); INSERT INTO seam_items (label) VALUES ('script-b');`,
+    );
     assert.is((await db.query(`SELECT 1 FROM seam_items WHERE label LIKE 'script-%'`)).length, 2);
   });
 
@@ -289,7 +442,9 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
   });
 
   test('concurrent queries and transactions do not interleave inside a transaction', async ({ db }) => {
-    await db.exec('DROP TABLE IF EXISTS seam_counter; CREATE TABLE seam_counter (n int); INSERT INTO seam_counter VALUES (0);');
+    await db.exec(
+      'DROP TABLE IF EXISTS seam_counter; CREATE TABLE seam_counter (n int); INSERT INTO seam_counter VALUES (0);',
+    );
     await Promise.all(
       Array.from({ length: 20 }, () =>
         db.transaction(async (tx) => {

@@ -1,11 +1,12 @@
 // The seam's contract on the postgres.js adapter against a real PostgreSQL server process.
+
+import postgres from 'postgres';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServerDatabase } from '../../src/db/postgres.ts';
-import postgres from 'postgres';
-import { seamContract } from './seam-contract.ts';
-import { startPostgresServer } from '../helpers/postgres-server.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
+import { startPostgresServer } from '../helpers/postgres-server.ts';
+import { seamContract } from './seam-contract.ts';
 
 const server = await startPostgresServer();
 if ('skip' in server) {
@@ -35,30 +36,33 @@ if ('skip' in server) {
       await b.close();
     }
   });
-  contract('postgres.js as installed: a reserved connection whose backend is killed rejects its next statement; the process lives on', async () => {
-    // postgres.js 3.4.9 threw from a setImmediate here (uncatchable: the process died), and
-    // released the dead connection back into the pool: patches/postgres+3.4.9.patch fixes both.
-    const sql = postgres(fresh.url, { max: 2, onnotice: () => {} });
-    const killer = createServerDatabase({ url: fresh.url, max: 1 });
-    try {
-      const reserved = await sql.reserve();
-      const [{ pid }] = (await reserved`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
-      await killer.query('SELECT pg_terminate_backend($1::int)', [pid]);
-      await new Promise((r) => setTimeout(r, 200));
-      const outcome = await reserved`SELECT 1 AS one`.then(
-        () => 'answered',
-        (e: { code?: string }) => e.code,
-      );
-      reserved.release();
-      assert.is(outcome, 'CONNECTION_CLOSED');
-      await new Promise((r) => setTimeout(r, 100)); // an immediate that would throw has run by now
-      const [row] = await sql`SELECT 1 AS one`;
-      assert.equal({ ...row }, { one: 1 }, 'the pool serves again');
-    } finally {
-      await sql.end({ timeout: 5 });
-      await killer.close();
-    }
-  });
+  contract(
+    'postgres.js as installed: a reserved connection whose backend is killed rejects its next statement; the process lives on',
+    async () => {
+      // postgres.js 3.4.9 threw from a setImmediate here (uncatchable: the process died), and
+      // released the dead connection back into the pool: patches/postgres+3.4.9.patch fixes both.
+      const sql = postgres(fresh.url, { max: 2, onnotice: () => {} });
+      const killer = createServerDatabase({ url: fresh.url, max: 1 });
+      try {
+        const reserved = await sql.reserve();
+        const [{ pid }] = (await reserved`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
+        await killer.query('SELECT pg_terminate_backend($1::int)', [pid]);
+        await new Promise((r) => setTimeout(r, 200));
+        const outcome = await reserved`SELECT 1 AS one`.then(
+          () => 'answered',
+          (e: { code?: string }) => e.code,
+        );
+        reserved.release();
+        assert.is(outcome, 'CONNECTION_CLOSED');
+        await new Promise((r) => setTimeout(r, 100)); // an immediate that would throw has run by now
+        const [row] = await sql`SELECT 1 AS one`;
+        assert.equal({ ...row }, { one: 1 }, 'the pool serves again');
+      } finally {
+        await sql.end({ timeout: 5 });
+        await killer.close();
+      }
+    },
+  );
   contract('a lock whose session is terminated says it is lost', async () => {
     const db = createServerDatabase({ url: fresh.url });
     try {

@@ -31,8 +31,16 @@ const tokenBalance = async (address: string) =>
   BigInt(((await trader.client.queryContractSmart(token, { balance: { address } })) as { balance: string }).balance);
 
 test('launchpad: create_token emits wasm-token_created and the CW20 answers token_info', async () => {
-  const result = await trader.execute(devnet.contracts.launchpad,
-    { create_token: { name: 'Test Frog', symbol: 'TFROG', image: 'https://img.example/frog.png', description: 'A frog for tests' } },
+  const result = await trader.execute(
+    devnet.contracts.launchpad,
+    {
+      create_token: {
+        name: 'Test Frog',
+        symbol: 'TFROG',
+        image: 'https://img.example/frog.png',
+        description: 'A frog for tests',
+      },
+    },
     native(NATIVE),
   );
   const [created] = attr(result.events, 'wasm-token_created');
@@ -40,27 +48,50 @@ test('launchpad: create_token emits wasm-token_created and the CW20 answers toke
   const event = result.events.find((e) => e.type === 'wasm-token_created')!;
   assert.equal(
     event.attributes.map((a) => a.key),
-    ['_contract_address', 'token_address', 'creator', 'name', 'symbol', 'image', 'description', 'initial_reserves', 'msg_index'],
+    [
+      '_contract_address',
+      'token_address',
+      'creator',
+      'name',
+      'symbol',
+      'image',
+      'description',
+      'initial_reserves',
+      'msg_index',
+    ],
   );
   assert.is(created!._contract_address, devnet.contracts.launchpad);
   assert.is(created!.creator, trader.address);
   assert.is(created!.initial_reserves, '1000000');
   token = created!.token_address!;
-  assert.equal(await trader.client.queryContractSmart(token, { token_info: {} }), { name: 'Test Frog', symbol: 'TFROG', decimals: 6, total_supply: '1000000000000000' });
+  assert.equal(await trader.client.queryContractSmart(token, { token_info: {} }), {
+    name: 'Test Frog',
+    symbol: 'TFROG',
+    decimals: 6,
+    total_supply: '1000000000000000',
+  });
   const marketing = await trader.client.queryContractSmart(token, { marketing_info: {} });
   assert.is(marketing.description, 'A frog for tests');
   assert.equal(marketing.logo, { url: 'https://img.example/frog.png' });
   const contract = await trader.client.getContract(token);
   assert.is(contract.codeId, 1);
-  const progress = await trader.client.queryContractSmart(devnet.contracts.launchpad, { progress: { token_address: token } });
+  const progress = await trader.client.queryContractSmart(devnet.contracts.launchpad, {
+    progress: { token_address: token },
+  });
   assert.is(progress.native_reserves, '1000000');
   assert.is(progress.graduated, false);
   assert.is(progress.graduation_threshold, '24000000000', '$12,000 at $0.50 per NATIVE');
 });
 
 test('launchpad: buy takes a 1% fee from what is sent and prices on the virtual-reserve curve', async () => {
-  const before = await trader.client.queryContractSmart(devnet.contracts.launchpad, { progress: { token_address: token } });
-  const result = await trader.execute(devnet.contracts.launchpad, { buy: { token_address: token } }, native(100n * NATIVE));
+  const before = await trader.client.queryContractSmart(devnet.contracts.launchpad, {
+    progress: { token_address: token },
+  });
+  const result = await trader.execute(
+    devnet.contracts.launchpad,
+    { buy: { token_address: token } },
+    native(100n * NATIVE),
+  );
   const [buy] = attr(result.events, 'wasm-buy');
   const nativeIn = 100n * NATIVE;
   const fee = nativeIn / 100n;
@@ -79,7 +110,10 @@ test('launchpad: buy takes a 1% fee from what is sent and prices on the virtual-
     msg_index: '0',
   });
   assert.is(await tokenBalance(trader.address), tokensOut);
-  assert.ok(result.events.some((e) => e.type === 'execute'), 'wasmd execute event');
+  assert.ok(
+    result.events.some((e) => e.type === 'execute'),
+    'wasmd execute event',
+  );
   const trade = devnet.ledger.trades.find((t) => t.txHash === result.transactionHash)!;
   assert.is(trade.action, 'buy');
   assert.is(trade.volumeUnative, net);
@@ -92,7 +126,9 @@ test('launchpad: sell goes through CW20 send and pays out of the curve minus the
   const held = await tokenBalance(trader.address);
   const amount = held / 2n;
   const nativeBefore = await nativeBalance(trader.address);
-  const result = await trader.execute(token, { send: { contract: devnet.contracts.launchpad, amount: amount.toString(), msg: hook({ sell: {} }) } });
+  const result = await trader.execute(token, {
+    send: { contract: devnet.contracts.launchpad, amount: amount.toString(), msg: hook({ sell: {} }) },
+  });
   const [sell] = attr(result.events, 'wasm-sell');
   assert.is(sell!._contract_address, devnet.contracts.launchpad);
   assert.is(sell!.seller, trader.address);
@@ -104,7 +140,10 @@ test('launchpad: sell goes through CW20 send and pays out of the curve minus the
   assert.is(await nativeBalance(trader.address), nativeBefore + nativeOut - gasFee);
   assert.is(await tokenBalance(trader.address), held - amount);
   const wasmEvents = attr(result.events, 'wasm');
-  assert.ok(wasmEvents.some((e) => e.action === 'send' && e._contract_address === token), 'the CW20 send');
+  assert.ok(
+    wasmEvents.some((e) => e.action === 'send' && e._contract_address === token),
+    'the CW20 send',
+  );
 });
 
 test('launchpad: only the admin sets the oracle price', async () => {
@@ -119,9 +158,15 @@ test('launchpad: only the admin sets the oracle price', async () => {
 test('launchpad: the buy that reaches the threshold graduates the token to an AMM pool', async () => {
   // $100 per NATIVE puts the $12,000 threshold at 120 NATIVE.
   await admin.execute(devnet.contracts.launchpad, { set_oracle_price: { native_usd_micro: '100000000' } });
-  const progress = await trader.client.queryContractSmart(devnet.contracts.launchpad, { progress: { token_address: token } });
+  const progress = await trader.client.queryContractSmart(devnet.contracts.launchpad, {
+    progress: { token_address: token },
+  });
   assert.is(progress.graduation_threshold, '120000000');
-  const result = await trader.execute(devnet.contracts.launchpad, { buy: { token_address: token } }, native(200n * NATIVE));
+  const result = await trader.execute(
+    devnet.contracts.launchpad,
+    { buy: { token_address: token } },
+    native(200n * NATIVE),
+  );
   const types = result.events.map((e) => e.type).filter((t) => t.startsWith('wasm-'));
   assert.equal(types.slice(0, 2), ['wasm-buy_and_graduate', 'wasm-graduate']);
   const [buy] = attr(result.events, 'wasm-buy_and_graduate');
@@ -132,7 +177,9 @@ test('launchpad: the buy that reaches the threshold graduates the token to an AM
   const pool = await trader.client.queryContractSmart(devnet.contracts.amm, { pool: { token_address: token } });
   assert.is(pool.native_reserves, graduate!.native_for_pool);
   assert.is(pool.token_reserves, graduate!.tokens_for_pool);
-  const after = await trader.client.queryContractSmart(devnet.contracts.launchpad, { progress: { token_address: token } });
+  const after = await trader.client.queryContractSmart(devnet.contracts.launchpad, {
+    progress: { token_address: token },
+  });
   assert.is(after.graduated, true);
   assert.is(devnet.ledger.graduations.at(-1)!.token, token);
   try {
@@ -161,7 +208,9 @@ test('amm: a graduated token trades as swaps in both directions with a 0.3% fee'
     native_reserves: (BigInt(pool.native_reserves) + offer - fee).toString(),
     msg_index: '0',
   });
-  const sell = await trader.execute(token, { send: { contract: devnet.contracts.amm, amount: expected.toString(), msg: hook({ swap: {} }) } });
+  const sell = await trader.execute(token, {
+    send: { contract: devnet.contracts.amm, amount: expected.toString(), msg: hook({ swap: {} }) },
+  });
   const [swapOut] = attr(sell.events, 'wasm-swap');
   assert.is(swapOut!.direction, 'token_to_native');
   assert.is(swapOut!.offer_amount, expected.toString());
@@ -172,7 +221,8 @@ test('amm: a graduated token trades as swaps in both directions with a 0.3% fee'
 });
 
 test('amm: a token can start directly on the AMM; its first swap is how an indexer sees it', async () => {
-  const result = await trader.execute(devnet.contracts.amm,
+  const result = await trader.execute(
+    devnet.contracts.amm,
     { create_token_pool: { name: 'Direct Pool', symbol: 'DPOOL', image: '', description: 'starts on the AMM' } },
     native(5_000n * NATIVE),
   );
@@ -196,10 +246,18 @@ test('cw20: transfer moves tokens between accounts', async () => {
 test('contracts: a failed execute is a failed tx with a wasm error and no state change', async () => {
   const held = await tokenBalance(trader.address);
   try {
-    await trader.client.execute(trader.address, token, { transfer: { recipient: devnet.accounts[5]!.address, amount: (held + 1n).toString() } }, feeFor(500_000));
+    await trader.client.execute(
+      trader.address,
+      token,
+      { transfer: { recipient: devnet.accounts[5]!.address, amount: (held + 1n).toString() } },
+      feeFor(500_000),
+    );
     assert.unreachable('overspending a CW20 balance fails');
   } catch (error) {
-    assert.match((error as Error).message, /Code: 5; Raw log: failed to execute message; message index: 0: Generic error: Overflow.*: execute wasm contract failed/);
+    assert.match(
+      (error as Error).message,
+      /Code: 5; Raw log: failed to execute message; message index: 0: Generic error: Overflow.*: execute wasm contract failed/,
+    );
   }
   assert.is(await tokenBalance(trader.address), held);
 });

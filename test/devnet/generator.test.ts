@@ -24,7 +24,12 @@ async function tradesOnChain(devnet: Devnet, comet: Comet38Client, fromHeight = 
         if (!TRADE_EVENTS.has(event.type)) return;
         const a = Object.fromEntries(event.attributes.map((x) => [x.key, x.value]));
         const action = event.type.slice(5) as LedgerTrade['action'];
-        const direction = action === 'swap' ? (a.direction as LedgerTrade['direction']) : action === 'sell' ? 'token_to_native' : 'native_to_token';
+        const direction =
+          action === 'swap'
+            ? (a.direction as LedgerTrade['direction'])
+            : action === 'sell'
+              ? 'token_to_native'
+              : 'native_to_token';
         found.push({
           height,
           txHash,
@@ -53,18 +58,29 @@ test('generator: launches, buys, sells, graduations and swaps, each trade exactl
   await admin.execute(devnet.contracts.launchpad, { set_oracle_price: { native_usd_micro: '200000000' } });
   admin.client.disconnect();
   const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline && (devnet.ledger.graduations.length < 2 || devnet.ledger.trades.filter((t) => t.action === 'swap').length < 20)) {
+  while (
+    Date.now() < deadline &&
+    (devnet.ledger.graduations.length < 2 || devnet.ledger.trades.filter((t) => t.action === 'swap').length < 20)
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   devnet.generator.setRate(0);
   const actions = new Set(devnet.ledger.trades.map((t) => `${t.action}/${t.direction}`));
-  for (const expected of ['buy/native_to_token', 'sell/token_to_native', 'buy_and_graduate/native_to_token', 'swap/native_to_token', 'swap/token_to_native']) {
+  for (const expected of [
+    'buy/native_to_token',
+    'sell/token_to_native',
+    'buy_and_graduate/native_to_token',
+    'swap/native_to_token',
+    'swap/token_to_native',
+  ]) {
     assert.ok(actions.has(expected), `the generator made a ${expected} trade`);
   }
   assert.ok(devnet.ledger.launches.some((l) => l.source === 'launchpad'));
   const comet = await Comet38Client.connect(devnet.rpcUrl);
   const chain = await tradesOnChain(devnet, comet);
-  const ledger = devnet.ledger.trades.filter((t) => t.height <= devnet.height()).map(({ time: _t, volumeUnative: _v, volumeToken: _vt, priceUnative: _p, source: _s, ...rest }) => rest);
+  const ledger = devnet.ledger.trades
+    .filter((t) => t.height <= devnet.height())
+    .map(({ time: _t, volumeUnative: _v, volumeToken: _vt, priceUnative: _p, source: _s, ...rest }) => rest);
   assert.is(chain.length, ledger.length);
   assert.equal(chain, ledger);
   const sources = new Set(devnet.ledger.trades.map((t) => `${t.source}:${t.action}`));

@@ -22,7 +22,12 @@ test('persistence: a restarted devnet continues the same chain with its txs, bal
   const dataDir = tempDir();
   const first = await createDevnet({ port: 0, blockMs: 50, tradesPerBlock: 8, dataDir });
   const { client, address } = await signingClient(first, 1);
-  const sent = await client.sendTokens(address, first.accounts[2]!.address, [{ denom: 'unative', amount: '4242' }], 'auto');
+  const sent = await client.sendTokens(
+    address,
+    first.accounts[2]!.address,
+    [{ denom: 'unative', amount: '4242' }],
+    'auto',
+  );
   client.disconnect();
   await first.close();
   const height = first.height();
@@ -46,7 +51,10 @@ test('persistence: a restarted devnet continues the same chain with its txs, bal
   assert.is(comet.block.header.last_block_id.hash, previous.id, 'the new block links to the restored chain');
   const again = await signingClient(second, 1);
   const ticker = setInterval(() => void second.produceBlock(), 50);
-  const result = await again.client.sendTokens(address, address, [{ denom: 'unative', amount: '1' }], { amount: [{ denom: 'unative', amount: '2000' }], gas: '200000' });
+  const result = await again.client.sendTokens(address, address, [{ denom: 'unative', amount: '1' }], {
+    amount: [{ denom: 'unative', amount: '2000' }],
+    gas: '200000',
+  });
   clearInterval(ticker);
   assert.is(result.code, 0, 'the account sequence survived');
   again.client.disconnect();
@@ -56,7 +64,11 @@ test('persistence: a restarted devnet continues the same chain with its txs, bal
 
 test('persistence: after kill -9 the chain resumes at or beyond every height it had served', async () => {
   const dataDir = tempDir();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'run-devnet.ts'), dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'run-devnet.ts'), dataDir],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once('exit', (code) => reject(new Error(`devnet exited with ${code}`)));

@@ -3,9 +3,12 @@
 import { toBech32 } from '@cosmjs/encoding';
 import { Decimal } from '@cosmjs/math';
 import { PageRequest } from 'cosmjs-types/cosmos/base/query/v1beta1/pagination';
-import { QueryParamsRequest as GovParamsRequest, QueryParamsResponse as GovParamsResponse } from 'cosmjs-types/cosmos/gov/v1/query';
-import { QueryValidatorsRequest, QueryValidatorsResponse } from 'cosmjs-types/cosmos/staking/v1beta1/query';
 import { GetNodeInfoRequest, GetNodeInfoResponse } from 'cosmjs-types/cosmos/base/tendermint/v1beta1/query';
+import {
+  QueryParamsRequest as GovParamsRequest,
+  QueryParamsResponse as GovParamsResponse,
+} from 'cosmjs-types/cosmos/gov/v1/query';
+import { QueryValidatorsRequest, QueryValidatorsResponse } from 'cosmjs-types/cosmos/staking/v1beta1/query';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
@@ -31,18 +34,30 @@ test('auth: an account has its number and sequence; an unknown one is NotFound',
     await ctx.query.auth.account(toBech32('native', new Uint8Array(20).fill(9)));
     assert.unreachable();
   } catch (error) {
-    assert.match((error as Error).message, /rpc error: code = NotFound desc = account native1\w+ not found: key not found/);
+    assert.match(
+      (error as Error).message,
+      /rpc error: code = NotFound desc = account native1\w+ not found: key not found/,
+    );
   }
 });
 
 test('bank: supply, supply of unative and the unative metadata', async () => {
   const supply = await ctx.query.bank.totalSupply();
-  assert.equal(supply.supply.map((c) => c.denom), ['unative']);
+  assert.equal(
+    supply.supply.map((c) => c.denom),
+    ['unative'],
+  );
   assert.is((await ctx.query.bank.supplyOf('unative')).amount, supply.supply[0]!.amount);
   const metadata = await ctx.query.bank.denomMetadata('unative');
   assert.is(metadata.base, 'unative');
   assert.is(metadata.display, 'NATIVE');
-  assert.equal(metadata.denomUnits.map((u) => [u.denom, u.exponent]), [['unative', 0], ['NATIVE', 6]]);
+  assert.equal(
+    metadata.denomUnits.map((u) => [u.denom, u.exponent]),
+    [
+      ['unative', 0],
+      ['NATIVE', 6],
+    ],
+  );
   assert.is((await ctx.query.bank.denomsMetadata()).length, 1);
 });
 
@@ -56,7 +71,10 @@ test('staking: validators exist in all three bond statuses, filtered by status',
   const validator = bonded.validators[0]!;
   assert.match(validator.operatorAddress, /^nativevaloper1/);
   assert.is(dec(validator.commission.commissionRates.rate).length > 0, true);
-  assert.is((await ctx.query.staking.validator(validator.operatorAddress)).validator.operatorAddress, validator.operatorAddress);
+  assert.is(
+    (await ctx.query.staking.validator(validator.operatorAddress)).validator.operatorAddress,
+    validator.operatorAddress,
+  );
   const pool = await ctx.query.staking.pool();
   const bondedTokens = bonded.validators.reduce((sum, v) => sum + BigInt(v.tokens), 0n);
   assert.is(BigInt(pool.pool.bondedTokens), bondedTokens);
@@ -82,7 +100,10 @@ test('staking: delegations of a validator and of a delegator', async () => {
 });
 
 async function validatorsPage(pagination: Partial<PageRequest>) {
-  const request = QueryValidatorsRequest.encode({ status: '', pagination: PageRequest.fromPartial(pagination) }).finish();
+  const request = QueryValidatorsRequest.encode({
+    status: '',
+    pagination: PageRequest.fromPartial(pagination),
+  }).finish();
   const response = await ctx.query.queryAbci('/cosmos.staking.v1beta1.Query/Validators', request);
   return QueryValidatorsResponse.decode(response.value);
 }
@@ -115,7 +136,12 @@ test('mint: no inflation, 6311520 blocks per year, goal bonded 0.67', async () =
 
 test('gov: v1 params by type carry voting period, quorum and threshold', async () => {
   const v1 = GovParamsResponse.decode(
-    (await ctx.query.queryAbci('/cosmos.gov.v1.Query/Params', GovParamsRequest.encode({ paramsType: 'voting' }).finish())).value,
+    (
+      await ctx.query.queryAbci(
+        '/cosmos.gov.v1.Query/Params',
+        GovParamsRequest.encode({ paramsType: 'voting' }).finish(),
+      )
+    ).value,
   );
   assert.is(v1.votingParams?.votingPeriod?.seconds, 172_800n);
   assert.is(v1.depositParams, undefined, 'only the requested legacy section is set');
@@ -130,7 +156,10 @@ test('gov: v1 params by type carry voting period, quorum and threshold', async (
 });
 
 test('node info: the tendermint base service names the chain and versions', async () => {
-  const response = await ctx.query.queryAbci('/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo', GetNodeInfoRequest.encode({}).finish());
+  const response = await ctx.query.queryAbci(
+    '/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo',
+    GetNodeInfoRequest.encode({}).finish(),
+  );
   const info = GetNodeInfoResponse.decode(response.value);
   assert.is(info.defaultNodeInfo?.network, 'native-devnet-1');
   assert.match(info.defaultNodeInfo!.version, /^0\.38\./);
@@ -142,7 +171,10 @@ test('abci: an unknown query path is an SDK error, not a crash', async () => {
     await ctx.query.queryAbci('/cosmos.nothing.v1.Query/Nothing', new Uint8Array());
     assert.unreachable();
   } catch (error) {
-    assert.match((error as Error).message, /Query failed with \(6\): unknown query path: \/cosmos.nothing.v1.Query\/Nothing: unknown request/);
+    assert.match(
+      (error as Error).message,
+      /Query failed with \(6\): unknown query path: \/cosmos.nothing.v1.Query\/Nothing: unknown request/,
+    );
   }
   const info = await ctx.comet.abciInfo();
   assert.is(info.lastBlockHeight, devnet.height());

@@ -49,11 +49,18 @@ test('rpc: GET /status and /block?height= answer in the URI form', async () => {
 
 test('rpc: bad heights get CometBFT errors, never a crash', async () => {
   const negative = await rpc(devnet, 'block', { height: '-3' });
-  assert.equal(negative.error, { code: -32603, message: 'Internal error', data: 'height must be greater than 0, but got -3' });
+  assert.equal(negative.error, {
+    code: -32603,
+    message: 'Internal error',
+    data: 'height must be greater than 0, but got -3',
+  });
   const zero = await rpc(devnet, 'block_results', { height: '0' });
   assert.is(zero.error?.data, 'height must be greater than 0, but got 0');
   const ahead = await rpc(devnet, 'block', { height: '99' });
-  assert.is(ahead.error?.data, `height 99 must be less than or equal to the current blockchain height ${devnet.height()}`);
+  assert.is(
+    ahead.error?.data,
+    `height 99 must be less than or equal to the current blockchain height ${devnet.height()}`,
+  );
   const uri = await get('/block?height=99');
   assert.is(uri.status, 500);
   assert.is(uri.body.id, -1);
@@ -76,8 +83,17 @@ test('rpc: unknown methods, invalid JSON and invalid requests get JSON-RPC error
     ]),
   });
   const answers = (await batch.json()) as any[];
-  assert.equal(answers.map((a) => [a.id, a.result ? 'ok' : a.error.code]), [[1, 'ok'], [2, -32601]]);
-  assert.is((await rpc(devnet, 'tx', { hash: toBase64(new Uint8Array(32)) })).error?.data, `tx (${'00'.repeat(32)}) not found`);
+  assert.equal(
+    answers.map((a) => [a.id, a.result ? 'ok' : a.error.code]),
+    [
+      [1, 'ok'],
+      [2, -32601],
+    ],
+  );
+  assert.is(
+    (await rpc(devnet, 'tx', { hash: toBase64(new Uint8Array(32)) })).error?.data,
+    `tx (${'00'.repeat(32)}) not found`,
+  );
 });
 
 test('rpc: tx_search pages through matches in ascending and descending order', async () => {
@@ -87,14 +103,23 @@ test('rpc: tx_search pages through matches in ascending and descending order', a
   assert.ok(total >= 20, `generator txs expected, got ${total}`);
   const asc: string[] = [];
   for (let page = 1; page <= Math.ceil(total / 7); page++) {
-    const result = (await rpc(devnet, 'tx_search', { query, page: String(page), per_page: '7', order_by: 'asc' })).result;
+    const result = (await rpc(devnet, 'tx_search', { query, page: String(page), per_page: '7', order_by: 'asc' }))
+      .result;
     assert.is(result.total_count, String(total));
     asc.push(...result.txs.map((t: any) => t.hash));
   }
-  assert.equal(asc, all.txs.map((t: any) => t.hash));
+  assert.equal(
+    asc,
+    all.txs.map((t: any) => t.hash),
+  );
   const heights = all.txs.map((t: any) => Number(t.height) * 1000 + t.index);
-  assert.equal(heights, [...heights].sort((a: number, b: number) => a - b));
-  const desc = (await rpc(devnet, 'tx_search', { query, per_page: '100', order_by: 'desc' })).result.txs.map((t: any) => t.hash);
+  assert.equal(
+    heights,
+    [...heights].sort((a: number, b: number) => a - b),
+  );
+  const desc = (await rpc(devnet, 'tx_search', { query, per_page: '100', order_by: 'desc' })).result.txs.map(
+    (t: any) => t.hash,
+  );
   assert.equal(desc, [...asc].reverse());
   const beyond = await rpc(devnet, 'tx_search', { query, page: '99', per_page: '7' });
   assert.is(beyond.error?.data, `page should be within [1, ${Math.ceil(total / 7)}] range, given 99`);
@@ -106,10 +131,15 @@ test('rpc: tx_search by tx.height, tx.hash, ranges and event attributes', async 
   assert.is(byHeight.txs.length, block.block.data.txs.length);
   const first = byHeight.txs[0];
   const byHash = (await rpc(devnet, 'tx_search', { query: `tx.hash='${first.hash}'` })).result;
-  assert.equal(byHash.txs.map((t: any) => t.hash), [first.hash]);
+  assert.equal(
+    byHash.txs.map((t: any) => t.hash),
+    [first.hash],
+  );
   const range = (await rpc(devnet, 'tx_search', { query: 'tx.height>=2 AND tx.height<=3', per_page: '100' })).result;
   assert.ok(range.txs.every((t: any) => t.height === '2' || t.height === '3'));
-  const contract = (await rpc(devnet, 'tx_search', { query: `wasm._contract_address='${devnet.contracts.launchpad}' AND tx.height=3` })).result;
+  const contract = (
+    await rpc(devnet, 'tx_search', { query: `wasm._contract_address='${devnet.contracts.launchpad}' AND tx.height=3` })
+  ).result;
   assert.ok(contract.txs.every((t: any) => t.height === '3'));
   const uri = await get(`/tx_search?query="tx.height=3"&per_page=2`);
   assert.is(uri.body.result.total_count, byHeight.total_count);
@@ -121,7 +151,10 @@ test('rpc: tx_search by tx.height, tx.hash, ranges and event attributes', async 
 test('rpc: blockchain, validators and genesis', async () => {
   const chain = (await rpc(devnet, 'blockchain', { minHeight: '1', maxHeight: String(devnet.height()) })).result;
   assert.is(chain.last_height, String(devnet.height()));
-  assert.equal(chain.block_metas.map((m: any) => Number(m.header.height)), Array.from({ length: devnet.height() }, (_, i) => devnet.height() - i));
+  assert.equal(
+    chain.block_metas.map((m: any) => Number(m.header.height)),
+    Array.from({ length: devnet.height() }, (_, i) => devnet.height() - i),
+  );
   const comet = await Comet38Client.connect(devnet.rpcUrl);
   const validators = await comet.validatorsAll();
   assert.is(validators.total, 3, 'the bonded validators');
@@ -133,7 +166,17 @@ test('rpc: blockchain, validators and genesis', async () => {
 
 test('rpc: broadcast_tx_commit waits for the block and returns the result', async () => {
   const { client, address } = await signingClient(devnet, 2);
-  const raw = await client.sign(address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: address, toAddress: address, amount: [{ denom: 'unative', amount: '1' }] } }], { amount: [{ denom: 'unative', amount: '2000' }], gas: '200000' }, '');
+  const raw = await client.sign(
+    address,
+    [
+      {
+        typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+        value: { fromAddress: address, toAddress: address, amount: [{ denom: 'unative', amount: '1' }] },
+      },
+    ],
+    { amount: [{ denom: 'unative', amount: '2000' }], gas: '200000' },
+    '',
+  );
   const pending = rpc(devnet, 'broadcast_tx_commit', { tx: toBase64(TxRaw.encode(raw).finish()) });
   setTimeout(() => void devnet.produceBlock(), 100);
   const { result } = await pending;
@@ -144,7 +187,9 @@ test('rpc: broadcast_tx_commit waits for the block and returns the result', asyn
 });
 
 test('websocket: subscribeNewBlock delivers each new block to cosmjs', async () => {
-  const socket = new WebsocketClient(devnet.rpcUrl.replace(/^http/, 'ws'), (error) => assert.unreachable(String(error)));
+  const socket = new WebsocketClient(devnet.rpcUrl.replace(/^http/, 'ws'), (error) =>
+    assert.unreachable(String(error)),
+  );
   const comet = Comet38Client.create(socket);
   const heights: number[] = [];
   const done = new Promise<void>((resolve, reject) => {
@@ -185,7 +230,11 @@ test('fault hook: a paused devnet refuses connections and resumes on the same po
   const heightWhilePaused = await devnet.produceBlock();
   await devnet.resume();
   assert.is(await connect(), 'connected');
-  assert.is((await get('/status')).body.result.sync_info.latest_block_height, String(heightWhilePaused), 'blocks went on while paused');
+  assert.is(
+    (await get('/status')).body.result.sync_info.latest_block_height,
+    String(heightWhilePaused),
+    'blocks went on while paused',
+  );
 });
 
 test.run();

@@ -57,7 +57,10 @@ test('signing: delegateTokens succeeds with code 0 and the delegation grows', as
 
 test('signing: simulate reports exactly the gas the execution uses', async () => {
   const { client, address } = await signingClient(devnet, 5);
-  const msg = { typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: address, toAddress: devnet.accounts[6]!.address, amount: coins(1) } };
+  const msg = {
+    typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+    value: { fromAddress: address, toAddress: devnet.accounts[6]!.address, amount: coins(1) },
+  };
   const simulated = await client.simulate(address, [msg], '');
   const result = await client.signAndBroadcast(address, [msg], fee(simulated + 10_000));
   assert.is(result.code, 0);
@@ -68,14 +71,28 @@ test('signing: simulate reports exactly the gas the execution uses', async () =>
 test('signing: a wrong sequence is rejected at broadcast with code 32 and the SDK message', async () => {
   const { client, address } = await signingClient(devnet, 5);
   const account = (await client.getAccount(address))!;
-  const raw = await client.sign(address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: address, toAddress: address, amount: coins(1) } }], fee(100_000), '', {
-    accountNumber: account.accountNumber,
-    sequence: account.sequence + 5,
-    chainId: devnet.chainId,
-  });
+  const raw = await client.sign(
+    address,
+    [
+      {
+        typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+        value: { fromAddress: address, toAddress: address, amount: coins(1) },
+      },
+    ],
+    fee(100_000),
+    '',
+    {
+      accountNumber: account.accountNumber,
+      sequence: account.sequence + 5,
+      chainId: devnet.chainId,
+    },
+  );
   const error = await broadcastError(client.broadcastTx(TxRaw.encode(raw).finish(), 1_000, 50));
   assert.is(error.code, 32);
-  assert.is(error.log, `account sequence mismatch, expected ${account.sequence}, got ${account.sequence + 5}: incorrect account sequence`);
+  assert.is(
+    error.log,
+    `account sequence mismatch, expected ${account.sequence}, got ${account.sequence + 5}: incorrect account sequence`,
+  );
   client.disconnect();
 });
 
@@ -92,7 +109,10 @@ test('signing: sending more than the balance fails in the block with code 5', as
 
 test('signing: too little gas fails with code 11 (at CheckTx, or in the block past the ante handler)', async () => {
   const { client, address } = await signingClient(devnet, 7);
-  const send = { typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: address, toAddress: address, amount: coins(1) } };
+  const send = {
+    typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+    value: { fromAddress: address, toAddress: address, amount: coins(1) },
+  };
   const early = await broadcastError(client.signAndBroadcast(address, [send], fee(1_000)));
   assert.is(early.code, 11);
   assert.match(early.log ?? '', /out of gas/);
@@ -105,20 +125,39 @@ test('signing: too little gas fails with code 11 (at CheckTx, or in the block pa
 test('signing: a signature by another key is rejected with code 4', async () => {
   const { client, address } = await signingClient(devnet, 8);
   const account = (await client.getAccount(address))!;
-  const raw = await client.sign(address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: address, toAddress: address, amount: coins(1) } }], fee(100_000), '');
+  const raw = await client.sign(
+    address,
+    [
+      {
+        typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+        value: { fromAddress: address, toAddress: address, amount: coins(1) },
+      },
+    ],
+    fee(100_000),
+    '',
+  );
   const other = await wallet(9);
   const [{ address: otherAddress }] = await other.getAccounts();
-  const forged = await other.signDirect(otherAddress!, makeSignDoc(raw.bodyBytes, raw.authInfoBytes, devnet.chainId, account.accountNumber));
+  const forged = await other.signDirect(
+    otherAddress!,
+    makeSignDoc(raw.bodyBytes, raw.authInfoBytes, devnet.chainId, account.accountNumber),
+  );
   raw.signatures = [Buffer.from(forged.signature.signature, 'base64')];
   const error = await broadcastError(client.broadcastTx(TxRaw.encode(raw).finish(), 1_000, 50));
   assert.is(error.code, 4);
-  assert.match(error.log ?? '', /^signature verification failed; please verify account number \(\d+\), sequence \(\d+\) and chain-id \(native-devnet-1\): unauthorized$/);
+  assert.match(
+    error.log ?? '',
+    /^signature verification failed; please verify account number \(\d+\), sequence \(\d+\) and chain-id \(native-devnet-1\): unauthorized$/,
+  );
   client.disconnect();
 });
 
 test('signing: a fee below the minimum gas price is rejected with code 13', async () => {
   const { client, address } = await signingClient(devnet, 8);
-  const send = { typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: address, toAddress: address, amount: coins(1) } };
+  const send = {
+    typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+    value: { fromAddress: address, toAddress: address, amount: coins(1) },
+  };
   const error = await broadcastError(client.signAndBroadcast(address, [send], fee(200_000, 10)));
   assert.is(error.code, 13);
   assert.is(error.log, 'insufficient fees; got: 10unative required: 2000unative: insufficient fee');
@@ -131,7 +170,12 @@ test('signing: a bridge-out burn takes the amount out of the total supply', asyn
   const supplyBefore = BigInt((await query.bank.supplyOf('unative')).amount);
   const msg = {
     typeUrl: '/native.bridge.v1.MsgBurnForBridgeOut',
-    value: { sender: address, amount: { denom: 'unative', amount: '2500000' }, destinationChain: 'ethereum', destinationAddress: '0x00000000000000000000000000000000000000aa' },
+    value: {
+      sender: address,
+      amount: { denom: 'unative', amount: '2500000' },
+      destinationChain: 'ethereum',
+      destinationAddress: '0x00000000000000000000000000000000000000aa',
+    },
   };
   const result = await client.signAndBroadcast(address, [msg], 'auto');
   assert.is(result.code, 0);
@@ -144,9 +188,24 @@ test('signing: a bridge-out burn takes the amount out of the total supply', asyn
 
 test('signing: the same signed bytes are not accepted twice', async () => {
   const { client, address } = await signingClient(devnet, 4);
-  const raw = TxRaw.encode(await client.sign(address, [{ typeUrl: '/cosmos.bank.v1beta1.MsgSend', value: { fromAddress: address, toAddress: address, amount: coins(1) } }], fee(100_000), 'once')).finish();
+  const raw = TxRaw.encode(
+    await client.sign(
+      address,
+      [
+        {
+          typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+          value: { fromAddress: address, toAddress: address, amount: coins(1) },
+        },
+      ],
+      fee(100_000),
+      'once',
+    ),
+  ).finish();
   const hash = await client.broadcastTxSync(raw);
-  const again = await fetch(devnet.rpcUrl, { method: 'POST', body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'broadcast_tx_sync', params: { tx: toBase64(raw) } }) });
+  const again = await fetch(devnet.rpcUrl, {
+    method: 'POST',
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'broadcast_tx_sync', params: { tx: toBase64(raw) } }),
+  });
   const body = (await again.json()) as { error?: { data: string } };
   assert.is(body.error?.data, 'tx already exists in cache');
   assert.match(hash, /^[0-9A-F]{64}$/);

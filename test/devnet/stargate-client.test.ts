@@ -1,7 +1,7 @@
 // The devnet through cosmjs's StargateClient: what a wallet or explorer reads.
 import { toBech32 } from '@cosmjs/encoding';
-import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { StargateClient } from '@cosmjs/stargate';
+import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
@@ -15,7 +15,13 @@ test.before(async () => {
   devnet = await startDevnet({ blockMs: 100 });
   client = await StargateClient.connect(devnet.rpcUrl);
   const sender = await signingClient(devnet, 1);
-  const result = await sender.client.sendTokens(sender.address, devnet.accounts[2]!.address, [{ denom: 'unative', amount: '12345' }], 'auto', 'hello');
+  const result = await sender.client.sendTokens(
+    sender.address,
+    devnet.accounts[2]!.address,
+    [{ denom: 'unative', amount: '12345' }],
+    'auto',
+    'hello',
+  );
   sentHash = result.transactionHash;
   sender.client.disconnect();
 });
@@ -61,7 +67,8 @@ test('stargate: getBlock returns a well-formed header linked to its parent', asy
 
 test('stargate: block times carry nanoseconds as CometBFT prints them', async () => {
   const response = await fetch(`${devnet.rpcUrl}/block`);
-  const time = ((await response.json()) as { result: { block: { header: { time: string } } } }).result.block.header.time;
+  const time = ((await response.json()) as { result: { block: { header: { time: string } } } }).result.block.header
+    .time;
   assert.match(time, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/);
 });
 
@@ -73,7 +80,11 @@ test('stargate: getAllBalances and getBalance show the genesis funds minus what 
   const account = await client.getAccount(devnet.accounts[1]!.address);
   assert.is(account?.sequence, 1);
   assert.ok(account?.pubkey, 'the pubkey is set by the first signed tx');
-  assert.is(await client.getAccount(toBech32('native', new Uint8Array(20).fill(7))), null, 'an unknown account is null');
+  assert.is(
+    await client.getAccount(toBech32('native', new Uint8Array(20).fill(7))),
+    null,
+    'an unknown account is null',
+  );
 });
 
 test('stargate: getTx finds a sent transaction with its memo, gas and events', async () => {
@@ -81,7 +92,9 @@ test('stargate: getTx finds a sent transaction with its memo, gas and events', a
   assert.ok(tx);
   assert.is(tx!.code, 0);
   assert.ok(tx!.gasUsed > 0n && tx!.gasUsed <= tx!.gasWanted);
-  const transfer = tx!.events.find((e) => e.type === 'transfer' && e.attributes.some((a) => a.key === 'amount' && a.value === '12345unative'));
+  const transfer = tx!.events.find(
+    (e) => e.type === 'transfer' && e.attributes.some((a) => a.key === 'amount' && a.value === '12345unative'),
+  );
   assert.ok(transfer, 'transfer event of the MsgSend');
   assert.ok(transfer!.attributes.some((a) => a.key === 'msg_index' && a.value === '0'));
   assert.is(await client.getTx('00'.repeat(32)), null);
@@ -97,7 +110,9 @@ test('stargate: searchTx answers the SPEC 4.2 query forms', async () => {
   assert.ok(byHeight.some((t) => t.hash === sentHash));
   const byAction = await client.searchTx(`message.action='/cosmos.bank.v1beta1.MsgSend'`);
   assert.ok(byAction.some((t) => t.hash === sentHash));
-  const combined = await client.searchTx(`message.action='/cosmos.bank.v1beta1.MsgSend' AND message.sender='${devnet.accounts[3]!.address}'`);
+  const combined = await client.searchTx(
+    `message.action='/cosmos.bank.v1beta1.MsgSend' AND message.sender='${devnet.accounts[3]!.address}'`,
+  );
   assert.is(combined.length, 0);
 });
 

@@ -1,8 +1,8 @@
 // Databases for tests: the embedded TimescaleDB in memory by default, or a fresh
 // database on the TEST_DATABASE_URL server, migrated either way.
 import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
-import { createServerDatabase } from '../../src/db/postgres.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { createServerDatabase } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 
 export interface TestDatabase {

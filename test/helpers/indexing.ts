@@ -1,20 +1,33 @@
 // A devnet and an indexer on a test database, wired as the service wires them.
-import { createChainClient, type ChainClient } from '../../src/chain/client.ts';
+
+import * as assert from 'uvu/assert';
+import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import type { Database } from '../../src/db/types.ts';
+import type { LedgerTrade } from '../../src/devnet/index.ts';
 import { createDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.ts';
 import { createIndexer, type Indexer, type IndexerOptions } from '../../src/indexer/indexer.ts';
 import { createLogger, silentLogger } from '../../src/internal/logger.ts';
-import type { LedgerTrade } from '../../src/devnet/index.ts';
-import * as assert from 'uvu/assert';
 import { wasmClient } from '../devnet/helpers.ts';
 
 export function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
   return createDevnet({ port: 0, blockMs: 0, tradesPerBlock: 0, ...options });
 }
 
-export function startIndexer(db: Database, devnet: Devnet, options: Partial<IndexerOptions> = {}): { indexer: Indexer; chain: ChainClient; stop(): Promise<void> } {
+export function startIndexer(
+  db: Database,
+  devnet: Devnet,
+  options: Partial<IndexerOptions> = {},
+): { indexer: Indexer; chain: ChainClient; stop(): Promise<void> } {
   const chain = createChainClient(devnet.rpcUrl);
-  const indexer = createIndexer({ db, chain, contracts: devnet.contracts, logger: process.env.TEST_LOG ? createLogger({ level: 'debug', format: 'json' }) : silentLogger, pollIntervalMs: 200, startHeight: 1, ...options });
+  const indexer = createIndexer({
+    db,
+    chain,
+    contracts: devnet.contracts,
+    logger: process.env.TEST_LOG ? createLogger({ level: 'debug', format: 'json' }) : silentLogger,
+    pollIntervalMs: 200,
+    startHeight: 1,
+    ...options,
+  });
   indexer.start();
   return {
     indexer,
@@ -44,7 +57,10 @@ export async function withBlocks<T>(devnet: Devnet, call: Promise<T>): Promise<T
 export async function setOraclePrice(devnet: Devnet, nativeUsdMicro: bigint): Promise<void> {
   const admin = await wasmClient(devnet, 0);
   try {
-    await withBlocks(devnet, admin.execute(devnet.contracts.launchpad, { set_oracle_price: { native_usd_micro: nativeUsdMicro.toString() } }));
+    await withBlocks(
+      devnet,
+      admin.execute(devnet.contracts.launchpad, { set_oracle_price: { native_usd_micro: nativeUsdMicro.toString() } }),
+    );
   } finally {
     admin.client.disconnect();
   }

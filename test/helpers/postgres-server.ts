@@ -2,7 +2,7 @@
 // a testcontainers TimescaleDB when a Docker engine answers, otherwise a throwaway
 // cluster made with this machine's PostgreSQL binaries, with TimescaleDB loaded when its
 // extension is installed there. Says why when none is possible.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -36,7 +36,9 @@ export function findPostgresBin(): string | undefined {
   if (fromEnv && existsSync(path.join(fromEnv, 'initdb'))) return fromEnv;
   const base = '/usr/lib/postgresql';
   if (existsSync(base)) {
-    const versions = readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    const versions = readdirSync(base)
+      .filter((v) => existsSync(path.join(base, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions[0]) return path.join(base, versions[0], 'bin');
   }
   const which = spawnSync('sh', ['-c', 'command -v initdb'], { encoding: 'utf8' });
@@ -58,12 +60,26 @@ function hasTimescale(bin: string): boolean {
 
 export async function startThrowawayCluster(): Promise<ServerOrReason> {
   const bin = findPostgresBin();
-  if (!bin) return { skip: 'no PostgreSQL server binaries (initdb) on this machine; install postgresql or set TEST_DATABASE_URL' };
-  if (process.getuid?.() === 0 && spawnSync('id', ['postgres']).status !== 0) return { skip: 'running as root and there is no postgres user to run initdb as' };
+  if (!bin)
+    return {
+      skip: 'no PostgreSQL server binaries (initdb) on this machine; install postgresql or set TEST_DATABASE_URL',
+    };
+  if (process.getuid?.() === 0 && spawnSync('id', ['postgres']).status !== 0)
+    return { skip: 'running as root and there is no postgres user to run initdb as' };
   const dir = mkdtempSync(path.join(tmpdir(), 'pgtest-'));
   chmodSync(dir, 0o777);
   const dataDir = path.join(dir, 'data');
-  const [initCmd, initArgs] = asServerUser(path.join(bin, 'initdb'), ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const [initCmd, initArgs] = asServerUser(path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-A',
+    'trust',
+    '-U',
+    'postgres',
+    '--no-sync',
+    '-E',
+    'UTF8',
+  ]);
   const init = spawnSync(initCmd, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) {
     rmSync(dir, { recursive: true, force: true });
@@ -71,9 +87,23 @@ export async function startThrowawayCluster(): Promise<ServerOrReason> {
   }
   const port = await freePort();
   const timescale = hasTimescale(bin);
-  const settings = ['listen_addresses=127.0.0.1', 'fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=300'];
+  const settings = [
+    'listen_addresses=127.0.0.1',
+    'fsync=off',
+    'synchronous_commit=off',
+    'full_page_writes=off',
+    'max_connections=300',
+  ];
   if (timescale) settings.push('shared_preload_libraries=timescaledb', 'timescaledb.telemetry_level=off');
-  const [cmd, args] = asServerUser(path.join(bin, 'postgres'), ['-D', dataDir, '-p', String(port), '-k', dir, ...settings.flatMap((s) => ['-c', s])]);
+  const [cmd, args] = asServerUser(path.join(bin, 'postgres'), [
+    '-D',
+    dataDir,
+    '-p',
+    String(port),
+    '-k',
+    dir,
+    ...settings.flatMap((s) => ['-c', s]),
+  ]);
   const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   child.stderr?.on('data', (d) => (log += d));
@@ -132,7 +162,12 @@ async function startContainer(): Promise<ServerOrReason | undefined> {
 
 export async function startPostgresServer(): Promise<ServerOrReason> {
   if (process.env.TEST_DATABASE_URL) {
-    return { url: process.env.TEST_DATABASE_URL, timescale: true, description: 'TEST_DATABASE_URL', stop: async () => {} };
+    return {
+      url: process.env.TEST_DATABASE_URL,
+      timescale: true,
+      description: 'TEST_DATABASE_URL',
+      stop: async () => {},
+    };
   }
   return (await startContainer()) ?? startThrowawayCluster();
 }

@@ -12,17 +12,28 @@ export function rng(seed: number) {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-  return { next, int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)), pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]! };
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]) => xs[Math.floor(next() * xs.length)]!,
+  };
 }
 
 let hashCounter = 0;
 export function fakeTxHash(): string {
   hashCounter++;
-  return (hashCounter.toString(16).padStart(16, '0') + process.pid.toString(16)).padEnd(64, 'A').toUpperCase().slice(0, 64);
+  return (hashCounter.toString(16).padStart(16, '0') + process.pid.toString(16))
+    .padEnd(64, 'A')
+    .toUpperCase()
+    .slice(0, 64);
 }
 
 /** A launchpad buy of `nativeIn` unative (fee 1%) returning `tokensOut` micro-tokens. */
-export function makeTrade(fields: Partial<Trade> & Pick<Trade, 'time' | 'blockHeight' | 'tokenAddress'>, nativeIn = 1_000_000n, tokensOut = 2_000_000n): Trade {
+export function makeTrade(
+  fields: Partial<Trade> & Pick<Trade, 'time' | 'blockHeight' | 'tokenAddress'>,
+  nativeIn = 1_000_000n,
+  tokensOut = 2_000_000n,
+): Trade {
   const fee = nativeIn / 100n;
   const volumeUnative = nativeIn - fee;
   return {
@@ -46,10 +57,19 @@ export function makeTrade(fields: Partial<Trade> & Pick<Trade, 'time' | 'blockHe
 }
 
 /** Random trades over [from, to): several per block, blocks sharing one time, shuffled. */
-export function randomTrades(opts: { seed: number; from: Date; to: Date; tokens: string[]; blocks: number; startHeight?: number }): Trade[] {
+export function randomTrades(opts: {
+  seed: number;
+  from: Date;
+  to: Date;
+  tokens: string[];
+  blocks: number;
+  startHeight?: number;
+}): Trade[] {
   const r = rng(opts.seed);
   const span = opts.to.getTime() - opts.from.getTime();
-  const times = Array.from({ length: opts.blocks }, () => opts.from.getTime() + Math.floor(r.next() * span)).sort((a, b) => a - b);
+  const times = Array.from({ length: opts.blocks }, () => opts.from.getTime() + Math.floor(r.next() * span)).sort(
+    (a, b) => a - b,
+  );
   const trades: Trade[] = [];
   times.forEach((ms, b) => {
     const height = (opts.startHeight ?? 1) + b;
@@ -57,7 +77,19 @@ export function randomTrades(opts: { seed: number; from: Date; to: Date; tokens:
     for (let i = 0; i < perBlock; i++) {
       const nativeIn = BigInt(r.int(1_000, 5_000_000_000));
       const tokensOut = BigInt(r.int(1_000, 9_000_000_000));
-      trades.push(makeTrade({ time: new Date(ms), blockHeight: height, txIndex: i, eventIndex: r.int(0, 3), tokenAddress: r.pick(opts.tokens) }, nativeIn, tokensOut));
+      trades.push(
+        makeTrade(
+          {
+            time: new Date(ms),
+            blockHeight: height,
+            txIndex: i,
+            eventIndex: r.int(0, 3),
+            tokenAddress: r.pick(opts.tokens),
+          },
+          nativeIn,
+          tokensOut,
+        ),
+      );
     }
   });
   // insertion order must not matter: open/close come from the ordering key
@@ -85,13 +117,28 @@ export interface ExpectedCandle {
 /** Candles computed in memory with BigInt: the oracle for the continuous aggregates. */
 export function expectedCandles(trades: readonly Trade[], timeframe: Timeframe): ExpectedCandle[] {
   const width = TIMEFRAMES[timeframe];
-  const ordered = [...trades].sort((a, b) => a.blockHeight - b.blockHeight || a.txIndex - b.txIndex || a.eventIndex - b.eventIndex);
-  const byKey = new Map<string, { token: string; bucket: number; open: bigint; high: bigint; low: bigint; close: bigint; volume: bigint; n: number }>();
+  const ordered = [...trades].sort(
+    (a, b) => a.blockHeight - b.blockHeight || a.txIndex - b.txIndex || a.eventIndex - b.eventIndex,
+  );
+  const byKey = new Map<
+    string,
+    { token: string; bucket: number; open: bigint; high: bigint; low: bigint; close: bigint; volume: bigint; n: number }
+  >();
   for (const t of ordered) {
     const bucket = Math.floor(t.time.getTime() / width) * width;
     const key = `${t.tokenAddress}|${bucket}`;
     const c = byKey.get(key);
-    if (!c) byKey.set(key, { token: t.tokenAddress, bucket, open: t.priceUnative, high: t.priceUnative, low: t.priceUnative, close: t.priceUnative, volume: t.volumeUnative, n: 1 });
+    if (!c)
+      byKey.set(key, {
+        token: t.tokenAddress,
+        bucket,
+        open: t.priceUnative,
+        high: t.priceUnative,
+        low: t.priceUnative,
+        close: t.priceUnative,
+        volume: t.volumeUnative,
+        n: 1,
+      });
     else {
       c.high = t.priceUnative > c.high ? t.priceUnative : c.high;
       c.low = t.priceUnative < c.low ? t.priceUnative : c.low;
@@ -102,5 +149,14 @@ export function expectedCandles(trades: readonly Trade[], timeframe: Timeframe):
   }
   return [...byKey.values()]
     .sort((a, b) => a.token.localeCompare(b.token) || a.bucket - b.bucket)
-    .map((c) => ({ token: c.token, bucket: new Date(c.bucket).toISOString(), open: `${c.open}`, high: `${c.high}`, low: `${c.low}`, close: `${c.close}`, volume: `${c.volume}`, trade_count: c.n }));
+    .map((c) => ({
+      token: c.token,
+      bucket: new Date(c.bucket).toISOString(),
+      open: `${c.open}`,
+      high: `${c.high}`,
+      low: `${c.low}`,
+      close: `${c.close}`,
+      volume: `${c.volume}`,
+      trade_count: c.n,
+    }));
 }

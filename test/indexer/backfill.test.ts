@@ -10,7 +10,13 @@ import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { backfill } from '../../src/indexer/backfill.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
 import { openTestDatabase } from '../helpers/database.ts';
-import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startDevnet, startIndexer } from '../helpers/indexing.ts';
+import {
+  assertTradesMatchLedger,
+  produceTraffic,
+  setOraclePrice,
+  startDevnet,
+  startIndexer,
+} from '../helpers/indexing.ts';
 
 test('npm run backfill on an empty database indexes the chain without SSE events; the live indexer goes on from there', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'backfill-test-'));
@@ -37,14 +43,18 @@ test('npm run backfill on an empty database indexes the chain without SSE events
     try {
       await assertTradesMatchLedger(db, devnet);
       assert.is((await db.query(`SELECT 1 FROM feed_events`)).length, 0, 'history is not news');
-      assert.equal(await db.query(`SELECT first_height, last_height FROM indexer_state`), [{ first_height: 1, last_height: tip }]);
+      assert.equal(await db.query(`SELECT first_height, last_height FROM indexer_state`), [
+        { first_height: 1, last_height: tip },
+      ]);
       // the live indexer continues at tip + 1 and feeds only what is new
       await produceTraffic(devnet, 5, 4);
       const live = startIndexer(db, devnet);
       await live.indexer.waitForHeight(devnet.height(), 30_000);
       await live.stop();
       await assertTradesMatchLedger(db, devnet);
-      const [{ n }] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM feed_events WHERE event = 'trade'`)) as [{ n: number }];
+      const [{ n }] = (await db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM feed_events WHERE event = 'trade'`,
+      )) as [{ n: number }];
       assert.is(n, devnet.ledger.trades.filter((t) => t.height > tip).length);
     } finally {
       await db.close();
@@ -67,24 +77,41 @@ test('an index started mid-chain gets its history from a backfill, without rolli
     const live = startIndexer(t.db, devnet, { startHeight: liveStart });
     await live.indexer.waitForHeight(devnet.height(), 30_000);
     await live.stop();
-    const stateBefore = await t.db.query(`SELECT address, native_reserves::text, current_price::text FROM tokens ORDER BY address`);
+    const stateBefore = await t.db.query(
+      `SELECT address, native_reserves::text, current_price::text FROM tokens ORDER BY address`,
+    );
 
     const plan = await backfill({ db: t.db, chain, contracts: devnet.contracts, logger: silentLogger });
     assert.equal(plan, { from: 1, to: liveStart - 1, movesCursor: false });
     await assertTradesMatchLedger(t.db, devnet);
-    const stateAfter = await t.db.query(`SELECT address, native_reserves::text, current_price::text FROM tokens WHERE address = ANY($1::text[]) ORDER BY address`, [stateBefore.map((r) => r.address)]);
+    const stateAfter = await t.db.query(
+      `SELECT address, native_reserves::text, current_price::text FROM tokens WHERE address = ANY($1::text[]) ORDER BY address`,
+      [stateBefore.map((r) => r.address)],
+    );
     assert.equal(stateAfter, stateBefore, 'the newer reserves and prices the live indexer saw are kept');
     // tokens first seen through trades now carry their launch
     for (const launch of devnet.ledger.launches.filter((l) => l.source === 'launchpad')) {
-      const [row] = await t.db.query<{ source: string; creator: string; created_height: number }>(`SELECT source, creator, created_height FROM tokens WHERE address = $1`, [launch.token]);
+      const [row] = await t.db.query<{ source: string; creator: string; created_height: number }>(
+        `SELECT source, creator, created_height FROM tokens WHERE address = $1`,
+        [launch.token],
+      );
       assert.equal(row, { source: 'launchpad', creator: launch.creator, created_height: launch.height });
     }
     // graduations before the live start were unknown to the live indexer: history brings them
-    const graduated = await t.db.query<{ address: string }>(`SELECT address FROM tokens WHERE graduated ORDER BY address`);
-    assert.equal(graduated.map((g) => g.address), [...new Set(devnet.ledger.graduations.map((g) => g.token))].sort());
+    const graduated = await t.db.query<{ address: string }>(
+      `SELECT address FROM tokens WHERE graduated ORDER BY address`,
+    );
+    assert.equal(
+      graduated.map((g) => g.address),
+      [...new Set(devnet.ledger.graduations.map((g) => g.token))].sort(),
+    );
     const [blocks] = await t.db.query(`SELECT count(*)::int AS n, min(height) AS lo FROM blocks`);
     assert.equal(blocks, { n: devnet.height(), lo: 1 });
-    assert.is((await t.db.query(`SELECT 1 FROM feed_events WHERE block_height < $1`, [liveStart])).length, 0, 'no SSE for history');
+    assert.is(
+      (await t.db.query(`SELECT 1 FROM feed_events WHERE block_height < $1`, [liveStart])).length,
+      0,
+      'no SSE for history',
+    );
   } finally {
     chain.disconnect();
     await devnet.close();
@@ -93,10 +120,18 @@ test('an index started mid-chain gets its history from a backfill, without rolli
 });
 
 test('bad backfill flags are refused with a message and exit code 2', () => {
-  const run = spawnSync('npm', ['run', '-s', 'backfill', '--', '--from', '0'], { env: { ...process.env, DATA_DIR: 'memory://' }, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync('npm', ['run', '-s', 'backfill', '--', '--from', '0'], {
+    env: { ...process.env, DATA_DIR: 'memory://' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.is(run.status, 2);
   assert.match(run.stderr, /--from must be a block height \(a whole number of 1 or more\), got "0"/);
-  const unknown = spawnSync('npm', ['run', '-s', 'backfill', '--', '--form', '3'], { env: { ...process.env, DATA_DIR: 'memory://' }, encoding: 'utf8', timeout: 60_000 });
+  const unknown = spawnSync('npm', ['run', '-s', 'backfill', '--', '--form', '3'], {
+    env: { ...process.env, DATA_DIR: 'memory://' },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   assert.is(unknown.status, 2);
   assert.match(unknown.stderr, /Unknown option '--form'/);
 });
@@ -106,7 +141,14 @@ test('a range past the chain tip is refused', async () => {
   const devnet = await startDevnet();
   const chain = createChainClient(devnet.rpcUrl);
   try {
-    const err = await backfill({ db: t.db, chain, contracts: devnet.contracts, logger: silentLogger, from: 1, to: devnet.height() + 50 }).catch((e) => e);
+    const err = await backfill({
+      db: t.db,
+      chain,
+      contracts: devnet.contracts,
+      logger: silentLogger,
+      from: 1,
+      to: devnet.height() + 50,
+    }).catch((e) => e);
     assert.match(err.message, /--to \d+ is above the node's tip \d+/);
   } finally {
     chain.disconnect();

@@ -12,7 +12,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { startLaunchpadApi, type LaunchpadApi } from '../../src/api/launchpad/server.ts';
+import { type LaunchpadApi, startLaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createServerDatabase } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
@@ -55,7 +55,13 @@ async function probe(api: LaunchpadApi, route: string) {
   try {
     const res = await fetch(`${api.url}${route}`, { signal: AbortSignal.timeout(15_000) });
     const text = await res.text();
-    return { route, status: res.status, ms: Date.now() - started, body: JSON.parse(text) as Record<string, unknown>, text };
+    return {
+      route,
+      status: res.status,
+      ms: Date.now() - started,
+      body: JSON.parse(text) as Record<string, unknown>,
+      text,
+    };
   } catch (error) {
     return { route, status: 0, ms: Date.now() - started, body: {}, text: `no answer: ${(error as Error).message}` };
   }
@@ -105,7 +111,14 @@ if (!serverUrl) {
       devnet = await startDevnet();
       await produceTraffic(devnet, 10, 6);
       running = startIndexer(db, devnet, { pollIntervalMs: 100, retryMs: { min: 100, max: 1000 }, logger });
-      api = await startLaunchpadApi({ db, logger, host: '127.0.0.1', port: 0, rateLimit: { points: 1_000_000, windowSeconds: 60, trustedHops: 0 }, indexerStatus: () => running!.indexer.status() });
+      api = await startLaunchpadApi({
+        db,
+        logger,
+        host: '127.0.0.1',
+        port: 0,
+        rateLimit: { points: 1_000_000, windowSeconds: 60, trustedHops: 0 },
+        indexerStatus: () => running!.indexer.status(),
+      });
       await running.indexer.waitForHeight(devnet.height(), 30_000);
       step('indexed');
 
@@ -124,20 +137,23 @@ if (!serverUrl) {
 
       // 1. every connection of the service's database terminated
       await sleep(500);
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [new URL(fresh.url).pathname.slice(1)]);
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`,
+        [new URL(fresh.url).pathname.slice(1)],
+      );
       await sleep(1500);
       step('terminated');
 
       if (dataDir) {
         // 2. the server restarted without a clean shutdown
         pgCtl(['restart', '-m', 'immediate']);
-      step('restarted');
+        step('restarted');
         await sleep(1500);
 
         // 3. the server down for a while: health and the API say 503, promptly, naming nothing
         stopServer();
         stopped = true;
-      step('stopped');
+        step('stopped');
         await sleep(300);
         const health = await probe(api, '/api/health');
         step(`health ${health.status} in ${health.ms} ms`);
@@ -155,14 +171,19 @@ if (!serverUrl) {
         await sleep(3000); // the indexer retries meanwhile: it must not claim to have recovered
         startServer();
         stopped = false;
-      step('started');
+        step('started');
       } else {
-        console.log(`Skipping the restart and stop faults: no cluster of this test's own (${own && 'skip' in own ? own.skip : 'no TimescaleDB extension'})`);
+        console.log(
+          `Skipping the restart and stop faults: no cluster of this test's own (${own && 'skip' in own ? own.skip : 'no TimescaleDB extension'})`,
+        );
       }
 
       // the indexer resumes alone
       const deadline = Date.now() + 60_000;
-      while (running.indexer.status().state !== 'live' || (running.indexer.status().indexedHeight ?? 0) < devnet.height() - 1) {
+      while (
+        running.indexer.status().state !== 'live' ||
+        (running.indexer.status().indexedHeight ?? 0) < devnet.height() - 1
+      ) {
         if (Date.now() > deadline) {
           step(`indexer did not resume: ${JSON.stringify(running.indexer.status())}`);
           throw new Error(`indexer did not resume: ${JSON.stringify(running.indexer.status())}`);
@@ -176,22 +197,40 @@ if (!serverUrl) {
 
       // every trade once, no block missing
       await assertTradesMatchLedger(db, devnet);
-      const [blocks] = await db.query<{ n: number; lo: number; hi: number }>('SELECT count(*)::int AS n, min(height)::int AS lo, max(height)::int AS hi FROM blocks');
+      const [blocks] = await db.query<{ n: number; lo: number; hi: number }>(
+        'SELECT count(*)::int AS n, min(height)::int AS lo, max(height)::int AS hi FROM blocks',
+      );
       assert.equal(blocks, { n: devnet.height(), lo: 1, hi: devnet.height() }, 'every block indexed once');
 
       // the API answered everything, 2xx or 503 JSON, within the bound, and is healthy again
-      step(`slowest answers: ${JSON.stringify(answers.sort((a, b) => b.ms - a.ms).slice(0, 5).map((a) => [a.route, a.status, a.ms]))}`);
+      step(
+        `slowest answers: ${JSON.stringify(
+          answers
+            .sort((a, b) => b.ms - a.ms)
+            .slice(0, 5)
+            .map((a) => [a.route, a.status, a.ms]),
+        )}`,
+      );
       assert.ok(answers.length > 20, `clients were served throughout (${answers.length} answers)`);
       for (const a of answers) {
-        assert.ok((a.status >= 200 && a.status < 300) || a.status === 503, `${a.route}: status ${a.status} after ${a.ms} ms: ${a.text.slice(0, 200)}`);
+        assert.ok(
+          (a.status >= 200 && a.status < 300) || a.status === 503,
+          `${a.route}: status ${a.status} after ${a.ms} ms: ${a.text.slice(0, 200)}`,
+        );
         assert.not.match(a.text, ADDRESS, `no address in ${a.text.slice(0, 200)}`);
       }
       assert.is((await probe(api, '/api/health')).status, 200, 'healthy again');
 
       // one line when the database was lost, one when it came back: never a recovery claimed while it is down
-      const story = lines.map((l) => l.msg).filter((m) => m.startsWith('Lost the database') || m.startsWith('Recovered'));
+      const story = lines
+        .map((l) => l.msg)
+        .filter((m) => m.startsWith('Lost the database') || m.startsWith('Recovered'));
       assert.ok(story.length >= (dataDir ? 2 : 0), `the outage was logged: ${JSON.stringify(story)}`);
-      for (let i = 0; i < story.length; i++) assert.ok(story[i]!.startsWith(i % 2 === 0 ? 'Lost the database' : 'Recovered'), `alternating lost/recovered: ${JSON.stringify(story)}`);
+      for (let i = 0; i < story.length; i++)
+        assert.ok(
+          story[i]!.startsWith(i % 2 === 0 ? 'Lost the database' : 'Recovered'),
+          `alternating lost/recovered: ${JSON.stringify(story)}`,
+        );
       if (dataDir) assert.ok(story.length <= 2 * 3, `at most one pair per fault: ${JSON.stringify(story)}`);
     } finally {
       step('cleaning up');

@@ -11,12 +11,20 @@ import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { openTestDatabase } from '../helpers/database.ts';
+import {
+  assertTradesMatchLedger,
+  produceTraffic,
+  setOraclePrice,
+  startDevnet,
+  startIndexer,
+} from '../helpers/indexing.ts';
 import { rng } from '../helpers/trades.ts';
-import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startDevnet, startIndexer } from '../helpers/indexing.ts';
 
 async function assertCompleteIndex(db: Database, devnet: Devnet) {
   await assertTradesMatchLedger(db, devnet);
-  const [blocks] = await db.query<{ n: number; lo: number; hi: number }>(`SELECT count(*)::int AS n, min(height) AS lo, max(height) AS hi FROM blocks`);
+  const [blocks] = await db.query<{ n: number; lo: number; hi: number }>(
+    `SELECT count(*)::int AS n, min(height) AS lo, max(height) AS hi FROM blocks`,
+  );
   assert.equal(blocks, { n: devnet.height(), lo: 1, hi: devnet.height() }, 'every block once, no gap');
   const [feed] = await db.query<{ trades: number; keys: number; n: number }>(
     `SELECT count(*) FILTER (WHERE event = 'trade')::int AS trades, count(DISTINCT event_key)::int AS keys, count(*)::int AS n FROM feed_events`,
@@ -24,7 +32,9 @@ async function assertCompleteIndex(db: Database, devnet: Devnet) {
   assert.is(feed!.trades, devnet.ledger.trades.length, 'one trade event per trade');
   assert.is(feed!.keys, feed!.n, 'no duplicate feed event');
   const [{ n: txs }] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM txs`)) as [{ n: number }];
-  const [{ n: expected }] = (await db.query<{ n: number }>(`SELECT sum(tx_count)::int AS n FROM blocks`)) as [{ n: number }];
+  const [{ n: expected }] = (await db.query<{ n: number }>(`SELECT sum(tx_count)::int AS n FROM blocks`)) as [
+    { n: number },
+  ];
   assert.is(txs, expected, 'every tx once');
 }
 
@@ -64,18 +74,28 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
   try {
     await setOraclePrice(devnet, 5_000_000n);
     await produceTraffic(devnet, 150, 12);
-    const env = { ...process.env, DATA_DIR: dataDir, CHAIN_RPC_URL: devnet.rpcUrl, CONTRACTS: JSON.stringify(devnet.contracts), MAX_TXS: '150' };
+    const env = {
+      ...process.env,
+      DATA_DIR: dataDir,
+      CHAIN_RPC_URL: devnet.rpcUrl,
+      CONTRACTS: JSON.stringify(devnet.contracts),
+      MAX_TXS: '150',
+    };
     let kills = 0;
     let lastSeen = 0;
     for (let round = 0; round < 8 && lastSeen < devnet.height(); round++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/indexer/fixtures/index-chain.ts'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', 'test/indexer/fixtures/index-chain.ts'], {
+        env,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       child.stdout.on('data', (d) => (out += d));
       const exited = new Promise((r) => child.on('exit', r));
       // let it commit a few batches, then kill it wherever it is
       const deadline = Date.now() + 30_000;
       const commitsBefore = () => (out.match(/committed/g) ?? []).length;
-      while (commitsBefore() < 2 && Date.now() < deadline && child.exitCode === null) await new Promise((r) => setTimeout(r, 20));
+      while (commitsBefore() < 2 && Date.now() < deadline && child.exitCode === null)
+        await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 30 + Math.random() * 200));
       child.kill('SIGKILL');
       await exited;
@@ -108,7 +128,8 @@ test('the node going away and coming back: the indexer says so, then catches up 
     const running = startIndexer(t.db, devnet, { retryMs: { min: 20, max: 100 }, pollIntervalMs: 50 });
     const waitForState = async (state: string) => {
       const deadline = Date.now() + 10_000;
-      while (running.indexer.status().state !== state && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      while (running.indexer.status().state !== state && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
       assert.is(running.indexer.status().state, state);
     };
     try {
@@ -149,12 +170,16 @@ test('pointing the index at another chain is refused, saying what it found and w
   const expectRefusal = async (other: Devnet, pattern: RegExp) => {
     const running = startIndexer(t.db, other, { retryMs: { min: 5, max: 10 } });
     const deadline = Date.now() + 15_000;
-    while (running.indexer.status().state !== 'failed' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (running.indexer.status().state !== 'failed' && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     const status = running.indexer.status();
     await running.stop();
     assert.is(status.state, 'failed');
     assert.match(status.error ?? '', pattern);
-    assert.match(status.error ?? '', /Point CHAIN_RPC_URL at the chain this database indexes, or index the new chain into an empty database/);
+    assert.match(
+      status.error ?? '',
+      /Point CHAIN_RPC_URL at the chain this database indexes, or index the new chain into an empty database/,
+    );
   };
 
   // the same devnet restarted from genesis: same chain id, fewer blocks

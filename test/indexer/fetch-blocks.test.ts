@@ -2,8 +2,8 @@
 // strings out of its JSON, and the attribute index keeps each (type.key, value) once.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { unpackEvents, packEvents } from '../../src/chain/stored-events.ts';
-import { eventsOf, type BlockResultsJson } from '../../src/indexer/fetch-blocks.ts';
+import { packEvents, unpackEvents } from '../../src/chain/stored-events.ts';
+import { type BlockResultsJson, eventsOf } from '../../src/indexer/fetch-blocks.ts';
 import { indexedAttributes } from '../../src/indexer/write-batch.ts';
 
 const test = suite('block results');
@@ -24,7 +24,11 @@ test('omitted values and keys are empty strings, stored and indexed as such', ()
   assert.equal(events[2]!.attributes[2]!.key, '');
   assert.equal(events[5]!.attributes, [], 'an event without attributes has none');
   const stored = unpackEvents(packEvents(events));
-  assert.equal(stored[0]!.attributes[0], { key: 'fee', value: '', index: true }, 'stored as "" (the Chain API serves it so), never null');
+  assert.equal(
+    stored[0]!.attributes[0],
+    { key: 'fee', value: '', index: true },
+    'stored as "" (the Chain API serves it so), never null',
+  );
   assert.equal(stored.length, 6);
 });
 
@@ -39,7 +43,10 @@ test('the attribute index keeps each indexed (type.key, value) of a tx once, in 
 });
 
 test('a tx with thousands of recipients is indexed in linear time', () => {
-  const many = Array.from({ length: 20_000 }, (_, i) => ({ type: 'transfer', attributes: [{ key: 'recipient', value: `native1r${i % 10_000}` }] }));
+  const many = Array.from({ length: 20_000 }, (_, i) => ({
+    type: 'transfer',
+    attributes: [{ key: 'recipient', value: `native1r${i % 10_000}` }],
+  }));
   const pairs = indexedAttributes(many);
   assert.is(pairs.length, 10_000, 'each recipient once');
 });

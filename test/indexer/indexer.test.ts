@@ -9,7 +9,13 @@ import type { Devnet } from '../../src/devnet/index.ts';
 import { fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
 import { writeBatch } from '../../src/indexer/write-batch.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startDevnet, startIndexer } from '../helpers/indexing.ts';
+import {
+  assertTradesMatchLedger,
+  produceTraffic,
+  setOraclePrice,
+  startDevnet,
+  startIndexer,
+} from '../helpers/indexing.ts';
 
 const test = suite<{ t: TestDatabase; devnet: Devnet; stop: () => Promise<void> }>('indexer', {} as never);
 
@@ -39,14 +45,25 @@ test('every trade on the chain appears exactly once with every field as executed
 });
 
 test('the generated traffic covers every kind of trade', async ({ t }) => {
-  const kinds = await t.db.query<{ kind: string }>(`SELECT DISTINCT source || ':' || action || ':' || direction AS kind FROM trades ORDER BY 1`);
+  const kinds = await t.db.query<{ kind: string }>(
+    `SELECT DISTINCT source || ':' || action || ':' || direction AS kind FROM trades ORDER BY 1`,
+  );
   assert.equal(
     kinds.map((k) => k.kind),
-    ['amm:swap:native_to_token', 'amm:swap:token_to_native', 'launchpad:buy:native_to_token', 'launchpad:buy_and_graduate:native_to_token', 'launchpad:sell:token_to_native'],
+    [
+      'amm:swap:native_to_token',
+      'amm:swap:token_to_native',
+      'launchpad:buy:native_to_token',
+      'launchpad:buy_and_graduate:native_to_token',
+      'launchpad:sell:token_to_native',
+    ],
   );
 });
 
-test('launched tokens carry the launch event: creator, metadata, initial reserves, block time', async ({ t, devnet }) => {
+test('launched tokens carry the launch event: creator, metadata, initial reserves, block time', async ({
+  t,
+  devnet,
+}) => {
   for (const launch of devnet.ledger.launches.filter((l) => l.source === 'launchpad')) {
     const [row] = await t.db.query(
       `SELECT source, creator, name, symbol, image, description, initial_reserves::text AS initial_reserves, created_at, created_height FROM tokens WHERE address = $1`,
@@ -70,9 +87,13 @@ test('launched tokens carry the launch event: creator, metadata, initial reserve
 test('graduation flags, reserves and prices match the contracts at the indexed height', async ({ t, devnet }) => {
   const { stop, chain } = startIndexer(t.db, devnet, { subscribe: false });
   try {
-    const tokens = await t.db.query<{ address: string; source: string; graduated: boolean; native_reserves: string; current_price: string }>(
-      `SELECT address, source, graduated, native_reserves::text, current_price::text FROM tokens`,
-    );
+    const tokens = await t.db.query<{
+      address: string;
+      source: string;
+      graduated: boolean;
+      native_reserves: string;
+      current_price: string;
+    }>(`SELECT address, source, graduated, native_reserves::text, current_price::text FROM tokens`);
     const graduatedOnChain = new Set(devnet.ledger.graduations.map((g) => g.token));
     assert.ok(graduatedOnChain.size > 0, 'some token graduated');
     for (const token of tokens) {
@@ -81,11 +102,16 @@ test('graduation flags, reserves and prices match the contracts at the indexed h
       const last = trades.at(-1);
       if (last) assert.is(token.current_price, `${last.priceUnative}`, `${token.address} price is the last trade's`);
       if (token.source === 'launchpad' && !token.graduated) {
-        const progress = await chain.smartQuery<{ native_reserves: string; graduated: boolean }>(devnet.contracts.launchpad, { progress: { token_address: token.address } });
+        const progress = await chain.smartQuery<{ native_reserves: string; graduated: boolean }>(
+          devnet.contracts.launchpad,
+          { progress: { token_address: token.address } },
+        );
         assert.is(token.native_reserves, progress.native_reserves, `${token.address} curve reserves`);
         assert.is(progress.graduated, false);
       } else {
-        const pool = await chain.smartQuery<{ native_reserves: string }>(devnet.contracts.amm, { pool: { token_address: token.address } });
+        const pool = await chain.smartQuery<{ native_reserves: string }>(devnet.contracts.amm, {
+          pool: { token_address: token.address },
+        });
         assert.is(token.native_reserves, pool.native_reserves, `${token.address} pool reserves`);
       }
     }
@@ -98,34 +124,48 @@ test('token metadata is completed from token_info and marketing_info', async ({ 
   const deadline = Date.now() + 10_000;
   let pending = 1;
   while (pending > 0 && Date.now() < deadline) {
-    [{ pending }] = (await t.db.query<{ pending: number }>(`SELECT count(*)::int AS pending FROM tokens WHERE NOT metadata_fetched`)) as [{ pending: number }];
+    [{ pending }] = (await t.db.query<{ pending: number }>(
+      `SELECT count(*)::int AS pending FROM tokens WHERE NOT metadata_fetched`,
+    )) as [{ pending: number }];
     if (pending) await new Promise((r) => setTimeout(r, 200));
   }
   assert.is(pending, 0, 'every token has its metadata');
-  const rows = await t.db.query<{ address: string; decimals: number; name: string | null; symbol: string | null }>(`SELECT address, decimals, name, symbol FROM tokens`);
+  const rows = await t.db.query<{ address: string; decimals: number; name: string | null; symbol: string | null }>(
+    `SELECT address, decimals, name, symbol FROM tokens`,
+  );
   for (const r of rows) {
     assert.is(r.decimals, 6, `${r.address} decimals from token_info`);
     assert.ok(r.name && r.symbol, `${r.address} has a name and symbol`);
   }
   const launchedOnAmm = devnet.ledger.launches.filter((l) => l.source === 'amm');
   for (const l of launchedOnAmm) {
-    const [row] = await t.db.query<{ source: string; name: string }>(`SELECT source, name FROM tokens WHERE address = $1`, [l.token]);
+    const [row] = await t.db.query<{ source: string; name: string }>(
+      `SELECT source, name FROM tokens WHERE address = $1`,
+      [l.token],
+    );
     assert.equal(row, { source: 'amm', name: l.name });
   }
 });
 
 test('every block and transaction is in the chain index, searchable by sender and height', async ({ t, devnet }) => {
-  const [blocks] = await t.db.query<{ n: number; lo: number; hi: number }>(`SELECT count(*)::int AS n, min(height) AS lo, max(height) AS hi FROM blocks`);
+  const [blocks] = await t.db.query<{ n: number; lo: number; hi: number }>(
+    `SELECT count(*)::int AS n, min(height) AS lo, max(height) AS hi FROM blocks`,
+  );
   assert.equal(blocks, { n: devnet.height(), lo: 1, hi: devnet.height() });
   const [txs] = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM txs`);
-  const [{ expected }] = (await t.db.query<{ expected: number }>(`SELECT sum(tx_count)::int AS expected FROM blocks`)) as [{ expected: number }];
+  const [{ expected }] = (await t.db.query<{ expected: number }>(
+    `SELECT sum(tx_count)::int AS expected FROM blocks`,
+  )) as [{ expected: number }];
   assert.is(txs!.n, expected);
   const trade = devnet.ledger.trades[5]!;
   const bySender = await t.db.query<{ hash: string }>(
     `SELECT x.hash FROM tx_attributes a JOIN txs x ON x.height = a.height AND x.tx_index = a.tx_index WHERE a.key = 'message.sender' AND a.value = $1`,
     [trade.trader],
   );
-  assert.ok(bySender.some((r) => r.hash === trade.txHash), 'the trade tx is found by its sender');
+  assert.ok(
+    bySender.some((r) => r.hash === trade.txHash),
+    'the trade tx is found by its sender',
+  );
   const [tx] = await t.db.query<{ events: Uint8Array }>(`SELECT events FROM txs WHERE hash = $1`, [trade.txHash]);
   const events = unpackEvents(tx!.events);
   const buy = events[trade.eventIndex]!;
@@ -134,14 +174,30 @@ test('every block and transaction is in the chain index, searchable by sender an
   assert.ok(buy.attributes.some((a) => a.key === 'token_address' && a.value === trade.token));
 });
 
-test('the SSE outbox has one event per trade, launch and graduation, in chain order, with the SPEC fields', async ({ t, devnet }) => {
-  const rows = await t.db.query<{ event: string; data: Record<string, string> }>(`SELECT event, data FROM feed_events ORDER BY id`);
+test('the SSE outbox has one event per trade, launch and graduation, in chain order, with the SPEC fields', async ({
+  t,
+  devnet,
+}) => {
+  const rows = await t.db.query<{ event: string; data: Record<string, string> }>(
+    `SELECT event, data FROM feed_events ORDER BY id`,
+  );
   const launches = devnet.ledger.launches.filter((l) => l.source === 'launchpad');
   assert.is(rows.filter((r) => r.event === 'trade').length, devnet.ledger.trades.length);
   assert.is(rows.filter((r) => r.event === 'token_launch').length, launches.length);
   assert.is(rows.filter((r) => r.event === 'graduation').length, devnet.ledger.graduations.length);
   const trade = rows.find((r) => r.event === 'trade')!;
-  assert.equal(Object.keys(trade.data).sort(), ['action', 'direction', 'input_amount', 'native_reserves', 'output_amount', 'price_unative', 'time', 'token_address', 'trader', 'tx_hash']);
+  assert.equal(Object.keys(trade.data).sort(), [
+    'action',
+    'direction',
+    'input_amount',
+    'native_reserves',
+    'output_amount',
+    'price_unative',
+    'time',
+    'token_address',
+    'trader',
+    'tx_hash',
+  ]);
   const first = devnet.ledger.trades[0]!;
   assert.equal(trade.data, {
     token_address: first.token,
@@ -157,7 +213,13 @@ test('the SSE outbox has one event per trade, launch and graduation, in chain or
   });
   const grad = rows.find((r) => r.event === 'graduation')!;
   const g = devnet.ledger.graduations[0]!;
-  assert.equal(grad.data, { token_address: g.token, native_for_pool: `${g.nativeForPool}`, tokens_for_pool: `${g.tokensForPool}`, creator: g.creator, time: new Date(g.time).toISOString() });
+  assert.equal(grad.data, {
+    token_address: g.token,
+    native_for_pool: `${g.nativeForPool}`,
+    tokens_for_pool: `${g.tokensForPool}`,
+    creator: g.creator,
+    time: new Date(g.time).toISOString(),
+  });
   const launch = rows.find((r) => r.event === 'token_launch')!;
   assert.equal(Object.keys(launch.data).sort(), ['creator', 'initial_reserves', 'time', 'token_address']);
 });
@@ -181,7 +243,9 @@ test('a new block wakes the indexer at once (NewBlock subscription), long before
 });
 
 test('the cursor records the chain and the first block, and is at the tip', async ({ t, devnet }) => {
-  const [state] = await t.db.query<{ chain_id: string; first_height: number; last_height: number }>(`SELECT chain_id, first_height, last_height FROM indexer_state`);
+  const [state] = await t.db.query<{ chain_id: string; first_height: number; last_height: number }>(
+    `SELECT chain_id, first_height, last_height FROM indexer_state`,
+  );
   assert.equal(state, { chain_id: devnet.chainId, first_height: 1, last_height: devnet.height() });
 });
 
@@ -195,7 +259,9 @@ test('writing indexed blocks again stores nothing twice: chain index, trades, to
     const blocks = await fetchBlocks(chain, 1, devnet.height(), devnet.contracts);
     const events = blocks.flatMap((b) => b.decoded.events);
     assert.ok(events.some((e) => e.kind === 'trade'));
-    const result = await t.db.transaction((tx) => writeBatch(tx, { blocks, events }, { moveCursor: false, emitFeed: true, bulk: false }));
+    const result = await t.db.transaction((tx) =>
+      writeBatch(tx, { blocks, events }, { moveCursor: false, emitFeed: true, bulk: false }),
+    );
     assert.equal([result.trades, result.newTokens, result.feedEvents], [0, [], 0], 'nothing new');
   } finally {
     chain.disconnect();

@@ -4,8 +4,8 @@
 // (TEST_DATABASE_URL); without one it is skipped with the reason printed.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createServerDatabase } from '../../src/db/postgres.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import { createServerDatabase } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
@@ -23,7 +23,9 @@ const waitFor = async (what: string, ok: () => boolean, ms = 30_000) => {
 };
 
 if (!serverUrl) {
-  console.log('Skipping the hot-standby test: advisory locks need a database server with many sessions; set TEST_DATABASE_URL to a TimescaleDB server to run it');
+  console.log(
+    'Skipping the hot-standby test: advisory locks need a database server with many sessions; set TEST_DATABASE_URL to a TimescaleDB server to run it',
+  );
   test.skip('a second indexer waits as a hot standby; after the lock session dies one writer goes on; a stopped writer hands over at once', () => {});
 } else {
   test('a second indexer waits as a hot standby; after the lock session dies one writer goes on; a stopped writer hands over at once', async () => {
@@ -43,7 +45,9 @@ if (!serverUrl) {
 
       // the writer's lock session dies (terminated, as by an operator or a failover): the lock
       // is free, and exactly one of the two holds it afterwards
-      await dbs[1]!.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+      await dbs[1]!.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+      );
       const states = () => running.map((r) => r.indexer.status().state);
       // (a writer notices a lost lock at its next turn, within its poll interval, and a
       // standby tries the lock once a second: settled means so for two seconds running)

@@ -2,7 +2,7 @@
 // what the client did wrong; anything else is a 503 (database unreachable) or a 500
 // whose cause is logged, never sent.
 import { randomUUID } from 'node:crypto';
-import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DatabaseError } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
@@ -36,12 +36,25 @@ export function createErrorHandler(logger: Logger) {
       return;
     }
     if (err instanceof HttpError) {
-      return sendJson(res, err.status, err.details ? { error: err.message, details: err.details } : { error: err.message }, err.headers);
+      return sendJson(
+        res,
+        err.status,
+        err.details ? { error: err.message, details: err.details } : { error: err.message },
+        err.headers,
+      );
     }
     const requestId = randomUUID();
     if (err instanceof DatabaseError && err.unavailable) {
-      logger.warn({ request_id: requestId, method: req.method, url: req.url, err: err.message }, 'Request failed: database unavailable');
-      return sendJson(res, 503, { error: 'Service unavailable: the database cannot be reached', request_id: requestId }, { 'Retry-After': 5 });
+      logger.warn(
+        { request_id: requestId, method: req.method, url: req.url, err: err.message },
+        'Request failed: database unavailable',
+      );
+      return sendJson(
+        res,
+        503,
+        { error: 'Service unavailable: the database cannot be reached', request_id: requestId },
+        { 'Retry-After': 5 },
+      );
     }
     logger.error({ request_id: requestId, method: req.method, url: req.url, err }, 'Request failed');
     sendJson(res, 500, { error: 'Internal server error', request_id: requestId });
@@ -50,14 +63,26 @@ export function createErrorHandler(logger: Logger) {
 
 /** 404 for routes that do not exist, as JSON like every other answer. */
 export function notFoundHandler(req: IncomingMessage, res: ServerResponse) {
-  sendJson(res, 404, { error: 'Not found', details: [{ message: `no route ${req.method} ${(req.url ?? '').split('?')[0]}` }] });
+  sendJson(res, 404, {
+    error: 'Not found',
+    details: [{ message: `no route ${req.method} ${(req.url ?? '').split('?')[0]}` }],
+  });
 }
 
 /** Writes a whole JSON response on a raw connection and closes it (no ServerResponse exists there). */
 function endWithJson(socket: Duplex, status: number, body: unknown) {
   const text = JSON.stringify(body);
-  const headers = { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(text), Connection: 'close' };
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n${text}`);
+  const headers = {
+    ...CORS_HEADERS,
+    'Content-Type': JSON_TYPE,
+    'Content-Length': Buffer.byteLength(text),
+    Connection: 'close',
+  };
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n${text}`,
+  );
 }
 
 /**
@@ -86,5 +111,8 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
 
 /** CONNECT (a proxy tunnel) never reaches the routes either: a 404 like any unknown route (server.on('connect', answerConnect)). */
 export function answerConnect(req: IncomingMessage, socket: Duplex) {
-  endWithJson(socket, 404, { error: 'Not found', details: [{ message: `no route CONNECT ${(req.url ?? '').split('?')[0]}` }] });
+  endWithJson(socket, 404, {
+    error: 'Not found',
+    details: [{ message: `no route CONNECT ${(req.url ?? '').split('?')[0]}` }],
+  });
 }

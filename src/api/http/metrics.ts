@@ -55,9 +55,30 @@ export function createMetrics({ indexerStatus, feed }: MetricsOptions) {
     );
   }
   if (feed) {
-    new client.Gauge({ name: 'sse_subscribers', help: 'Open SSE feed connections', registers: [registry], collect() { this.set(feed().subscribers); } });
-    new client.Gauge({ name: 'sse_last_event_id', help: 'Newest outbox id this process has sent', registers: [registry], collect() { this.set(feed().lastEventId); } });
-    new client.Gauge({ name: 'sse_dropped_subscribers', help: 'Subscribers dropped for not reading (since start)', registers: [registry], collect() { this.set(feed().dropped); } });
+    new client.Gauge({
+      name: 'sse_subscribers',
+      help: 'Open SSE feed connections',
+      registers: [registry],
+      collect() {
+        this.set(feed().subscribers);
+      },
+    });
+    new client.Gauge({
+      name: 'sse_last_event_id',
+      help: 'Newest outbox id this process has sent',
+      registers: [registry],
+      collect() {
+        this.set(feed().lastEventId);
+      },
+    });
+    new client.Gauge({
+      name: 'sse_dropped_subscribers',
+      help: 'Subscribers dropped for not reading (since start)',
+      registers: [registry],
+      collect() {
+        this.set(feed().dropped);
+      },
+    });
   }
 
   return {

@@ -43,10 +43,22 @@ export function createRateLimit({ points, windowSeconds, trustedHops }: RateLimi
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new HttpError(429, 'Too many requests', [{ message: `at most ${points} requests per ${windowSeconds} s per client; retry in ${retryAfter} s`, limit: points, window_seconds: windowSeconds, retry_after_seconds: retryAfter }], {
-        ...headers(rejection),
-        'Retry-After': retryAfter,
-      });
+      throw new HttpError(
+        429,
+        'Too many requests',
+        [
+          {
+            message: `at most ${points} requests per ${windowSeconds} s per client; retry in ${retryAfter} s`,
+            limit: points,
+            window_seconds: windowSeconds,
+            retry_after_seconds: retryAfter,
+          },
+        ],
+        {
+          ...headers(rejection),
+          'Retry-After': retryAfter,
+        },
+      );
     }
   };
 }

@@ -10,11 +10,26 @@ export const CORS_HEADERS = {
 } as const;
 
 /** Sends an already-serialized JSON body (cached responses are kept as text). */
-export function sendJsonText(res: ServerResponse, status: number, body: string, headers: Record<string, string | number> = {}): void {
-  res.writeHead(status, { ...CORS_HEADERS, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body), ...headers });
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string | number> = {},
+): void {
+  res.writeHead(status, {
+    ...CORS_HEADERS,
+    'Content-Type': JSON_TYPE,
+    'Content-Length': Buffer.byteLength(body),
+    ...headers,
+  });
   res.end(body);
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string | number> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | number> = {},
+): void {
   sendJsonText(res, status, JSON.stringify(body), headers);
 }

@@ -23,7 +23,13 @@ export interface ResponseCache {
    * Returns the cached body or computes, stores and returns it (concurrent misses of one
    * key share one computation). With `revalidate`, a stale body may be served (see there).
    */
-  remember(key: string, tags: readonly string[], ttlMs: number, compute: () => Promise<string>, revalidate?: RevalidateOptions): Promise<string>;
+  remember(
+    key: string,
+    tags: readonly string[],
+    ttlMs: number,
+    compute: () => Promise<string>,
+    revalidate?: RevalidateOptions,
+  ): Promise<string>;
   /** Drops every entry with any of the tags; computations of those entries under way are not stored. */
   invalidate(tags: Iterable<string>): void;
   /** Drops every entry. */
@@ -96,13 +102,28 @@ export function createResponseCache(): ResponseCache {
     if (entry.running) entry.changedWhileRunning = true;
     entry.staleSince ??= at;
   };
-  const recompute = (key: string, entry: Revalidated | undefined, tags: readonly string[], ttlMs: number, compute: () => Promise<string>) => {
+  const recompute = (
+    key: string,
+    entry: Revalidated | undefined,
+    tags: readonly string[],
+    ttlMs: number,
+    compute: () => Promise<string>,
+  ) => {
     const started = clock();
     const running = compute().then((body) => {
       const now = clock();
       const current = revalidated.get(key);
       const changed = current?.running === running && current.changedWhileRunning;
-      revalidated.set(key, { body, tags, computedAt: now, durationMs: now - started, staleSince: changed ? started : undefined, ttlMs, running: undefined, changedWhileRunning: false });
+      revalidated.set(key, {
+        body,
+        tags,
+        computedAt: now,
+        durationMs: now - started,
+        staleSince: changed ? started : undefined,
+        ttlMs,
+        running: undefined,
+        changedWhileRunning: false,
+      });
       return body;
     });
     const settled = () => {
@@ -114,17 +135,33 @@ export function createResponseCache(): ResponseCache {
       entry.running = running;
       entry.changedWhileRunning = false;
     } else {
-      revalidated.set(key, { body: undefined, tags, computedAt: 0, durationMs: 0, staleSince: undefined, ttlMs, running, changedWhileRunning: false });
+      revalidated.set(key, {
+        body: undefined,
+        tags,
+        computedAt: 0,
+        durationMs: 0,
+        staleSince: undefined,
+        ttlMs,
+        running,
+        changedWhileRunning: false,
+      });
     }
     return running;
   };
-  const rememberRevalidated = (key: string, tags: readonly string[], ttlMs: number, compute: () => Promise<string>, { maxStaleMs }: RevalidateOptions) => {
+  const rememberRevalidated = (
+    key: string,
+    tags: readonly string[],
+    ttlMs: number,
+    compute: () => Promise<string>,
+    { maxStaleMs }: RevalidateOptions,
+  ) => {
     const now = clock();
     const entry = revalidated.get(key);
     if (!entry) return recompute(key, undefined, tags, ttlMs, compute);
     const { body } = entry;
     if (body === undefined) return entry.running ?? recompute(key, entry, tags, ttlMs, compute); // no body yet (or the first failed)
-    if (entry.staleSince === undefined && now - entry.computedAt >= entry.ttlMs) entry.staleSince = entry.computedAt + entry.ttlMs;
+    if (entry.staleSince === undefined && now - entry.computedAt >= entry.ttlMs)
+      entry.staleSince = entry.computedAt + entry.ttlMs;
     if (entry.staleSince === undefined) return Promise.resolve(body);
     const servable = now - entry.staleSince <= maxStaleMs;
     if (entry.running) return servable ? Promise.resolve(body) : entry.running;

@@ -10,7 +10,12 @@ export const queryInt = (min: number, max: number) =>
     .string()
     .regex(/^\d+$/, { message: `must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    .pipe(z.number().min(min, `must be a whole number from ${min} to ${max}`).max(max, `must be a whole number from ${min} to ${max}`));
+    .pipe(
+      z
+        .number()
+        .min(min, `must be a whole number from ${min} to ${max}`)
+        .max(max, `must be a whole number from ${min} to ${max}`),
+    );
 
 const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
@@ -54,7 +59,11 @@ export const bech32Address = z.string().refine(
   { message: 'must be a bech32 account or contract address' },
 );
 
-export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, what = 'Invalid query parameters'): z.output<T> {
+export function parseOrThrow<T extends z.ZodType>(
+  schema: T,
+  input: unknown,
+  what = 'Invalid query parameters',
+): z.output<T> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   const seen = new Set<string>();

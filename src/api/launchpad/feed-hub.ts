@@ -5,8 +5,8 @@
 // passes a bound, so a slow client never grows the server's memory.
 import type { ServerResponse } from 'node:http';
 import type { Database } from '../../db/types.ts';
-import type { Logger } from '../../internal/logger.ts';
 import { decodeNotice, FEED_CHANNEL } from '../../indexer/feed-notice.ts';
+import type { Logger } from '../../internal/logger.ts';
 
 export interface FeedEvent {
   id: number;
@@ -67,7 +67,15 @@ const toEvent = (r: OutboxRow): FeedEvent => ({
   frame: `id: ${r.id}\nevent: ${r.event}\ndata: ${r.data}\n\n`,
 });
 
-export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedBytes = 1 << 20, replayLimit = 10_000, onEvents, onChange }: FeedHubOptions) {
+export function createFeedHub({
+  db,
+  logger,
+  keepaliveMs = 15_000,
+  maxBufferedBytes = 1 << 20,
+  replayLimit = 10_000,
+  onEvents,
+  onChange,
+}: FeedHubOptions) {
   const subscribers = new Set<Subscriber>();
   let lastId = 0;
   let reading: Promise<void> | undefined;
@@ -178,7 +186,9 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
         }
       } while (readAgain);
     })()
-      .catch((error) => logger.warn({ err: error }, 'Reading the feed outbox failed; will retry on the next notification'))
+      .catch((error) =>
+        logger.warn({ err: error }, 'Reading the feed outbox failed; will retry on the next notification'),
+      )
       .finally(() => (reading = undefined));
     return reading;
   };
@@ -191,10 +201,20 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
     )) as [{ n: number; oldest: number | null }];
     if (n > replayLimit || (oldest !== null && from < Number(oldest) - 1)) {
       // too far behind, or behind the outbox's retention: say so, then resume from what is there
-      const start = n > replayLimit
-        ? Number((await db.query<{ id: number }>(`SELECT id FROM feed_events WHERE id <= $1 ORDER BY id DESC OFFSET $2 LIMIT 1`, [upTo, replayLimit]))[0]!.id)
-        : from;
-      s.res.write(`event: gap\ndata: ${JSON.stringify({ missed: n > replayLimit ? n - replayLimit : null, after_id: from, resume_id: start })}\n\n`);
+      const start =
+        n > replayLimit
+          ? Number(
+              (
+                await db.query<{ id: number }>(
+                  `SELECT id FROM feed_events WHERE id <= $1 ORDER BY id DESC OFFSET $2 LIMIT 1`,
+                  [upTo, replayLimit],
+                )
+              )[0]!.id,
+            )
+          : from;
+      s.res.write(
+        `event: gap\ndata: ${JSON.stringify({ missed: n > replayLimit ? n - replayLimit : null, after_id: from, resume_id: start })}\n\n`,
+      );
       from = start;
     }
     while (from < upTo && keepingUp(s)) {
@@ -243,7 +263,9 @@ export function createFeedHub({ db, logger, keepaliveMs = 15_000, maxBufferedByt
       if (lastEventId !== undefined && lastEventId > upTo) {
         // The id came from a process further ahead: skip what the client has, unless the
         // outbox never held that id (a database started afresh), then send all that is new.
-        const [{ high }] = (await db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`)) as [{ high: number | null }];
+        const [{ high }] = (await db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`)) as [
+          { high: number | null },
+        ];
         s.after = Math.min(lastEventId, Number(high ?? 0));
       }
       if (!s.backlog) return;

@@ -49,7 +49,9 @@ export function authBankRoutes({ accounts, bank }: ChainState): Record<string, Q
         address,
         accountNumber: account.accountNumber,
         sequence: account.sequence,
-        pubKey: account.pubkey ? { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key: account.pubkey }).finish() } : undefined,
+        pubKey: account.pubkey
+          ? { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key: account.pubkey }).finish() }
+          : undefined,
       });
       return { account: { typeUrl: '/cosmos.auth.v1beta1.BaseAccount', value: BaseAccount.encode(base).finish() } };
     }),
@@ -58,29 +60,51 @@ export function authBankRoutes({ accounts, bank }: ChainState): Record<string, Q
       if (!denom) throw queryErrors.invalidArgument('invalid denom');
       return { balance: { denom, amount: bank.balance(address, denom).toString() } };
     }),
-    '/cosmos.bank.v1beta1.Query/AllBalances': route(QueryAllBalancesRequest, QueryAllBalancesResponse, ({ address, pagination }) =>
-      balancesPage(address, pagination),
+    '/cosmos.bank.v1beta1.Query/AllBalances': route(
+      QueryAllBalancesRequest,
+      QueryAllBalancesResponse,
+      ({ address, pagination }) => balancesPage(address, pagination),
     ),
     // Nothing on the devnet is locked or vesting: spendable equals the balance.
-    '/cosmos.bank.v1beta1.Query/SpendableBalances': route(QuerySpendableBalancesRequest, QuerySpendableBalancesResponse, ({ address, pagination }) =>
-      balancesPage(address, pagination),
+    '/cosmos.bank.v1beta1.Query/SpendableBalances': route(
+      QuerySpendableBalancesRequest,
+      QuerySpendableBalancesResponse,
+      ({ address, pagination }) => balancesPage(address, pagination),
     ),
-    '/cosmos.bank.v1beta1.Query/TotalSupply': route(QueryTotalSupplyRequest, QueryTotalSupplyResponse, ({ pagination }) => {
-      const { items, pagination: page } = paginate(bank.allSupply().map((coin) => ({ key: toAscii(coin.denom), item: coin })), pagination);
-      return { supply: items, pagination: page };
-    }),
+    '/cosmos.bank.v1beta1.Query/TotalSupply': route(
+      QueryTotalSupplyRequest,
+      QueryTotalSupplyResponse,
+      ({ pagination }) => {
+        const { items, pagination: page } = paginate(
+          bank.allSupply().map((coin) => ({ key: toAscii(coin.denom), item: coin })),
+          pagination,
+        );
+        return { supply: items, pagination: page };
+      },
+    ),
     '/cosmos.bank.v1beta1.Query/SupplyOf': route(QuerySupplyOfRequest, QuerySupplyOfResponse, ({ denom }) => {
       if (!denom) throw queryErrors.invalidArgument('invalid denom');
       return { amount: { denom, amount: bank.supply(denom).toString() } };
     }),
-    '/cosmos.bank.v1beta1.Query/DenomMetadata': route(QueryDenomMetadataRequest, QueryDenomMetadataResponse, ({ denom }) => {
-      if (!denom) throw queryErrors.invalidArgument('invalid denom');
-      if (denom !== NATIVE_METADATA.base) throw queryErrors.notFound(`client metadata for denom ${denom}`);
-      return { metadata: NATIVE_METADATA };
-    }),
-    '/cosmos.bank.v1beta1.Query/DenomsMetadata': route(QueryDenomsMetadataRequest, QueryDenomsMetadataResponse, ({ pagination }) => {
-      const { items, pagination: page } = paginate([{ key: toAscii(NATIVE_METADATA.base), item: NATIVE_METADATA }], pagination);
-      return { metadatas: items, pagination: page };
-    }),
+    '/cosmos.bank.v1beta1.Query/DenomMetadata': route(
+      QueryDenomMetadataRequest,
+      QueryDenomMetadataResponse,
+      ({ denom }) => {
+        if (!denom) throw queryErrors.invalidArgument('invalid denom');
+        if (denom !== NATIVE_METADATA.base) throw queryErrors.notFound(`client metadata for denom ${denom}`);
+        return { metadata: NATIVE_METADATA };
+      },
+    ),
+    '/cosmos.bank.v1beta1.Query/DenomsMetadata': route(
+      QueryDenomsMetadataRequest,
+      QueryDenomsMetadataResponse,
+      ({ pagination }) => {
+        const { items, pagination: page } = paginate(
+          [{ key: toAscii(NATIVE_METADATA.base), item: NATIVE_METADATA }],
+          pagination,
+        );
+        return { metadatas: items, pagination: page };
+      },
+    ),
   };
 }

@@ -17,10 +17,14 @@ function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
-export function paginate<T>(entries: Keyed<T>[], request: PageRequest | undefined): { items: T[]; pagination: PageResponse } {
+export function paginate<T>(
+  entries: Keyed<T>[],
+  request: PageRequest | undefined,
+): { items: T[]; pagination: PageResponse } {
   const key = request?.key ?? new Uint8Array();
   const offset = request?.offset ?? 0n;
-  if (key.length > 0 && offset > 0n) throw queryErrors.invalidArgument('invalid request, either offset or key is expected, got both');
+  if (key.length > 0 && offset > 0n)
+    throw queryErrors.invalidArgument('invalid request, either offset or key is expected, got both');
   let limit = request?.limit ?? 0n;
   let countTotal = request?.countTotal ?? false;
   if (limit === 0n) {

@@ -12,7 +12,11 @@ interface Encoder<T> {
 
 export type QueryRoute = (data: Uint8Array) => Uint8Array;
 
-export function route<Req, Res>(request: Codec<Req>, response: Encoder<Res>, answer: (req: Req) => Partial<Res>): QueryRoute {
+export function route<Req, Res>(
+  request: Codec<Req>,
+  response: Encoder<Res>,
+  answer: (req: Req) => Partial<Res>,
+): QueryRoute {
   return (data) => response.encode(response.fromPartial(answer(request.decode(data)))).finish();
 }
 

@@ -35,7 +35,12 @@ export function createAbciQuery(state: ChainState, runner: TxRunner, identity: N
       return { code: 0, codespace: '', log: '', value: handler(data) };
     } catch (error) {
       const chainError = asChainError(error);
-      return { code: chainError.code, codespace: chainError.codespace, log: chainError.message, value: new Uint8Array() };
+      return {
+        code: chainError.code,
+        codespace: chainError.codespace,
+        log: chainError.message,
+        value: new Uint8Array(),
+      };
     }
   };
 }

@@ -1,7 +1,12 @@
 // Queries of the wasm module (smart queries, contract info), the tx service's Simulate, and
 // the node info of the tendermint base service.
 import { fromUtf8, toUtf8 } from '@cosmjs/encoding';
-import { GetNodeInfoRequest, GetNodeInfoResponse, GetSyncingRequest, GetSyncingResponse } from 'cosmjs-types/cosmos/base/tendermint/v1beta1/query';
+import {
+  GetNodeInfoRequest,
+  GetNodeInfoResponse,
+  GetSyncingRequest,
+  GetSyncingResponse,
+} from 'cosmjs-types/cosmos/base/tendermint/v1beta1/query';
 import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
 import {
   QueryContractInfoRequest,
@@ -11,9 +16,9 @@ import {
 } from 'cosmjs-types/cosmwasm/wasm/v1/query';
 import { APP_VERSION, COMETBFT_VERSION, COSMOS_SDK_VERSION, NODE_MONIKER } from '../constants.ts';
 import { WasmErrors } from '../errors.ts';
+import { parseAccountAddress } from '../state/addresses.ts';
 import type { ChainState } from '../state/chain-state.ts';
 import type { TxRunner } from '../tx/run-tx.ts';
-import { parseAccountAddress } from '../state/addresses.ts';
 import { queryErrors } from './query-errors.ts';
 import { type QueryRoute, route } from './route.ts';
 
@@ -26,31 +31,39 @@ export interface NodeIdentity {
 
 export function wasmRoutes({ wasm }: ChainState): Record<string, QueryRoute> {
   return {
-    '/cosmwasm.wasm.v1.Query/SmartContractState': route(QuerySmartContractStateRequest, QuerySmartContractStateResponse, ({ address, queryData }) => {
-      if (!parseAccountAddress(address)) throw queryErrors.invalidArgument(`invalid contract address ${address}`);
-      let msg: unknown;
-      try {
-        msg = JSON.parse(fromUtf8(queryData));
-      } catch {
-        throw WasmErrors.queryFailed('Error parsing into type: invalid JSON query');
-      }
-      return { data: toUtf8(JSON.stringify(wasm.querySmart(address, msg))) };
-    }),
-    '/cosmwasm.wasm.v1.Query/ContractInfo': route(QueryContractInfoRequest, QueryContractInfoResponse, ({ address }) => {
-      const contract = wasm.contract(address);
-      if (!contract) throw queryErrors.notFound(`address ${address}: not found`);
-      return {
-        address,
-        contractInfo: {
-          codeId: BigInt(contract.codeId),
-          creator: contract.creator,
-          admin: contract.admin ?? '',
-          label: contract.label,
-          ibcPortId: '',
-          ibc2PortId: '',
-        },
-      };
-    }),
+    '/cosmwasm.wasm.v1.Query/SmartContractState': route(
+      QuerySmartContractStateRequest,
+      QuerySmartContractStateResponse,
+      ({ address, queryData }) => {
+        if (!parseAccountAddress(address)) throw queryErrors.invalidArgument(`invalid contract address ${address}`);
+        let msg: unknown;
+        try {
+          msg = JSON.parse(fromUtf8(queryData));
+        } catch {
+          throw WasmErrors.queryFailed('Error parsing into type: invalid JSON query');
+        }
+        return { data: toUtf8(JSON.stringify(wasm.querySmart(address, msg))) };
+      },
+    ),
+    '/cosmwasm.wasm.v1.Query/ContractInfo': route(
+      QueryContractInfoRequest,
+      QueryContractInfoResponse,
+      ({ address }) => {
+        const contract = wasm.contract(address);
+        if (!contract) throw queryErrors.notFound(`address ${address}: not found`);
+        return {
+          address,
+          contractInfo: {
+            codeId: BigInt(contract.codeId),
+            creator: contract.creator,
+            admin: contract.admin ?? '',
+            label: contract.label,
+            ibcPortId: '',
+            ibc2PortId: '',
+          },
+        };
+      },
+    ),
   };
 }
 
@@ -64,7 +77,10 @@ export function txServiceRoutes(runner: TxRunner): Record<string, QueryRoute> {
         result: {
           data: new Uint8Array(),
           log: '',
-          events: result.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })) })),
+          events: result.events.map((e) => ({
+            type: e.type,
+            attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
+          })),
           msgResponses: result.msgResponses,
         },
       };
@@ -96,6 +112,8 @@ export function nodeInfoRoutes(identity: NodeIdentity): Record<string, QueryRout
         cosmosSdkVersion: COSMOS_SDK_VERSION,
       },
     })),
-    '/cosmos.base.tendermint.v1beta1.Service/GetSyncing': route(GetSyncingRequest, GetSyncingResponse, () => ({ syncing: false })),
+    '/cosmos.base.tendermint.v1beta1.Service/GetSyncing': route(GetSyncingRequest, GetSyncingResponse, () => ({
+      syncing: false,
+    })),
   };
 }

@@ -60,5 +60,14 @@ export function decodeBlock(bytes: Uint8Array): CommittedBlock {
   const results = Uint8Array.prototype.slice.call(buf, at, at + resultsLength);
   const header = { chainId: meta.chainId, height: meta.height, timeNs: BigInt(meta.timeNs) } as BlockHeader;
   for (const field of HASH_FIELDS) header[field] = fromHex(meta[field]);
-  return { header, hash: fromHex(meta.hash), partsHash: fromHex(meta.partsHash), txCount, txBytes: txData.length, txData, txOffsets, results };
+  return {
+    header,
+    hash: fromHex(meta.hash),
+    partsHash: fromHex(meta.partsHash),
+    txCount,
+    txBytes: txData.length,
+    txData,
+    txOffsets,
+    results,
+  };
 }

@@ -18,7 +18,12 @@ export interface BlockStore {
    * `hashes` (upper-case hex) when the caller has them already; `storedAt` is where the block
    * lies in the block log, which lets the store drop it from memory once it is old.
    */
-  add(block: CommittedBlock, results: readonly RenderedTxResult[], hashes: readonly string[] | undefined, storedAt: StoredAt | null): void;
+  add(
+    block: CommittedBlock,
+    results: readonly RenderedTxResult[],
+    hashes: readonly string[] | undefined,
+    storedAt: StoredAt | null,
+  ): void;
   get(height: number): CommittedBlock | undefined;
   meta(height: number): BlockMeta | undefined;
   latestMeta(): BlockMeta | undefined;
@@ -72,7 +77,8 @@ export function createBlockStore(readStored: ((at: StoredAt) => CommittedBlock) 
         hot.delete(oldest);
         hotBytes -= sizeOf(old);
       }
-      const txHashes = hashes ?? Array.from({ length: block.txCount }, (_, i) => toHex(sha256(txAt(block, i))).toUpperCase());
+      const txHashes =
+        hashes ?? Array.from({ length: block.txCount }, (_, i) => toHex(sha256(txAt(block, i))).toUpperCase());
       index.add(height, txHashes, results);
     },
     get,
@@ -80,7 +86,9 @@ export function createBlockStore(readStored: ((at: StoredAt) => CommittedBlock) 
     latestMeta: () => metas[metas.length - 1],
     resultsJson: (height) => resultsJson(get(height)!),
     resultsJsonOf: (block) => resultsJson(block),
-    results: (height) => resultsCache.get(height) ?? remember(resultsCache, height, JSON.parse(resultsJson(get(height)!)) as RenderedTxResult[]),
+    results: (height) =>
+      resultsCache.get(height) ??
+      remember(resultsCache, height, JSON.parse(resultsJson(get(height)!)) as RenderedTxResult[]),
     txHash: (block, i) => toHex(sha256(txAt(block, i))).toUpperCase(),
   };
 }

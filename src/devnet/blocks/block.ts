@@ -50,7 +50,10 @@ export function headerHash(header: BlockHeader): Uint8Array {
     chainId: header.chainId,
     height: BigInt(header.height),
     time: toTimestamp(header.timeNs),
-    lastBlockId: { hash: header.lastBlockHash, partSetHeader: { total: header.lastBlockHash.length ? 1 : 0, hash: header.lastPartsHash } },
+    lastBlockId: {
+      hash: header.lastBlockHash,
+      partSetHeader: { total: header.lastBlockHash.length ? 1 : 0, hash: header.lastPartsHash },
+    },
     lastCommitHash: header.lastCommitHash,
     dataHash: header.dataHash,
     validatorsHash: header.validatorsHash,
@@ -65,7 +68,13 @@ export function headerHash(header: BlockHeader): Uint8Array {
 }
 
 /** The block's single part: CometBFT splits block bytes into 64 kB parts; one hash stands for them. */
-export const metaOf = ({ header, hash, partsHash, txCount, txBytes }: BlockMeta): BlockMeta => ({ header, hash, partsHash, txCount, txBytes });
+export const metaOf = ({ header, hash, partsHash, txCount, txBytes }: BlockMeta): BlockMeta => ({
+  header,
+  hash,
+  partsHash,
+  txCount,
+  txBytes,
+});
 
 export const partsHashOf = (hash: Uint8Array, dataHash: Uint8Array) => sha256(concatBytes(hash, dataHash));
 
@@ -82,7 +91,8 @@ export function packTxs(txs: readonly Uint8Array[]): { txData: Uint8Array; txOff
   return { txData, txOffsets };
 }
 
-export const txAt = (block: CommittedBlock, index: number) => block.txData.subarray(block.txOffsets[index]!, block.txOffsets[index + 1]!);
+export const txAt = (block: CommittedBlock, index: number) =>
+  block.txData.subarray(block.txOffsets[index]!, block.txOffsets[index + 1]!);
 
 /** One `txs_results` entry as CometBFT 0.38 renders an ExecTxResult. */
 export function renderTxResult(result: TxResult) {
@@ -93,11 +103,15 @@ export function renderTxResult(result: TxResult) {
     info: '',
     gas_wanted: result.gasWanted.toString(),
     gas_used: result.gasUsed.toString(),
-    events: result.events.map((e) => ({ type: e.type, attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })) })),
+    events: result.events.map((e) => ({
+      type: e.type,
+      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
+    })),
     codespace: result.codespace,
   };
 }
 export type RenderedTxResult = ReturnType<typeof renderTxResult>;
 
-export const compressResults = (rendered: readonly RenderedTxResult[]) => deflateRawSync(JSON.stringify(rendered), { level: 1 });
+export const compressResults = (rendered: readonly RenderedTxResult[]) =>
+  deflateRawSync(JSON.stringify(rendered), { level: 1 });
 export const resultsJson = (block: CommittedBlock) => inflateRawSync(block.results).toString('utf8');

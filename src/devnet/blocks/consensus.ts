@@ -41,6 +41,7 @@ export function createConsensus(staking: Staking): Consensus {
     validatorsHash,
     consensusHash: sha256(toAscii(JSON.stringify(CONSENSUS_PARAMS))),
     proposerAt: (height) => validators[height % validators.length]!,
-    commitSignature: (validator, blockHash) => concatBytes(sha256(concatBytes(validator.address, blockHash)), sha256(concatBytes(blockHash, validator.address))),
+    commitSignature: (validator, blockHash) =>
+      concatBytes(sha256(concatBytes(validator.address, blockHash)), sha256(concatBytes(blockHash, validator.address))),
   };
 }

@@ -5,7 +5,10 @@ import type { RenderedTxResult } from './block.ts';
 
 export const MAX_TXS_PER_BLOCK = 65_536;
 export const packPosition = (height: number, index: number) => height * MAX_TXS_PER_BLOCK + index;
-export const unpackPosition = (position: number) => ({ height: Math.floor(position / MAX_TXS_PER_BLOCK), index: position % MAX_TXS_PER_BLOCK });
+export const unpackPosition = (position: number) => ({
+  height: Math.floor(position / MAX_TXS_PER_BLOCK),
+  index: position % MAX_TXS_PER_BLOCK,
+});
 
 /** Event attributes with their own index; other conditions are checked against each candidate's events. */
 export const INDEXED_ATTRIBUTES = new Set([

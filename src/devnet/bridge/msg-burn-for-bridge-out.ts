@@ -4,11 +4,12 @@
 //   message MsgBurnForBridgeOut { string sender = 1; cosmos.base.v1beta1.Coin amount = 2;
 //                                 string destination_chain = 3; string destination_address = 4; }
 //   message MsgBurnForBridgeOutResponse {}
+
+import { wasmTypes } from '@cosmjs/cosmwasm-stargate';
+import { type GeneratedType, Registry } from '@cosmjs/proto-signing';
+import { defaultRegistryTypes } from '@cosmjs/stargate';
 import { BinaryReader, BinaryWriter } from 'cosmjs-types/binary';
 import { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
-import { Registry, type GeneratedType } from '@cosmjs/proto-signing';
-import { defaultRegistryTypes } from '@cosmjs/stargate';
-import { wasmTypes } from '@cosmjs/cosmwasm-stargate';
 
 export interface MsgBurnForBridgeOut {
   sender: string;

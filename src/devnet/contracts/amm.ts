@@ -4,12 +4,20 @@ import { z } from 'zod';
 import { NATIVE_DENOM } from '../constants.ts';
 import { ContractError } from '../errors.ts';
 import { CODE_IDS } from './addresses.ts';
-import type { Cw20InstantiateMsg } from './cw20.ts';
 import { type PoolReserves, poolSwapNativeIn, poolSwapTokenIn } from './curve-math.ts';
+import type { Cw20InstantiateMsg } from './cw20.ts';
 import { AMM_EVENTS, contractEventAttributes } from './event-names.ts';
 import { assign, mapSet } from './journaled.ts';
 import { TOKEN_DECIMALS, TOKEN_TOTAL_SUPPLY } from './launchpad.ts';
-import { decodeBinaryJson, feeTransfer, nativeFunds, parseVariant, uint128, unknownVariant, variantOf } from './messages.ts';
+import {
+  decodeBinaryJson,
+  feeTransfer,
+  nativeFunds,
+  parseVariant,
+  uint128,
+  unknownVariant,
+  variantOf,
+} from './messages.ts';
 import { type ContractCode, type ContractResponse, emptyResponse, type MessageInfo } from './types.ts';
 
 export const AMM_FEE_BPS = 30n;
@@ -39,7 +47,12 @@ export const ammCode: ContractCode = {
   codeId: CODE_IDS.amm,
   instantiate(host, env, _info, rawMsg) {
     const self = env.contract;
-    const init = parseVariant(z.object({ admin: z.string(), launchpad: z.string() }), rawMsg, 'amm::msg::InstantiateMsg', 'instantiate');
+    const init = parseVariant(
+      z.object({ admin: z.string(), launchpad: z.string() }),
+      rawMsg,
+      'amm::msg::InstantiateMsg',
+      'instantiate',
+    );
     const { journal } = host;
     const pools = new Map<string, Pool>();
     const order: string[] = [];
@@ -56,7 +69,13 @@ export const ammCode: ContractCode = {
       journal.record(() => void order.pop());
     };
 
-    function swapEvent(token: string, trader: string, direction: 'native_to_token' | 'token_to_native', offer: bigint, result: ReturnType<typeof poolSwapNativeIn>) {
+    function swapEvent(
+      token: string,
+      trader: string,
+      direction: 'native_to_token' | 'token_to_native',
+      offer: bigint,
+      result: ReturnType<typeof poolSwapNativeIn>,
+    ) {
       return {
         type: AMM_EVENTS.swap,
         attributes: contractEventAttributes('swap', {
@@ -94,7 +113,12 @@ export const ammCode: ContractCode = {
       const response = emptyResponse();
       response.attributes.push(['action', 'swap'], ['token_address', token], ['trader', info.sender]);
       response.events.push(swapEvent(token, info.sender, 'native_to_token', offer, result));
-      response.messages.push({ kind: 'execute', contract: token, msg: { transfer: { recipient: info.sender, amount: result.returnAmount.toString() } }, funds: [] });
+      response.messages.push({
+        kind: 'execute',
+        contract: token,
+        msg: { transfer: { recipient: info.sender, amount: result.returnAmount.toString() } },
+        funds: [],
+      });
       if (result.fee > 0n) response.messages.push(feeTransfer(result.fee));
       return response;
     }
@@ -106,10 +130,16 @@ export const ammCode: ContractCode = {
       const response = emptyResponse();
       if (variant === 'create_pool') {
         // Only the launchpad's graduation creates a pool this way; it sent the native side just before.
-        if (hook.sender !== init.launchpad) throw new ContractError('Unauthorized: only the launchpad creates pools from a CW20 send');
+        if (hook.sender !== init.launchpad)
+          throw new ContractError('Unauthorized: only the launchpad creates pools from a CW20 send');
         const { native_amount } = parseVariant(executeSchemas.hookCreatePool, hookBody, RTYPE, variant);
         addPool({ token, source: 'launchpad', nativeReserves: native_amount, tokenReserves: hook.amount });
-        response.attributes.push(['action', 'create_pool'], ['token_address', token], ['native_reserves', native_amount.toString()], ['token_reserves', hook.amount.toString()]);
+        response.attributes.push(
+          ['action', 'create_pool'],
+          ['token_address', token],
+          ['native_reserves', native_amount.toString()],
+          ['token_reserves', hook.amount.toString()],
+        );
         return response;
       }
       if (variant !== 'swap') return unknownVariant(RTYPE, variant);
@@ -120,13 +150,22 @@ export const ammCode: ContractCode = {
       assign(journal, pool, result.after);
       response.attributes.push(['action', 'swap'], ['token_address', token], ['trader', hook.sender]);
       response.events.push(swapEvent(token, hook.sender, 'token_to_native', hook.amount, result));
-      response.messages.push({ kind: 'bank_send', to: hook.sender, amount: [{ denom: NATIVE_DENOM, amount: result.returnAmount.toString() }] });
+      response.messages.push({
+        kind: 'bank_send',
+        to: hook.sender,
+        amount: [{ denom: NATIVE_DENOM, amount: result.returnAmount.toString() }],
+      });
       if (result.fee > 0n) response.messages.push(feeTransfer(result.fee));
       return response;
     }
 
     function createTokenPool(info: MessageInfo, body: unknown): ContractResponse {
-      const { name, symbol, image, description } = parseVariant(executeSchemas.create_token_pool, body, TYPE, 'create_token_pool');
+      const { name, symbol, image, description } = parseVariant(
+        executeSchemas.create_token_pool,
+        body,
+        TYPE,
+        'create_token_pool',
+      );
       const nativeAmount = nativeFunds(info.funds, NATIVE_DENOM);
       if (nativeAmount === 0n) throw new ContractError(`Send ${NATIVE_DENOM} to seed the pool`);
       const token = host.nextContractAddress(CODE_IDS.cw20);
@@ -147,9 +186,28 @@ export const ammCode: ContractCode = {
         ['token_reserves', TOKEN_TOTAL_SUPPLY.toString()],
       );
       // No custom event: the indexer first learns of such a token from its first swap.
-      response.messages.push({ kind: 'instantiate', codeId: CODE_IDS.cw20, msg: cw20, funds: [], label: `${symbol} token`, admin: null });
+      response.messages.push({
+        kind: 'instantiate',
+        codeId: CODE_IDS.cw20,
+        msg: cw20,
+        funds: [],
+        label: `${symbol} token`,
+        admin: null,
+      });
       response.data = { token_address: token };
-      response.records = [{ kind: 'launch', token, source: 'amm', creator: info.sender, name, symbol, image, description, initialReserves: nativeAmount }];
+      response.records = [
+        {
+          kind: 'launch',
+          token,
+          source: 'amm',
+          creator: info.sender,
+          name,
+          symbol,
+          image,
+          description,
+          initialReserves: nativeAmount,
+        },
+      ];
       return response;
     }
 
@@ -159,7 +217,8 @@ export const ammCode: ContractCode = {
       native_reserves: pool.nativeReserves.toString(),
       token_reserves: pool.tokenReserves.toString(),
       fee_bps: Number(AMM_FEE_BPS),
-      spot_price_unative: pool.tokenReserves === 0n ? '0' : ((pool.nativeReserves * 1_000_000n) / pool.tokenReserves).toString(),
+      spot_price_unative:
+        pool.tokenReserves === 0n ? '0' : ((pool.nativeReserves * 1_000_000n) / pool.tokenReserves).toString(),
     });
 
     return {
@@ -183,7 +242,9 @@ export const ammCode: ContractCode = {
             case 'config':
               return { admin: init.admin, launchpad: init.launchpad, fee_bps: Number(AMM_FEE_BPS) };
             case 'pool':
-              return poolView(poolOf(parseVariant(z.object({ token_address: z.string() }), body, QTYPE, variant).token_address));
+              return poolView(
+                poolOf(parseVariant(z.object({ token_address: z.string() }), body, QTYPE, variant).token_address),
+              );
             case 'pools': {
               const { start_after, limit } = parseVariant(
                 z.object({ start_after: z.string().optional(), limit: z.number().int().min(1).max(100).default(30) }),
@@ -206,5 +267,6 @@ export const ammCode: ContractCode = {
 
 function checkReturn(returnAmount: bigint, minReturn: bigint | undefined) {
   if (returnAmount === 0n) throw new ContractError('Swap too small: zero return');
-  if (minReturn !== undefined && returnAmount < minReturn) throw new ContractError(`Slippage exceeded: return ${returnAmount} is less than ${minReturn}`);
+  if (minReturn !== undefined && returnAmount < minReturn)
+    throw new ContractError(`Slippage exceeded: return ${returnAmount} is less than ${minReturn}`);
 }

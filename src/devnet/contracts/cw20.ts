@@ -67,13 +67,23 @@ export const cw20Code: ContractCode = {
         case 'transfer': {
           const { recipient, amount } = parseVariant(executeSchemas.transfer, body, TYPE, variant);
           move(info.sender, recipient, amount);
-          response.attributes.push(['action', 'transfer'], ['from', info.sender], ['to', recipient], ['amount', amount.toString()]);
+          response.attributes.push(
+            ['action', 'transfer'],
+            ['from', info.sender],
+            ['to', recipient],
+            ['amount', amount.toString()],
+          );
           return response;
         }
         case 'send': {
           const { contract, amount, msg: hook } = parseVariant(executeSchemas.send, body, TYPE, variant);
           move(info.sender, contract, amount);
-          response.attributes.push(['action', 'send'], ['from', info.sender], ['to', contract], ['amount', amount.toString()]);
+          response.attributes.push(
+            ['action', 'send'],
+            ['from', info.sender],
+            ['to', contract],
+            ['amount', amount.toString()],
+          );
           response.messages.push({
             kind: 'execute',
             contract,
@@ -100,9 +110,19 @@ export const cw20Code: ContractCode = {
       const [variant, body] = variantOf(rawQuery, 'cw20_base::msg::QueryMsg');
       switch (variant) {
         case 'token_info':
-          return { name: msg.name, symbol: msg.symbol, decimals: msg.decimals, total_supply: state.totalSupply.toString() };
+          return {
+            name: msg.name,
+            symbol: msg.symbol,
+            decimals: msg.decimals,
+            total_supply: state.totalSupply.toString(),
+          };
         case 'balance': {
-          const { address } = parseVariant(z.object({ address: z.string() }), body, 'cw20_base::msg::QueryMsg', variant);
+          const { address } = parseVariant(
+            z.object({ address: z.string() }),
+            body,
+            'cw20_base::msg::QueryMsg',
+            variant,
+          );
           return { balance: balanceOf(address).toString() };
         }
         case 'minter':

@@ -5,11 +5,19 @@ import { z } from 'zod';
 import { NATIVE_DENOM } from '../constants.ts';
 import { ContractError } from '../errors.ts';
 import { CODE_IDS } from './addresses.ts';
-import { cw20SendMsg, type Cw20InstantiateMsg } from './cw20.ts';
 import { type CurveReserves, curveBuy, curveSell } from './curve-math.ts';
+import { type Cw20InstantiateMsg, cw20SendMsg } from './cw20.ts';
 import { contractEventAttributes, LAUNCHPAD_EVENTS } from './event-names.ts';
 import { assign, mapSet } from './journaled.ts';
-import { decodeBinaryJson, feeTransfer, nativeFunds, parseVariant, uint128, unknownVariant, variantOf } from './messages.ts';
+import {
+  decodeBinaryJson,
+  feeTransfer,
+  nativeFunds,
+  parseVariant,
+  uint128,
+  unknownVariant,
+  variantOf,
+} from './messages.ts';
 import { type ContractCode, type ContractResponse, emptyResponse, type MessageInfo } from './types.ts';
 
 /** 1,000,000,000 tokens of 6 decimals: 800M are sold on the curve, 200M seed the AMM pool. */
@@ -61,7 +69,12 @@ export const launchpadCode: ContractCode = {
   codeId: CODE_IDS.launchpad,
   instantiate(host, env, _info, rawMsg) {
     const self = env.contract;
-    const init = parseVariant(z.object({ admin: z.string(), amm: z.string() }), rawMsg, 'launchpad::msg::InstantiateMsg', 'instantiate');
+    const init = parseVariant(
+      z.object({ admin: z.string(), amm: z.string() }),
+      rawMsg,
+      'launchpad::msg::InstantiateMsg',
+      'instantiate',
+    );
     const { journal } = host;
     const config = { admin: init.admin, amm: init.amm, ...LAUNCHPAD_DEFAULTS };
     const curves = new Map<string, Curve>();
@@ -75,9 +88,15 @@ export const launchpadCode: ContractCode = {
     };
 
     function createToken(info: MessageInfo, body: unknown): ContractResponse {
-      const { name, symbol, image, description } = parseVariant(executeSchemas.create_token, body, TYPE, 'create_token');
+      const { name, symbol, image, description } = parseVariant(
+        executeSchemas.create_token,
+        body,
+        TYPE,
+        'create_token',
+      );
       const paid = nativeFunds(info.funds, NATIVE_DENOM);
-      if (paid !== config.creationFee) throw new ContractError(`Creation fee is ${config.creationFee}${NATIVE_DENOM}, got ${paid}${NATIVE_DENOM}`);
+      if (paid !== config.creationFee)
+        throw new ContractError(`Creation fee is ${config.creationFee}${NATIVE_DENOM}, got ${paid}${NATIVE_DENOM}`);
       const token = host.nextContractAddress(CODE_IDS.cw20);
       const curve: Curve = {
         token,
@@ -103,10 +122,35 @@ export const launchpadCode: ContractCode = {
       response.attributes.push(['action', 'create_token'], ['token_address', token], ['creator', info.sender]);
       response.events.push({
         type: LAUNCHPAD_EVENTS.tokenCreated,
-        attributes: contractEventAttributes('token_created', { token_address: token, creator: info.sender, name, symbol, image, description, initial_reserves: paid }),
-        ledger: { kind: 'launch', token, source: 'launchpad', creator: info.sender, name, symbol, image, description, initialReserves: paid },
+        attributes: contractEventAttributes('token_created', {
+          token_address: token,
+          creator: info.sender,
+          name,
+          symbol,
+          image,
+          description,
+          initial_reserves: paid,
+        }),
+        ledger: {
+          kind: 'launch',
+          token,
+          source: 'launchpad',
+          creator: info.sender,
+          name,
+          symbol,
+          image,
+          description,
+          initialReserves: paid,
+        },
       });
-      response.messages.push({ kind: 'instantiate', codeId: CODE_IDS.cw20, msg: cw20, funds: [], label: `${symbol} token`, admin: null });
+      response.messages.push({
+        kind: 'instantiate',
+        codeId: CODE_IDS.cw20,
+        msg: cw20,
+        funds: [],
+        label: `${symbol} token`,
+        admin: null,
+      });
       response.data = { token_address: token };
       return response;
     }
@@ -150,7 +194,12 @@ export const launchpadCode: ContractCode = {
           nativeReservesAfter: result.after.realNative,
         },
       });
-      response.messages.push({ kind: 'execute', contract: token, msg: { transfer: { recipient: info.sender, amount: result.tokensOut.toString() } }, funds: [] });
+      response.messages.push({
+        kind: 'execute',
+        contract: token,
+        msg: { transfer: { recipient: info.sender, amount: result.tokensOut.toString() } },
+        funds: [],
+      });
       if (result.fee > 0n) response.messages.push(feeTransfer(result.fee));
       if (graduates) graduate(curve, response);
       return response;
@@ -162,12 +211,22 @@ export const launchpadCode: ContractCode = {
       assign(journal, curve, { graduated: true, finalNativeReserves: nativeForPool, realNative: 0n, realTokens: 0n });
       response.events.push({
         type: LAUNCHPAD_EVENTS.graduate,
-        attributes: contractEventAttributes('graduate', { token_address: curve.token, native_for_pool: nativeForPool, tokens_for_pool: tokensForPool, creator: curve.creator }),
+        attributes: contractEventAttributes('graduate', {
+          token_address: curve.token,
+          native_for_pool: nativeForPool,
+          tokens_for_pool: tokensForPool,
+          creator: curve.creator,
+        }),
         ledger: { kind: 'graduation', token: curve.token, nativeForPool, tokensForPool, creator: curve.creator },
       });
       response.messages.push(
         { kind: 'bank_send', to: config.amm, amount: [{ denom: NATIVE_DENOM, amount: nativeForPool.toString() }] },
-        { kind: 'execute', contract: curve.token, msg: cw20SendMsg(config.amm, tokensForPool, { create_pool: { native_amount: nativeForPool.toString() } }), funds: [] },
+        {
+          kind: 'execute',
+          contract: curve.token,
+          msg: cw20SendMsg(config.amm, tokensForPool, { create_pool: { native_amount: nativeForPool.toString() } }),
+          funds: [],
+        },
       );
     }
 
@@ -210,7 +269,11 @@ export const launchpadCode: ContractCode = {
           nativeReservesAfter: result.after.realNative,
         },
       });
-      response.messages.push({ kind: 'bank_send', to: hook.sender, amount: [{ denom: NATIVE_DENOM, amount: result.nativeOut.toString() }] });
+      response.messages.push({
+        kind: 'bank_send',
+        to: hook.sender,
+        amount: [{ denom: NATIVE_DENOM, amount: result.nativeOut.toString() }],
+      });
       if (result.fee > 0n) response.messages.push(feeTransfer(result.fee));
       return response;
     }
@@ -221,7 +284,11 @@ export const launchpadCode: ContractCode = {
       if (native_usd_micro === 0n) throw new ContractError('Oracle price must be positive');
       assign(journal, config, { nativeUsdMicro: native_usd_micro });
       const response = emptyResponse();
-      response.attributes.push(['action', 'set_oracle_price'], ['native_usd_micro', native_usd_micro.toString()], ['graduation_threshold', threshold().toString()]);
+      response.attributes.push(
+        ['action', 'set_oracle_price'],
+        ['native_usd_micro', native_usd_micro.toString()],
+        ['graduation_threshold', threshold().toString()],
+      );
       return response;
     }
 

@@ -1,14 +1,18 @@
 // Parsing of contract JSON messages: the one-key enum convention of CosmWasm
 // (`{"buy":{...}}`), amounts as integer strings, and zod for each variant's fields.
-import { z } from 'zod';
+
 import { fromBase64, fromUtf8 } from '@cosmjs/encoding';
+import { z } from 'zod';
 import { NATIVE_DENOM } from '../constants.ts';
 import { ContractError } from '../errors.ts';
 import { MODULE_ACCOUNTS } from '../state/addresses.ts';
 import type { CosmosMsg } from './types.ts';
 
 /** An unsigned integer carried as a decimal string (cosmwasm_std::Uint128). */
-export const uint128 = z.string().regex(/^\d+$/, 'expected an integer string').transform((v) => BigInt(v));
+export const uint128 = z
+  .string()
+  .regex(/^\d+$/, 'expected an integer string')
+  .transform((v) => BigInt(v));
 
 export function variantOf(msg: unknown, typeName: string): [string, unknown] {
   if (typeof msg !== 'object' || msg === null || Array.isArray(msg) || Object.keys(msg).length !== 1) {
@@ -18,11 +22,18 @@ export function variantOf(msg: unknown, typeName: string): [string, unknown] {
   return [name, body];
 }
 
-export function parseVariant<T extends z.ZodType>(schema: T, body: unknown, typeName: string, variant: string): z.output<T> {
+export function parseVariant<T extends z.ZodType>(
+  schema: T,
+  body: unknown,
+  typeName: string,
+  variant: string,
+): z.output<T> {
   const parsed = schema.safeParse(body ?? {});
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ContractError(`Error parsing into type ${typeName}::${variant}: ${issue.path.join('.') || 'message'}: ${issue.message}`);
+    throw new ContractError(
+      `Error parsing into type ${typeName}::${variant}: ${issue.path.join('.') || 'message'}: ${issue.message}`,
+    );
   }
   return parsed.data;
 }

@@ -2,8 +2,8 @@
 // journaled state, then returns attributes, custom events and messages the host dispatches
 // afterwards, in order, exactly as a CosmWasm contract's Response is processed by wasmd.
 import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
-import type { Journal } from '../state/journal.ts';
 import type { LedgerDraft } from '../ledger/ledger.ts';
+import type { Journal } from '../state/journal.ts';
 
 export interface ContractEnv {
   height: number;
@@ -55,7 +55,12 @@ export interface ContractInstance {
 
 export interface ContractCode {
   codeId: number;
-  instantiate(host: ContractHost, env: ContractEnv, info: MessageInfo, msg: unknown): { instance: ContractInstance; response: ContractResponse };
+  instantiate(
+    host: ContractHost,
+    env: ContractEnv,
+    info: MessageInfo,
+    msg: unknown,
+  ): { instance: ContractInstance; response: ContractResponse };
 }
 
 export const emptyResponse = (): ContractResponse => ({ attributes: [], events: [], messages: [] });

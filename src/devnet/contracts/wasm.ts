@@ -30,8 +30,22 @@ export interface CallScope {
 }
 
 export interface Wasm {
-  instantiate(scope: CallScope, sender: string, codeId: number, msg: unknown, funds: readonly Coin[], label: string, admin: string | null): { address: string; events: ChainEvent[]; data: unknown };
-  execute(scope: CallScope, sender: string, contract: string, msg: unknown, funds: readonly Coin[]): { events: ChainEvent[]; data: unknown };
+  instantiate(
+    scope: CallScope,
+    sender: string,
+    codeId: number,
+    msg: unknown,
+    funds: readonly Coin[],
+    label: string,
+    admin: string | null,
+  ): { address: string; events: ChainEvent[]; data: unknown };
+  execute(
+    scope: CallScope,
+    sender: string,
+    contract: string,
+    msg: unknown,
+    funds: readonly Coin[],
+  ): { events: ChainEvent[]; data: unknown };
   /** Smart query; throws a wasm ChainError for an unknown contract or a contract error. */
   querySmart(contract: string, msg: unknown): unknown;
   contract(address: string): ContractRecord | undefined;
@@ -92,7 +106,15 @@ export function createWasm(journal: Journal, bank: Bank, codes: readonly Contrac
     }
   }
 
-  function instantiate(scope: CallScope, sender: string, codeId: number, msg: unknown, funds: readonly Coin[], label: string, admin: string | null) {
+  function instantiate(
+    scope: CallScope,
+    sender: string,
+    codeId: number,
+    msg: unknown,
+    funds: readonly Coin[],
+    label: string,
+    admin: string | null,
+  ) {
     scope.gas.consume(GAS_COSTS.wasmInstantiate + GAS_COSTS.wasmPerMsgByte * jsonSize(msg), 'wasm instantiate');
     const code = codeById.get(codeId);
     if (!code) throw WasmErrors.noSuchCode(`code id ${codeId}`);
@@ -101,7 +123,10 @@ export function createWasm(journal: Journal, bank: Bank, codes: readonly Contrac
     journal.record(() => void nextInstanceId--);
     const out = moveFunds(sender, address, funds);
     const env = { height: scope.height, timeNs: scope.timeNs, contract: address };
-    const { instance, response } = runContract(() => code.instantiate(host, env, { sender, funds }, msg), WasmErrors.instantiateFailed);
+    const { instance, response } = runContract(
+      () => code.instantiate(host, env, { sender, funds }, msg),
+      WasmErrors.instantiateFailed,
+    );
     const record: ContractRecord = { address, codeId, creator: sender, admin, label, instance };
     byAddress.set(address, record);
     order.push(record);

@@ -14,7 +14,24 @@ import { buildFastExecuteTx, buildSignedExecuteTx, type ContractCall, GENERATOR_
 
 export const REAL_SIGNATURE_RATE = 50;
 const NATIVE = 1_000_000n;
-const WORDS = ['Moon', 'Frog', 'Rocket', 'Cat', 'Pepe', 'Doge', 'Lambo', 'Pump', 'Based', 'Giga', 'Turbo', 'Wif', 'Bonk', 'Chad', 'Ape', 'Neko'];
+const WORDS = [
+  'Moon',
+  'Frog',
+  'Rocket',
+  'Cat',
+  'Pepe',
+  'Doge',
+  'Lambo',
+  'Pump',
+  'Based',
+  'Giga',
+  'Turbo',
+  'Wif',
+  'Bonk',
+  'Chad',
+  'Ape',
+  'Neko',
+];
 
 export interface TrafficGenerator {
   readonly rate: number;
@@ -39,7 +56,14 @@ function createRandom(seed: number) {
   };
 }
 
-export function createTrafficGenerator(options: { chainId: string; state: ChainState; ledger: DevnetLedger; traders: AccountKey[]; rate: number; seed?: number }): TrafficGenerator {
+export function createTrafficGenerator(options: {
+  chainId: string;
+  state: ChainState;
+  ledger: DevnetLedger;
+  traders: AccountKey[];
+  rate: number;
+  seed?: number;
+}): TrafficGenerator {
   const { chainId, state, ledger, traders } = options;
   const random = createRandom(options.seed ?? 42);
   let rate = options.rate;
@@ -87,7 +111,9 @@ export function createTrafficGenerator(options: { chainId: string; state: ChainS
       const description = `${name} launched by the devnet traffic generator`;
       return {
         contract: DEVNET_CONTRACTS.launchpad,
-        msg: { create_token: { name, symbol, image: `https://img.devnet.invalid/${symbol.toLowerCase()}.png`, description } },
+        msg: {
+          create_token: { name, symbol, image: `https://img.devnet.invalid/${symbol.toLowerCase()}.png`, description },
+        },
         funds: fundsOf(LAUNCHPAD_DEFAULTS.creationFee),
       };
     }
@@ -122,7 +148,8 @@ export function createTrafficGenerator(options: { chainId: string; state: ChainS
       return rate;
     },
     setRate(next) {
-      if (!Number.isFinite(next) || next < 0) throw new RangeError(`trades per block must be a non-negative number, got ${next}`);
+      if (!Number.isFinite(next) || next < 0)
+        throw new RangeError(`trades per block must be a non-negative number, got ${next}`);
       rate = next;
     },
     fill(_block, execute) {

@@ -10,8 +10,8 @@ import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { MsgExecuteContract } from 'cosmjs-types/cosmwasm/wasm/v1/tx';
-import { NATIVE_DENOM } from '../constants.ts';
 import { concatBytes } from '../blocks/hashes.ts';
+import { NATIVE_DENOM } from '../constants.ts';
 import type { AccountKey } from '../state/keys.ts';
 
 /** Enough for the most expensive generator tx (a buy that graduates); the fee is 0.01unative per gas. */
@@ -31,22 +31,40 @@ export interface SignerState {
 }
 
 const executeMsg = (signer: SignerState, call: ContractCall) =>
-  MsgExecuteContract.fromPartial({ sender: signer.key.address, contract: call.contract, msg: toUtf8(JSON.stringify(call.msg)), funds: call.funds });
+  MsgExecuteContract.fromPartial({
+    sender: signer.key.address,
+    contract: call.contract,
+    msg: toUtf8(JSON.stringify(call.msg)),
+    funds: call.funds,
+  });
 
 const authInfoOf = (signer: SignerState) =>
   AuthInfo.fromPartial({
-    signerInfos: [{ publicKey: pubkeyAny(signer.key.pubkey), modeInfo: { single: { mode: SignMode.SIGN_MODE_DIRECT } }, sequence: signer.sequence }],
+    signerInfos: [
+      {
+        publicKey: pubkeyAny(signer.key.pubkey),
+        modeInfo: { single: { mode: SignMode.SIGN_MODE_DIRECT } },
+        sequence: signer.sequence,
+      },
+    ],
     fee: { amount: [{ denom: NATIVE_DENOM, amount: GENERATOR_FEE.toString() }], gasLimit: GENERATOR_GAS_LIMIT },
   });
 
 /** A real signature, verified by the node like any user's transaction. */
 export function buildSignedExecuteTx(chainId: string, signer: SignerState, call: ContractCall): Uint8Array {
-  const any = { typeUrl: MsgExecuteContract.typeUrl, value: MsgExecuteContract.encode(executeMsg(signer, call)).finish() };
+  const any = {
+    typeUrl: MsgExecuteContract.typeUrl,
+    value: MsgExecuteContract.encode(executeMsg(signer, call)).finish(),
+  };
   const bodyBytes = TxBody.encode(TxBody.fromPartial({ messages: [any] })).finish();
   const authInfoBytes = AuthInfo.encode(authInfoOf(signer)).finish();
   const signBytes = makeSignBytes({ bodyBytes, authInfoBytes, chainId, accountNumber: signer.accountNumber });
   const signature = Secp256k1.createSignature(sha256(signBytes), signer.key.privkey);
-  return TxRaw.encode({ bodyBytes, authInfoBytes, signatures: [concatBytes(signature.r(32), signature.s(32))] }).finish();
+  return TxRaw.encode({
+    bodyBytes,
+    authInfoBytes,
+    signatures: [concatBytes(signature.r(32), signature.s(32))],
+  }).finish();
 }
 
 /**
@@ -70,6 +88,7 @@ const pubkeyAnys = new WeakMap<Uint8Array, { typeUrl: string; value: Uint8Array 
 /** The signer's public key as an Any, encoded once per key. */
 function pubkeyAny(key: Uint8Array) {
   let any = pubkeyAnys.get(key);
-  if (!any) pubkeyAnys.set(key, (any = { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key }).finish() }));
+  if (!any)
+    pubkeyAnys.set(key, (any = { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key }).finish() }));
   return any;
 }

@@ -71,12 +71,21 @@ export type LedgerDraft =
   | ({ kind: 'graduation' } & Omit<LedgerGraduation, 'height' | 'time' | 'txHash'>);
 
 export interface LedgerWriter extends DevnetLedger {
-  append(draft: LedgerDraft, where: { height: number; time: string; txHash: string; txIndex: number; msgIndex: number; eventIndex: number }): void;
+  append(
+    draft: LedgerDraft,
+    where: { height: number; time: string; txHash: string; txIndex: number; msgIndex: number; eventIndex: number },
+  ): void;
 }
 
 /** Volumes and price of a trade as DESIGN.md "Numbers" defines them. */
-export function tradeVolumes(t: { direction: TradeDirection; inputAmount: bigint; outputAmount: bigint; feeUnative: bigint }) {
-  const volumeUnative = t.direction === 'native_to_token' ? t.inputAmount - t.feeUnative : t.outputAmount + t.feeUnative;
+export function tradeVolumes(t: {
+  direction: TradeDirection;
+  inputAmount: bigint;
+  outputAmount: bigint;
+  feeUnative: bigint;
+}) {
+  const volumeUnative =
+    t.direction === 'native_to_token' ? t.inputAmount - t.feeUnative : t.outputAmount + t.feeUnative;
   const volumeToken = t.direction === 'native_to_token' ? t.outputAmount : t.inputAmount;
   const priceUnative = volumeToken === 0n ? 0n : (volumeUnative * 1_000_000n) / volumeToken;
   return { volumeUnative, volumeToken, priceUnative };
@@ -103,7 +112,13 @@ export function createLedger(): LedgerWriter {
       const { height, time, txHash } = where;
       if (draft.kind === 'trade') {
         const { kind: _, ...rest } = draft;
-        trades.push({ ...where, ...rest, token: intern(rest.token), trader: intern(rest.trader), ...tradeVolumes(rest) });
+        trades.push({
+          ...where,
+          ...rest,
+          token: intern(rest.token),
+          trader: intern(rest.trader),
+          ...tradeVolumes(rest),
+        });
       } else if (draft.kind === 'launch') {
         const { kind: _, ...rest } = draft;
         launches.push({ height, time, txHash, ...rest });

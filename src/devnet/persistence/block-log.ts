@@ -2,11 +2,25 @@
 // is served. With a data directory the log is durable (fsynced) and read back on start; a torn
 // last record (the process died mid-write) is cut off, so the chain resumes at the last
 // complete block. Without one, the log is a scratch file that keeps old blocks out of memory.
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import { decodeBlock, encodeBlock } from '../blocks/block-codec.ts';
 import type { CommittedBlock } from '../blocks/block.ts';
+import { decodeBlock, encodeBlock } from '../blocks/block-codec.ts';
 import type { StoredAt } from '../blocks/block-store.ts';
 
 export interface ChainMeta {

@@ -8,7 +8,11 @@ import { readParams } from './params.ts';
 export type RequestId = string | number | null;
 
 export function errorResponse(id: RequestId, error: RpcError): string {
-  return JSON.stringify({ jsonrpc: '2.0', id, error: { code: error.code, message: error.rpcMessage, data: error.data } });
+  return JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    error: { code: error.code, message: error.rpcMessage, data: error.data },
+  });
 }
 
 export function resultResponse(id: RequestId, result: object | string): string {
@@ -22,14 +26,23 @@ export function toRpcError(error: unknown, logger: Logger): RpcError {
   return rpcErrors.internal(error instanceof Error ? error.message : String(error));
 }
 
-export async function callMethod(methods: Record<string, Method>, method: string, rawParams: unknown, source: 'http' | 'json'): Promise<object | string> {
+export async function callMethod(
+  methods: Record<string, Method>,
+  method: string,
+  rawParams: unknown,
+  source: 'http' | 'json',
+): Promise<object | string> {
   const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
   if (!handler) throw rpcErrors.methodNotFound();
   return handler(readParams(rawParams, POSITIONAL[method] ?? [], source));
 }
 
 /** Handles a JSON-RPC request body (object or batch array); returns the response text. */
-export async function handleJsonRpcBody(methods: Record<string, Method>, body: string, logger: Logger): Promise<string> {
+export async function handleJsonRpcBody(
+  methods: Record<string, Method>,
+  body: string,
+  logger: Logger,
+): Promise<string> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -48,9 +61,16 @@ async function handleOne(methods: Record<string, Method>, request: unknown, logg
   if (!request || typeof request !== 'object' || Array.isArray(request)) {
     return errorResponse(null, rpcErrors.invalidRequest('request must be a JSON object'));
   }
-  const { jsonrpc, id = null, method, params } = request as { jsonrpc?: unknown; id?: RequestId; method?: unknown; params?: unknown };
-  if (jsonrpc !== '2.0') return errorResponse(id, rpcErrors.invalidRequest(`jsonrpc must be "2.0", got ${JSON.stringify(jsonrpc ?? '')}`));
-  if (typeof method !== 'string' || !method) return errorResponse(id, rpcErrors.invalidRequest('method must be a non-empty string'));
+  const {
+    jsonrpc,
+    id = null,
+    method,
+    params,
+  } = request as { jsonrpc?: unknown; id?: RequestId; method?: unknown; params?: unknown };
+  if (jsonrpc !== '2.0')
+    return errorResponse(id, rpcErrors.invalidRequest(`jsonrpc must be "2.0", got ${JSON.stringify(jsonrpc ?? '')}`));
+  if (typeof method !== 'string' || !method)
+    return errorResponse(id, rpcErrors.invalidRequest('method must be a non-empty string'));
   try {
     return resultResponse(id, await callMethod(methods, method, params, 'json'));
   } catch (error) {

@@ -3,12 +3,12 @@
 // pre-rendered JSON for large results (block_results embeds the stored results as they are).
 import { toBase64, toHex } from '@cosmjs/encoding';
 import type { AbciQuery } from '../abci/router.ts';
+import { renderTxResult } from '../blocks/block.ts';
 import { CONSENSUS_PARAMS } from '../blocks/consensus.ts';
 import { formatRfc3339Nano } from '../blocks/time.ts';
 import { unpackPosition } from '../blocks/tx-index.ts';
 import { APP_VERSION, COMETBFT_VERSION, NODE_MONIKER } from '../constants.ts';
-import { DuplicateTxError, type DevnetNode } from '../node.ts';
-import { renderTxResult } from '../blocks/block.ts';
+import { type DevnetNode, DuplicateTxError } from '../node.ts';
 import type { TxResult } from '../tx/run-tx.ts';
 import { rpcErrors } from './errors.ts';
 import type { Params } from './params.ts';
@@ -57,12 +57,16 @@ export function createMethods(ctx: MethodContext): Record<string, Method> {
     const height = params.int(name);
     if (height === undefined) return store.height;
     if (height <= 0) throw rpcErrors.internal(`height must be greater than 0, but got ${height}`);
-    if (height > store.height) throw rpcErrors.internal(`height ${height} must be less than or equal to the current blockchain height ${store.height}`);
+    if (height > store.height)
+      throw rpcErrors.internal(
+        `height ${height} must be less than or equal to the current blockchain height ${store.height}`,
+      );
     return height;
   };
   const requireTx = (params: Params) => {
     const tx = params.bytes('tx');
-    if (!tx || tx.length === 0) throw rpcErrors.invalidParams('error converting json params to arguments: tx: empty transaction');
+    if (!tx || tx.length === 0)
+      throw rpcErrors.invalidParams('error converting json params to arguments: tx: empty transaction');
     return tx;
   };
   const submit = (tx: Uint8Array) => {
@@ -103,7 +107,11 @@ export function createMethods(ctx: MethodContext): Record<string, Method> {
           earliest_block_time: formatRfc3339Nano(earliest.header.timeNs),
           catching_up: false,
         },
-        validator_info: { address: hex(proposer.address), pub_key: pubKeyJson(proposer.pubkey), voting_power: proposer.votingPower.toString() },
+        validator_info: {
+          address: hex(proposer.address),
+          pub_key: pubKeyJson(proposer.pubkey),
+          voting_power: proposer.votingPower.toString(),
+        },
       };
     },
 
@@ -155,7 +163,10 @@ export function createMethods(ctx: MethodContext): Record<string, Method> {
     commit: (params) => {
       const height = heightParam(params);
       const block = store.meta(height)!;
-      return { signed_header: { header: renderHeader(block), commit: renderCommit(block, consensus) }, canonical: true };
+      return {
+        signed_header: { header: renderHeader(block), commit: renderCommit(block, consensus) },
+        canonical: true,
+      };
     },
 
     blockchain: (params) => {
@@ -171,7 +182,12 @@ export function createMethods(ctx: MethodContext): Record<string, Method> {
       const metas = [];
       for (let h = max; h >= min; h--) {
         const block = store.meta(h)!;
-        metas.push({ block_id: renderBlockId(block), block_size: String(blockSize(block)), header: renderHeader(block), num_txs: String(block.txCount) });
+        metas.push({
+          block_id: renderBlockId(block),
+          block_size: String(blockSize(block)),
+          header: renderHeader(block),
+          num_txs: String(block.txCount),
+        });
       }
       return { last_height: String(latest), block_metas: metas };
     },
@@ -222,7 +238,8 @@ export function createMethods(ctx: MethodContext): Record<string, Method> {
     tx_search: (params) => {
       const conditions = parseQuery(params.string('query') ?? '');
       const order = params.string('order_by') ?? '';
-      if (order !== '' && order !== 'asc' && order !== 'desc') throw rpcErrors.internal('expected order_by to be either `asc` or `desc` or empty');
+      if (order !== '' && order !== 'asc' && order !== 'desc')
+        throw rpcErrors.internal('expected order_by to be either `asc` or `desc` or empty');
       const matches = searchTxs(store, conditions);
       const { start, end } = pageBounds(matches.length, { page: params.int('page'), perPage: params.int('per_page') });
       const ordered = order === 'desc' ? matches.slice().reverse() : matches;
@@ -251,7 +268,11 @@ export function createMethods(ctx: MethodContext): Record<string, Method> {
       return { check_tx: checkTxJson(check), tx_result: committed.result, hash, height: String(committed.height) };
     },
 
-    num_unconfirmed_txs: () => ({ n_txs: String(node.mempoolSize), total: String(node.mempoolSize), total_bytes: '0', txs: null }),
+    num_unconfirmed_txs: () => ({
+      n_txs: String(node.mempoolSize),
+      total: String(node.mempoolSize),
+      total_bytes: '0',
+      txs: null,
+    }),
   };
 }
-

@@ -19,7 +19,10 @@ export function readParams(raw: unknown, positional: readonly string[], source: 
   let named: RawParams = {};
   if (Array.isArray(raw)) positional.forEach((name, i) => (named[name] = raw[i]));
   else if (raw && typeof raw === 'object') named = raw as RawParams;
-  else if (raw !== undefined && raw !== null) throw rpcErrors.invalidParams(`error converting ${source} params to arguments: params must be an object or an array`);
+  else if (raw !== undefined && raw !== null)
+    throw rpcErrors.invalidParams(
+      `error converting ${source} params to arguments: params must be an object or an array`,
+    );
 
   const fail = (name: string, why: string): never => {
     throw rpcErrors.invalidParams(`error converting ${source} params to arguments: ${name}: ${why}`);

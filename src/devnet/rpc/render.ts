@@ -9,7 +9,9 @@ import { formatRfc3339Nano } from '../blocks/time.ts';
 export const hex = (bytes: Uint8Array) => toHex(bytes).toUpperCase();
 
 const blockId = (hash: Uint8Array, partsHash: Uint8Array) =>
-  hash.length ? { hash: hex(hash), parts: { total: 1, hash: hex(partsHash) } } : { hash: '', parts: { total: 0, hash: '' } };
+  hash.length
+    ? { hash: hex(hash), parts: { total: 1, hash: hex(partsHash) } }
+    : { hash: '', parts: { total: 0, hash: '' } };
 
 export function renderHeader(block: BlockMeta) {
   const h = block.header;

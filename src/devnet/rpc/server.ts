@@ -3,8 +3,8 @@
 // socket and drops connections so callers see the node go away; `resume()` listens again.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import polka from 'polka';
 import type { Logger } from 'pino';
+import polka from 'polka';
 import type { DevnetNode } from '../node.ts';
 import { rpcErrors } from './errors.ts';
 import { callMethod, errorResponse, handleJsonRpcBody, resultResponse, toRpcError } from './json-rpc.ts';

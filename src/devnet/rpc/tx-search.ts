@@ -51,7 +51,9 @@ export function matchesEvents(result: Pick<RenderedTxResult, 'events'>, c: Condi
   const dot = c.key.lastIndexOf('.');
   const type = c.key.slice(0, dot);
   const attribute = c.key.slice(dot + 1);
-  return result.events.some((e) => e.type === type && e.attributes.some((a) => a.key === attribute && compare(a.value, c)));
+  return result.events.some(
+    (e) => e.type === type && e.attributes.some((a) => a.key === attribute && compare(a.value, c)),
+  );
 }
 
 function heightRange(conditions: Condition[], latest: number): [number, number] {
@@ -128,7 +130,8 @@ export function pageBounds(total: number, { page, perPage }: PageRequest): { sta
   const size = perPage === undefined || perPage < 1 ? DEFAULT_PER_PAGE : Math.min(perPage, MAX_PER_PAGE);
   const pages = Math.max(1, Math.ceil(total / size));
   const current = page ?? 1;
-  if (current < 1 || current > pages) throw rpcErrors.internal(`page should be within [1, ${pages}] range, given ${current}`);
+  if (current < 1 || current > pages)
+    throw rpcErrors.internal(`page should be within [1, ${pages}] range, given ${current}`);
   const start = (current - 1) * size;
   return { start, end: Math.min(start + size, total) };
 }

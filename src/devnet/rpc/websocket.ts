@@ -2,7 +2,7 @@
 // tm.event='NewBlock', 'NewBlockHeader' or 'Tx' (optionally narrowed by event conditions),
 // `unsubscribe`, `unsubscribe_all`, and every other method as over HTTP.
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { CommittedBlock } from '../blocks/block.ts';
 import type { DevnetNode } from '../node.ts';
 import { rpcErrors } from './errors.ts';
@@ -74,19 +74,30 @@ export function createWebsocketServer(node: DevnetNode, methods: Record<string, 
             type: 'tendermint/event/NewBlock',
             value: {
               ...renderBlock(block, node.store, node.consensus),
-              result_finalize_block: { events: [], txs_results: block.txCount ? node.store.results(block.header.height) : null, validator_updates: null, app_hash: '' },
+              result_finalize_block: {
+                events: [],
+                txs_results: block.txCount ? node.store.results(block.header.height) : null,
+                validator_updates: null,
+                app_hash: '',
+              },
             },
           });
           socket.send(eventMessage(sub, blockEvent, 'NewBlock'));
         } else if (sub.eventType === 'NewBlockHeader') {
-          headerEvent ??= JSON.stringify({ type: 'tendermint/event/NewBlockHeader', value: { header: renderHeader(block), result_finalize_block: { events: [] } } });
+          headerEvent ??= JSON.stringify({
+            type: 'tendermint/event/NewBlockHeader',
+            value: { header: renderHeader(block), result_finalize_block: { events: [] } },
+          });
           socket.send(eventMessage(sub, headerEvent, 'NewBlockHeader'));
         } else {
           const results = block.txCount ? node.store.results(block.header.height) : [];
           results.forEach((result, index) => {
             if (!sub.conditions.every((c) => matchesEvents(result, c))) return;
             const tx = renderTx(node.store, block.header.height, index, result);
-            const data = JSON.stringify({ type: 'tendermint/event/Tx', value: { TxResult: { height: tx.height, index, tx: tx.tx, result } } });
+            const data = JSON.stringify({
+              type: 'tendermint/event/Tx',
+              value: { TxResult: { height: tx.height, index, tx: tx.tx, result } },
+            });
             socket.send(eventMessage(sub, data, 'Tx'));
           });
         }
@@ -110,23 +121,30 @@ export function createWebsocketServer(node: DevnetNode, methods: Record<string, 
 }
 
 function eventMessage(sub: Subscription, data: string, type: string): string {
-  return resultResponse(sub.id, `{"query":${JSON.stringify(sub.query)},"data":${data},"events":{"tm.event":[${JSON.stringify(type)}]}}`);
+  return resultResponse(
+    sub.id,
+    `{"query":${JSON.stringify(sub.query)},"data":${data},"events":{"tm.event":[${JSON.stringify(type)}]}}`,
+  );
 }
 
 function paramQuery(params: unknown): string {
   const query = Array.isArray(params) ? params[0] : (params as { query?: unknown } | undefined)?.query;
-  if (typeof query !== 'string' || !query) throw rpcErrors.invalidParams('error converting json params to arguments: query: missing');
+  if (typeof query !== 'string' || !query)
+    throw rpcErrors.invalidParams('error converting json params to arguments: query: missing');
   return query;
 }
 
 function parseSubscription(id: RequestId, params: unknown, existing: number): Subscription {
-  if (existing >= MAX_SUBSCRIPTIONS_PER_CLIENT) throw rpcErrors.internal(`max_subscriptions_per_client ${MAX_SUBSCRIPTIONS_PER_CLIENT} reached`);
+  if (existing >= MAX_SUBSCRIPTIONS_PER_CLIENT)
+    throw rpcErrors.internal(`max_subscriptions_per_client ${MAX_SUBSCRIPTIONS_PER_CLIENT} reached`);
   const query = paramQuery(params);
   const conditions = parseQuery(query);
   const eventCondition = conditions.find((c) => c.key === 'tm.event');
   const eventType = eventCondition?.value;
   if (eventType !== 'NewBlock' && eventType !== 'NewBlockHeader' && eventType !== 'Tx') {
-    throw rpcErrors.internal(`this node publishes tm.event='NewBlock', 'NewBlockHeader' and 'Tx'; got ${JSON.stringify(query)}`);
+    throw rpcErrors.internal(
+      `this node publishes tm.event='NewBlock', 'NewBlockHeader' and 'Tx'; got ${JSON.stringify(query)}`,
+    );
   }
   return { id, query, eventType, conditions: conditions.filter((c) => c !== eventCondition) };
 }

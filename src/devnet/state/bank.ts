@@ -2,8 +2,8 @@
 // (send, burn, mint) with the events a Cosmos SDK v0.50 chain emits for them.
 import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
 import { SdkErrors } from '../errors.ts';
-import type { Journal } from './journal.ts';
 import { type ChainEvent, coinsToString, event } from '../tx/events.ts';
+import type { Journal } from './journal.ts';
 
 export interface Bank {
   balance(address: string, denom: string): bigint;
@@ -47,7 +47,9 @@ export function createBank(journal: Journal, onNewAddress: (address: string) => 
     for (const coin of coins) {
       const have = balance(address, coin.denom);
       if (have < BigInt(coin.amount)) {
-        throw SdkErrors.insufficientFunds(`spendable balance ${have}${coin.denom} is smaller than ${coin.amount}${coin.denom}`);
+        throw SdkErrors.insufficientFunds(
+          `spendable balance ${have}${coin.denom} is smaller than ${coin.amount}${coin.denom}`,
+        );
       }
     }
     for (const coin of coins) setBalance(address, coin.denom, balance(address, coin.denom) - BigInt(coin.amount));
@@ -86,13 +88,19 @@ export function createBank(journal: Journal, onNewAddress: (address: string) => 
       debit(from, coins);
       for (const coin of coins) setSupply(coin.denom, (supply.get(coin.denom) ?? 0n) - BigInt(coin.amount));
       const amount = coinsToString(coins);
-      return [event('coin_spent', ['spender', from], ['amount', amount]), event('burn', ['burner', from], ['amount', amount])];
+      return [
+        event('coin_spent', ['spender', from], ['amount', amount]),
+        event('burn', ['burner', from], ['amount', amount]),
+      ];
     },
     mint(to, coins) {
       add(to, coins);
       for (const coin of coins) setSupply(coin.denom, (supply.get(coin.denom) ?? 0n) + BigInt(coin.amount));
       const amount = coinsToString(coins);
-      return [event('coinbase', ['minter', to], ['amount', amount]), event('coin_received', ['receiver', to], ['amount', amount])];
+      return [
+        event('coinbase', ['minter', to], ['amount', amount]),
+        event('coin_received', ['receiver', to], ['amount', amount]),
+      ];
     },
     credit(address, denom, amount) {
       setBalance(address, denom, balance(address, denom) + amount);

@@ -3,7 +3,13 @@
 import { sha256 } from '@cosmjs/crypto';
 import { toAscii } from '@cosmjs/encoding';
 import { BondStatus } from 'cosmjs-types/cosmos/staking/v1beta1/staking';
-import { GENERATOR_TRADER_COUNT, GENERATOR_TRADER_FIRST_INDEX, GENESIS_ACCOUNT_BALANCE, NATIVE_DENOM, STAKING_PARAMS } from '../constants.ts';
+import {
+  GENERATOR_TRADER_COUNT,
+  GENERATOR_TRADER_FIRST_INDEX,
+  GENESIS_ACCOUNT_BALANCE,
+  NATIVE_DENOM,
+  STAKING_PARAMS,
+} from '../constants.ts';
 import { CODE_IDS, DEVNET_CONTRACTS } from '../contracts/addresses.ts';
 import { createGasMeter } from '../tx/gas.ts';
 import { MODULE_ACCOUNTS, toAccountAddress, toValoperAddress } from './addresses.ts';
@@ -20,11 +26,36 @@ export interface GenesisInfo {
 }
 
 const VALIDATORS = [
-  { moniker: 'Aurora', status: BondStatus.BOND_STATUS_BONDED, selfBond: 10_000_000_000_000n, rate: '0.050000000000000000' },
-  { moniker: 'Borealis', status: BondStatus.BOND_STATUS_BONDED, selfBond: 8_000_000_000_000n, rate: '0.100000000000000000' },
-  { moniker: 'Cygnus', status: BondStatus.BOND_STATUS_BONDED, selfBond: 6_000_000_000_000n, rate: '0.080000000000000000' },
-  { moniker: 'Draco', status: BondStatus.BOND_STATUS_UNBONDING, selfBond: 1_000_000_000_000n, rate: '0.200000000000000000' },
-  { moniker: 'Eridanus', status: BondStatus.BOND_STATUS_UNBONDED, selfBond: 500_000_000_000n, rate: '0.150000000000000000' },
+  {
+    moniker: 'Aurora',
+    status: BondStatus.BOND_STATUS_BONDED,
+    selfBond: 10_000_000_000_000n,
+    rate: '0.050000000000000000',
+  },
+  {
+    moniker: 'Borealis',
+    status: BondStatus.BOND_STATUS_BONDED,
+    selfBond: 8_000_000_000_000n,
+    rate: '0.100000000000000000',
+  },
+  {
+    moniker: 'Cygnus',
+    status: BondStatus.BOND_STATUS_BONDED,
+    selfBond: 6_000_000_000_000n,
+    rate: '0.080000000000000000',
+  },
+  {
+    moniker: 'Draco',
+    status: BondStatus.BOND_STATUS_UNBONDING,
+    selfBond: 1_000_000_000_000n,
+    rate: '0.200000000000000000',
+  },
+  {
+    moniker: 'Eridanus',
+    status: BondStatus.BOND_STATUS_UNBONDED,
+    selfBond: 500_000_000_000n,
+    rate: '0.150000000000000000',
+  },
 ];
 const USER_DELEGATION = 1_000_000_000n;
 const OPERATOR_LIQUID_BALANCE = 100_000_000n;
@@ -72,13 +103,33 @@ export async function applyGenesis(state: ChainState, mnemonic: string, genesisT
   }
   const validators = state.staking.validators();
   for (const [i, user] of users.entries()) {
-    state.staking.addGenesisDelegation(user.address, validators[i % validators.length]!.operatorAddress, USER_DELEGATION);
+    state.staking.addGenesisDelegation(
+      user.address,
+      validators[i % validators.length]!.operatorAddress,
+      USER_DELEGATION,
+    );
   }
 
   const admin = users[0]!.address;
   const scope = { height: 0, timeNs: genesisTimeNs, gas: createGasMeter(0n), drafts: [] };
-  const launchpad = state.wasm.instantiate(scope, admin, CODE_IDS.launchpad, { admin, amm: DEVNET_CONTRACTS.amm }, [], 'launchpad', admin);
-  const amm = state.wasm.instantiate(scope, admin, CODE_IDS.amm, { admin, launchpad: DEVNET_CONTRACTS.launchpad }, [], 'amm', admin);
+  const launchpad = state.wasm.instantiate(
+    scope,
+    admin,
+    CODE_IDS.launchpad,
+    { admin, amm: DEVNET_CONTRACTS.amm },
+    [],
+    'launchpad',
+    admin,
+  );
+  const amm = state.wasm.instantiate(
+    scope,
+    admin,
+    CODE_IDS.amm,
+    { admin, launchpad: DEVNET_CONTRACTS.launchpad },
+    [],
+    'amm',
+    admin,
+  );
   if (launchpad.address !== DEVNET_CONTRACTS.launchpad || amm.address !== DEVNET_CONTRACTS.amm) {
     throw new Error('genesis contract addresses differ from DEVNET_CONTRACTS');
   }
@@ -91,18 +142,35 @@ export async function applyGenesis(state: ChainState, mnemonic: string, genesisT
 export function genesisAppState(state: ChainState) {
   return {
     auth: {
-      accounts: [...state.accounts.all()].map((a) => ({ '@type': '/cosmos.auth.v1beta1.BaseAccount', address: a.address, account_number: a.accountNumber.toString(), sequence: '0' })),
+      accounts: [...state.accounts.all()].map((a) => ({
+        '@type': '/cosmos.auth.v1beta1.BaseAccount',
+        address: a.address,
+        account_number: a.accountNumber.toString(),
+        sequence: '0',
+      })),
     },
     bank: {
       balances: [...state.bank.holders()].map((address) => ({ address, coins: state.bank.balances(address) })),
       supply: state.bank.allSupply(),
     },
     staking: {
-      params: { unbonding_time: `${STAKING_PARAMS.unbondingTimeSeconds}s`, max_validators: STAKING_PARAMS.maxValidators, max_entries: STAKING_PARAMS.maxEntries, bond_denom: STAKING_PARAMS.bondDenom },
-      validators: state.staking.validators().map((v) => ({ operator_address: v.operatorAddress, status: BondStatus[v.status], tokens: v.tokens.toString(), moniker: v.moniker })),
+      params: {
+        unbonding_time: `${STAKING_PARAMS.unbondingTimeSeconds}s`,
+        max_validators: STAKING_PARAMS.maxValidators,
+        max_entries: STAKING_PARAMS.maxEntries,
+        bond_denom: STAKING_PARAMS.bondDenom,
+      },
+      validators: state.staking.validators().map((v) => ({
+        operator_address: v.operatorAddress,
+        status: BondStatus[v.status],
+        tokens: v.tokens.toString(),
+        moniker: v.moniker,
+      })),
     },
     wasm: {
-      contracts: state.wasm.contracts().map((c) => ({ contract_address: c.address, code_id: String(c.codeId), label: c.label, admin: c.admin ?? '' })),
+      contracts: state.wasm
+        .contracts()
+        .map((c) => ({ contract_address: c.address, code_id: String(c.codeId), label: c.label, admin: c.admin ?? '' })),
     },
   };
 }

@@ -1,7 +1,7 @@
 // Keys of the devnet's well-known accounts: the standard cosmos HD path m/44'/118'/0'/0/i of
 // the mnemonic, as DirectSecp256k1HdWallet derives them, and the validators' ed25519 keys.
 import { makeCosmoshubPath, rawSecp256k1PubkeyToRawAddress } from '@cosmjs/amino';
-import { Bip39, Ed25519, EnglishMnemonic, Secp256k1, sha256, Slip10, Slip10Curve } from '@cosmjs/crypto';
+import { Bip39, Ed25519, EnglishMnemonic, Secp256k1, Slip10, Slip10Curve, sha256 } from '@cosmjs/crypto';
 import { toAscii } from '@cosmjs/encoding';
 import { toAccountAddress } from './addresses.ts';
 
@@ -20,7 +20,12 @@ export async function deriveAccountKeys(mnemonic: string, indexes: readonly numb
     const { privkey } = Slip10.derivePath(Slip10Curve.Secp256k1, seed, makeCosmoshubPath(index));
     const { pubkey } = await Secp256k1.makeKeypair(privkey);
     const compressed = Secp256k1.compressPubkey(pubkey);
-    keys.push({ index, address: toAccountAddress(rawSecp256k1PubkeyToRawAddress(compressed)), pubkey: compressed, privkey });
+    keys.push({
+      index,
+      address: toAccountAddress(rawSecp256k1PubkeyToRawAddress(compressed)),
+      pubkey: compressed,
+      privkey,
+    });
   }
   return keys;
 }

@@ -49,7 +49,8 @@ export interface Staking {
   addGenesisDelegation(delegator: string, validator: string, amount: bigint): void;
 }
 
-const poolFor = (status: BondStatus) => (status === BondStatus.BOND_STATUS_BONDED ? MODULE_ACCOUNTS.bondedPool : MODULE_ACCOUNTS.notBondedPool);
+const poolFor = (status: BondStatus) =>
+  status === BondStatus.BOND_STATUS_BONDED ? MODULE_ACCOUNTS.bondedPool : MODULE_ACCOUNTS.notBondedPool;
 
 export function createStaking(journal: Journal, bank: Bank): Staking {
   const validators = new Map<string, ValidatorRecord>();

@@ -1,8 +1,9 @@
 // The ante handler: what the SDK checks and charges before a transaction's messages run —
 // signer count, gas for size and signature, minimum fee (CheckTx only), account, public key,
 // sequence, SIGN_MODE_DIRECT signature, fee deduction and sequence increment.
-import { Secp256k1, Secp256k1Signature, sha256 } from '@cosmjs/crypto';
+
 import { rawSecp256k1PubkeyToRawAddress } from '@cosmjs/amino';
+import { Secp256k1, Secp256k1Signature, sha256 } from '@cosmjs/crypto';
 import { toBase64 } from '@cosmjs/encoding';
 import { makeSignBytes } from '@cosmjs/proto-signing';
 import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
@@ -49,7 +50,8 @@ export function runAnte(ctx: AnteContext, tx: DecodedTx, mode: AnteMode, gas: Ga
   const fee = authInfo.fee?.amount ?? [];
   const gasLimit = authInfo.fee?.gasLimit ?? 0n;
   for (const coin of fee) {
-    if (coin.denom !== NATIVE_DENOM) throw SdkErrors.insufficientFee(`fee must be paid in ${NATIVE_DENOM}, got ${coinsToString(fee)}`);
+    if (coin.denom !== NATIVE_DENOM)
+      throw SdkErrors.insufficientFee(`fee must be paid in ${NATIVE_DENOM}, got ${coinsToString(fee)}`);
   }
   const feeAmount = fee.reduce((sum, c) => sum + BigInt(c.amount), 0n);
 
@@ -57,7 +59,9 @@ export function runAnte(ctx: AnteContext, tx: DecodedTx, mode: AnteMode, gas: Ga
   if (mode === 'check') {
     const required = (gasLimit * MIN_GAS_PRICE.numerator + MIN_GAS_PRICE.denominator - 1n) / MIN_GAS_PRICE.denominator;
     if (feeAmount < required) {
-      throw SdkErrors.insufficientFee(`insufficient fees; got: ${coinsToString(fee) || `0${NATIVE_DENOM}`} required: ${required}${NATIVE_DENOM}`);
+      throw SdkErrors.insufficientFee(
+        `insufficient fees; got: ${coinsToString(fee) || `0${NATIVE_DENOM}`} required: ${required}${NATIVE_DENOM}`,
+      );
     }
   }
 
@@ -78,8 +82,14 @@ export function runAnte(ctx: AnteContext, tx: DecodedTx, mode: AnteMode, gas: Ga
   gas.consume(GAS_COSTS.signatureVerify, 'ante verify: secp256k1');
   if (mode === 'check' || mode === 'deliver') {
     const mode = signerInfo.modeInfo?.single?.mode;
-    if (mode !== SignMode.SIGN_MODE_DIRECT) throw SdkErrors.unauthorized(`unsupported sign mode ${mode}; this node verifies SIGN_MODE_DIRECT`);
-    const signBytes = makeSignBytes({ bodyBytes: raw.bodyBytes, authInfoBytes: raw.authInfoBytes, chainId: ctx.chainId, accountNumber: account.accountNumber });
+    if (mode !== SignMode.SIGN_MODE_DIRECT)
+      throw SdkErrors.unauthorized(`unsupported sign mode ${mode}; this node verifies SIGN_MODE_DIRECT`);
+    const signBytes = makeSignBytes({
+      bodyBytes: raw.bodyBytes,
+      authInfoBytes: raw.authInfoBytes,
+      chainId: ctx.chainId,
+      accountNumber: account.accountNumber,
+    });
     if (!verifySignature(raw.signatures[0]!, signBytes, pubkey)) {
       throw SdkErrors.unauthorized(
         `signature verification failed; please verify account number (${account.accountNumber}), sequence (${account.sequence}) and chain-id (${ctx.chainId})`,
@@ -90,7 +100,9 @@ export function runAnte(ctx: AnteContext, tx: DecodedTx, mode: AnteMode, gas: Ga
   if (mode === 'check') {
     const spendable = ctx.bank.balance(tx.signer, NATIVE_DENOM) - ctx.pending.feesOwed(tx.signer);
     if (spendable < feeAmount) {
-      throw SdkErrors.insufficientFunds(`spendable balance ${spendable}${NATIVE_DENOM} is smaller than ${feeAmount}${NATIVE_DENOM}`);
+      throw SdkErrors.insufficientFunds(
+        `spendable balance ${spendable}${NATIVE_DENOM} is smaller than ${feeAmount}${NATIVE_DENOM}`,
+      );
     }
     ctx.pending.admit(tx.signer, feeAmount);
     return [];
@@ -99,7 +111,10 @@ export function runAnte(ctx: AnteContext, tx: DecodedTx, mode: AnteMode, gas: Ga
   const events: ChainEvent[] = [];
   const nonZeroFee: Coin[] = fee.filter((c) => BigInt(c.amount) > 0n);
   if (nonZeroFee.length) {
-    events.push(...ctx.bank.send(tx.signer, MODULE_ACCOUNTS.feeCollector, nonZeroFee), event('message', ['sender', tx.signer]));
+    events.push(
+      ...ctx.bank.send(tx.signer, MODULE_ACCOUNTS.feeCollector, nonZeroFee),
+      event('message', ['sender', tx.signer]),
+    );
   }
   events.push(event('tx', ['fee', coinsToString(nonZeroFee)], ['fee_payer', tx.signer]));
   if (!account.pubkey) ctx.accounts.setPubkey(account, pubkey);

@@ -3,12 +3,12 @@
 // messages but keeps the fee and sequence), and Simulate (everything reverted afterwards).
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
+import type { CallScope } from '../contracts/wasm.ts';
 import { asChainError, type ChainError } from '../errors.ts';
 import type { LedgerWriter } from '../ledger/ledger.ts';
-import type { CallScope } from '../contracts/wasm.ts';
 import type { ChainState } from '../state/chain-state.ts';
 import { type AnteMode, type PendingState, runAnte } from './ante.ts';
-import { decodeTx, type DecodedTx, txHash } from './decode.ts';
+import { type DecodedTx, decodeTx, txHash } from './decode.ts';
 import { type ChainEvent, event, withMsgIndex } from './events.ts';
 import { createGasMeter } from './gas.ts';
 import { executeMessage, moduleOf } from './messages.ts';
@@ -59,7 +59,13 @@ export function createTxRunner(chainId: string, state: ChainState, ledger: Ledge
   };
   const anteContext = { chainId, accounts: state.accounts, bank: state.bank, pending };
 
-  const failure = (error: ChainError, gasWanted: bigint, gasUsed: bigint, events: ChainEvent[] = [], log = error.message): TxResult => ({
+  const failure = (
+    error: ChainError,
+    gasWanted: bigint,
+    gasUsed: bigint,
+    events: ChainEvent[] = [],
+    log = error.message,
+  ): TxResult => ({
     code: error.code,
     codespace: error.codespace,
     log,
@@ -70,12 +76,21 @@ export function createTxRunner(chainId: string, state: ChainState, ledger: Ledge
   });
 
   /** Runs the messages; on failure the caller reverts to its mark. */
-  function runMessages(tx: DecodedTx, scope: CallScope, msgDrafts: number[]): { events: ChainEvent[]; responses: Any[] } {
+  function runMessages(
+    tx: DecodedTx,
+    scope: CallScope,
+    msgDrafts: number[],
+  ): { events: ChainEvent[]; responses: Any[] } {
     const events: ChainEvent[] = [];
     const responses: Any[] = [];
     tx.messages.forEach((msg, msgIndex) => {
       try {
-        const header = event('message', ['action', msg.typeUrl], ['sender', tx.signer], ['module', moduleOf(msg.typeUrl)]);
+        const header = event(
+          'message',
+          ['action', msg.typeUrl],
+          ['sender', tx.signer],
+          ['module', moduleOf(msg.typeUrl)],
+        );
         const result = executeMessage(state, scope, msg);
         events.push(...withMsgIndex([header, ...result.events], msgIndex));
         responses.push(result.response);
@@ -146,7 +161,13 @@ export function createTxRunner(chainId: string, state: ChainState, ledger: Ledge
         journal.clear();
         const chainError = asChainError(error);
         const msgIndex = (error as { msgIndex?: number }).msgIndex ?? 0;
-        return failure(chainError, gasWanted, gas.used, anteEvents, `failed to execute message; message index: ${msgIndex}: ${chainError.message}`);
+        return failure(
+          chainError,
+          gasWanted,
+          gas.used,
+          anteEvents,
+          `failed to execute message; message index: ${msgIndex}: ${chainError.message}`,
+        );
       }
     },
 

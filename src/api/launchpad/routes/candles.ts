@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../../db/types.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import { tokenTag, type ResponseCache } from '../../http/response-cache.ts';
+import { type ResponseCache, tokenTag } from '../../http/response-cache.ts';
 import { bech32Address, EARLIEST_TIME, isoDateTime, LATEST_TIME, parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
 
@@ -21,7 +21,9 @@ const query = z.object({
   timeframe: z
     .string()
     .default('1h')
-    .refine((v): v is Timeframe => Object.hasOwn(TIMEFRAMES, v), { message: `must be one of ${Object.keys(TIMEFRAMES).join(', ')}` }),
+    .refine((v): v is Timeframe => Object.hasOwn(TIMEFRAMES, v), {
+      message: `must be one of ${Object.keys(TIMEFRAMES).join(', ')}`,
+    }),
   from: isoDateTime.optional(),
   to: isoDateTime.optional(),
   limit: queryInt(1, 1000).default(300),
@@ -47,7 +49,8 @@ export function candles(db: Database, cache: ResponseCache): Handler {
     const now = Date.now();
     const to = q.to ?? new Date(now);
     const from = q.from ?? new Date(Math.max(to.getTime() - 86_400_000, EARLIEST_TIME.getTime()));
-    if (from > to) throw badRequest('Invalid query parameters', [{ parameter: 'from', message: 'must not be after to' }]);
+    if (from > to)
+      throw badRequest('Invalid query parameters', [{ parameter: 'from', message: 'must not be after to' }]);
 
     // A candle belongs to the range when its period starts within [from, to]; rounding
     // `from` up and `to` down to period starts selects the same candles and lets every
@@ -69,7 +72,8 @@ export function candles(db: Database, cache: ResponseCache): Handler {
         last ? [tokenAddress, first, q.limit, last] : [tokenAddress, first, q.limit],
       );
       // no candles: an unknown token is a 404, a known one simply had no trades then
-      if (rows.length === 0 && (await db.query(`SELECT 1 FROM tokens WHERE address = $1`, [tokenAddress])).length === 0) throw notFound('Token not found');
+      if (rows.length === 0 && (await db.query(`SELECT 1 FROM tokens WHERE address = $1`, [tokenAddress])).length === 0)
+        throw notFound('Token not found');
       const candles = rows.reverse().map((c) => ({
         time: c.bucket.toISOString(),
         open: c.open,

@@ -7,7 +7,11 @@ import type { FeedHub } from '../feed-hub.ts';
 import type { Handler } from '../handler.ts';
 
 const EVENT_NAMES = ['trade', 'token_launch', 'graduation'] as const;
-const list = (v: string) => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string) =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 const query = z.object({
   token_address: z
@@ -18,7 +22,11 @@ const query = z.object({
   events: z
     .string()
     .transform(list)
-    .pipe(z.array(z.enum(EVENT_NAMES, { message: `must be a comma-separated list of ${EVENT_NAMES.join(', ')}` })).min(1, 'must name at least one event'))
+    .pipe(
+      z
+        .array(z.enum(EVENT_NAMES, { message: `must be a comma-separated list of ${EVENT_NAMES.join(', ')}` }))
+        .min(1, 'must name at least one event'),
+    )
     .optional(),
   last_event_id: z.string().regex(/^\d+$/, 'must be an event id').transform(Number).optional(),
 });
@@ -27,7 +35,8 @@ export function feed(hub: FeedHub, { retryMs = 3000 } = {}): Handler {
   return async (req, res) => {
     const q = parseOrThrow(query, req.query);
     const header = req.headers['last-event-id'];
-    const lastEventId = typeof header === 'string' && /^\d+$/.test(header.trim()) ? Number(header.trim()) : q.last_event_id;
+    const lastEventId =
+      typeof header === 'string' && /^\d+$/.test(header.trim()) ? Number(header.trim()) : q.last_event_id;
     res.writeHead(200, {
       ...CORS_HEADERS,
       'Content-Type': 'text/event-stream; charset=utf-8',

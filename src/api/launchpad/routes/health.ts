@@ -1,17 +1,20 @@
 // GET /api/health: the service answers "ok" while its database answers; the body also
 // says where the indexer is (lag in blocks and seconds). 503 when the database is down.
-import { DatabaseError, type Database } from '../../../db/types.ts';
-import { readCursor, type Cursor } from '../../../indexer/cursor.ts';
+import { type Database, DatabaseError } from '../../../db/types.ts';
+import { type Cursor, readCursor } from '../../../indexer/cursor.ts';
 import type { IndexerStatus } from '../../../indexer/indexer.ts';
+import type { Logger } from '../../../internal/logger.ts';
 import { sendJson } from '../../http/respond.ts';
 import type { Handler } from '../handler.ts';
-import type { Logger } from '../../../internal/logger.ts';
 
 /** The promise's value, or a rejection after `ms`. */
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   try {
-    return await Promise.race([promise, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms)))]);
+    return await Promise.race([
+      promise,
+      new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms))),
+    ]);
   } finally {
     clearTimeout(timer);
   }
@@ -26,7 +29,9 @@ function publicIndexerError(status: IndexerStatus): string | null {
   if (status.error === null) return null;
   if (status.state === 'database_unavailable') return 'the database cannot be reached';
   if (status.state === 'node_unreachable') return 'the chain node cannot be reached';
-  return status.error.replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<address>').replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/g, '<address>');
+  return status.error
+    .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<address>')
+    .replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/g, '<address>');
 }
 
 /** `indexerStatus` is the in-process indexer's, when this process runs one. */
@@ -44,7 +49,10 @@ export function health(db: Database, logger: Logger, indexerStatus?: () => Index
       return sendJson(res, 503, {
         status: 'error',
         timestamp,
-        database: { status: unreachable ? 'unreachable' : 'error', error: unreachable ? 'the database cannot be reached' : 'the database failed the health query' },
+        database: {
+          status: unreachable ? 'unreachable' : 'error',
+          error: unreachable ? 'the database cannot be reached' : 'the database failed the health query',
+        },
       });
     }
     const live = indexerStatus?.();
@@ -70,6 +78,11 @@ export function health(db: Database, logger: Logger, indexerStatus?: () => Index
     // an indexer that refused the chain (or gave up) needs an operator: not healthy
     const failed = live?.state === 'failed';
     if (failed) res.setHeader('Retry-After', '60');
-    sendJson(res, failed ? 503 : 200, { status: failed ? 'error' : 'ok', timestamp, database: { status: 'ok' }, indexer });
+    sendJson(res, failed ? 503 : 200, {
+      status: failed ? 'error' : 'ok',
+      timestamp,
+      database: { status: 'ok' },
+      indexer,
+    });
   };
 }

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../../db/types.ts';
 import { notFound } from '../../http/errors.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import { ANY, tokenTag, type ResponseCache } from '../../http/response-cache.ts';
+import { ANY, type ResponseCache, tokenTag } from '../../http/response-cache.ts';
 import { bech32Address, parseOrThrow } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
 

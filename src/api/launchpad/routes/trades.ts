@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Database } from '../../../db/types.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import { ANY, tokenTag, type ResponseCache } from '../../http/response-cache.ts';
+import { ANY, type ResponseCache, tokenTag } from '../../http/response-cache.ts';
 import { bech32Address, parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
 
@@ -84,8 +84,11 @@ export function recentTrades(db: Database, cache: ResponseCache): Handler {
   return async (req, res) => {
     const { token_address: token, limit } = parseOrThrow(query, req.query);
     // fresh through the feed's notifications; the TTL only bounds what they cannot announce
-    const body = await cache.remember(`trades:${token ?? '*'}:${limit}`, [token ? tokenTag(token) : ANY], 60_000, async () =>
-      JSON.stringify({ trades: (await newestTrades(db, token, limit)).map(tradeJson) }),
+    const body = await cache.remember(
+      `trades:${token ?? '*'}:${limit}`,
+      [token ? tokenTag(token) : ANY],
+      60_000,
+      async () => JSON.stringify({ trades: (await newestTrades(db, token, limit)).map(tradeJson) }),
     );
     sendJsonText(res, 200, body);
   };
