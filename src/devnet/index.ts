@@ -11,18 +11,18 @@ import type { Logger } from 'pino';
 import { DEFAULT_DEVNET_MNEMONIC } from '../config.ts';
 import { silentLogger } from '../internal/logger.ts';
 import { createAbciQuery } from './abci/router.ts';
+import { createChainState } from './app/chain-state.ts';
+import { applyGenesis, genesisAppState } from './app/genesis.ts';
 import { nowNs } from './blocks/time.ts';
 import { DEVNET_CHAIN_ID } from './constants.ts';
 import { DEVNET_CONTRACTS } from './contracts/addresses.ts';
-import { createTrafficGenerator } from './generator/traffic.ts';
+import { createTrafficGenerator, type TrafficGenerator } from './generator/traffic.ts';
 import { createLedger, type DevnetLedger } from './ledger/ledger.ts';
-import { createNode } from './node.ts';
+import { createNode, type DevnetNode } from './node/node.ts';
 import { openBlockLog } from './persistence/block-log.ts';
 import { createMethods } from './rpc/methods.ts';
 import { startRpcServer } from './rpc/server.ts';
-import { createChainState } from './state/chain-state.ts';
-import { applyGenesis, genesisAppState } from './state/genesis.ts';
-import { createTxRunner } from './tx/run-tx.ts';
+import { createTxRunner, type TxRunner } from './tx/run-tx.ts';
 
 export { DEVNET_CHAIN_ID } from './constants.ts';
 export { DEVNET_CONTRACTS } from './contracts/addresses.ts';
@@ -77,21 +77,7 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
   const mnemonic = options.mnemonic ?? DEFAULT_DEVNET_MNEMONIC;
   const host = options.host ?? '127.0.0.1';
   const blockMs = options.blockMs ?? 1000;
-  const fingerprint = toHex(sha256(toAscii(mnemonic))).slice(0, 16);
-
-  // Without a data directory the log is a scratch file: old blocks live there instead of in memory.
-  const scratchDir = options.dataDir ? null : mkdtempSync(path.join(tmpdir(), 'native-devnet-'));
-  const log = openBlockLog(options.dataDir ?? scratchDir!, { durable: scratchDir === null });
-  if (log.meta) {
-    if (options.chainId && options.chainId !== log.meta.chainId) {
-      throw new Error(`data directory ${options.dataDir} holds chain ${log.meta.chainId}, not ${options.chainId}`);
-    }
-    if (log.meta.mnemonicFingerprint !== fingerprint)
-      throw new Error(`data directory ${options.dataDir} was created with another mnemonic`);
-  }
-  const chainId = log.meta?.chainId ?? options.chainId ?? DEVNET_CHAIN_ID;
-  const genesisTimeNs = log.meta ? BigInt(log.meta.genesisTimeNs) : nowNs();
-  if (!log.meta) log.writeMeta({ chainId, genesisTimeNs: genesisTimeNs.toString(), mnemonicFingerprint: fingerprint });
+  const { log, scratchDir, chainId, genesisTimeNs } = openChain(options, mnemonic);
 
   const state = createChainState();
   const { users, traders } = await applyGenesis(state, mnemonic, genesisTimeNs);
@@ -111,12 +97,70 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
   // A node answers `status` with its latest block, so the chain starts with block 1 committed.
   if (node.store.height === 0) node.produceBlock();
 
-  const nodeId = toHex(sha256(toAscii(`${chainId}/node`)).slice(0, 20));
+  const server = await serveRpc({ node, runner, host, port: options.port ?? 26667, blockMs, appState, logger });
+  node.onBlock((block) => server.publishBlock(block));
+  const blocks = createBlockLoop({ node, generator, ledger, blockMs, logger });
+  blocks.schedule();
+
+  return {
+    rpcUrl: `http://${host}:${server.port}`,
+    chainId,
+    contracts: { ...DEVNET_CONTRACTS },
+    accounts: users.map(({ index, address }) => ({ index, address })),
+    ledger,
+    height: () => node.store.height,
+    produceBlock: async () => blocks.produce(),
+    generator,
+    pregenerate: (opts) => blocks.pregenerate(opts),
+    pause: () => server.pause(),
+    resume: () => server.resume(),
+    async close() {
+      blocks.stop();
+      await server.close();
+      log.close();
+      if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Opens the block log (in `dataDir`, or in a scratch directory: old blocks live there instead of
+ * in memory) and settles the chain id and genesis time, refusing a data directory of another chain.
+ */
+function openChain(options: DevnetOptions, mnemonic: string) {
+  const fingerprint = toHex(sha256(toAscii(mnemonic))).slice(0, 16);
+  const scratchDir = options.dataDir ? null : mkdtempSync(path.join(tmpdir(), 'native-devnet-'));
+  const log = openBlockLog(options.dataDir ?? scratchDir!, { durable: scratchDir === null });
+  if (log.meta) {
+    if (options.chainId && options.chainId !== log.meta.chainId) {
+      throw new Error(`data directory ${options.dataDir} holds chain ${log.meta.chainId}, not ${options.chainId}`);
+    }
+    if (log.meta.mnemonicFingerprint !== fingerprint)
+      throw new Error(`data directory ${options.dataDir} was created with another mnemonic`);
+  }
+  const chainId = log.meta?.chainId ?? options.chainId ?? DEVNET_CHAIN_ID;
+  const genesisTimeNs = log.meta ? BigInt(log.meta.genesisTimeNs) : nowNs();
+  if (!log.meta) log.writeMeta({ chainId, genesisTimeNs: genesisTimeNs.toString(), mnemonicFingerprint: fingerprint });
+  return { log, scratchDir, chainId, genesisTimeNs };
+}
+
+/** The JSON-RPC methods over the node and its query router, served on host:port. */
+async function serveRpc(options: {
+  node: DevnetNode;
+  runner: TxRunner;
+  host: string;
+  port: number;
+  blockMs: number;
+  appState: unknown;
+  logger: Logger;
+}) {
+  const { node, host } = options;
+  const nodeId = toHex(sha256(toAscii(`${node.chainId}/node`)).slice(0, 20));
   let rpcAddress = '';
   const methods = createMethods({
     node,
-    abciQuery: createAbciQuery(state, runner, {
-      chainId,
+    abciQuery: createAbciQuery(node.state, options.runner, {
+      chainId: node.chainId,
       nodeId,
       listenAddr: 'tcp://0.0.0.0:26656',
       rpcAddress: 'tcp://0.0.0.0:26657',
@@ -126,25 +170,36 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
     get rpcAddress() {
       return rpcAddress;
     },
-    genesisAppState: () => appState,
-    commitTimeoutMs: Math.max(10_000, blockMs * 10),
+    genesisAppState: () => options.appState,
+    commitTimeoutMs: Math.max(10_000, options.blockMs * 10),
   });
-  const server = await startRpcServer({ node, methods, host, port: options.port ?? 26667, logger });
+  const server = await startRpcServer({ node, methods, host, port: options.port, logger: options.logger });
   rpcAddress = `tcp://${host}:${server.port}`;
-  node.onBlock((block) => server.publishBlock(block));
+  return server;
+}
+
+/** Blocks every `blockMs` (none when 0), on demand, and back to back for `pregenerate`. */
+function createBlockLoop(options: {
+  node: DevnetNode;
+  generator: TrafficGenerator;
+  ledger: DevnetLedger;
+  blockMs: number;
+  logger: Logger;
+}) {
+  const { node, generator, ledger, blockMs, logger } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
 
   const produce = () => {
     const started = performance.now();
     const block = node.produceBlock();
     logger.debug(
       { height: block.header.height, txs: block.txCount, ms: Math.round(performance.now() - started) },
-      `Produced block height=${block.header.height}`,
+      'Produced a block',
     );
     return block.header.height;
   };
 
-  let timer: NodeJS.Timeout | undefined;
-  let closed = false;
   const schedule = () => {
     if (closed || blockMs <= 0) return;
     timer = setTimeout(() => {
@@ -156,57 +211,43 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
       schedule();
     }, blockMs);
   };
-  schedule();
-  logger.info(
-    { rpc_url: `http://${host}:${server.port}`, chain_id: chainId, height: node.store.height },
-    `Devnet started chain_id=${chainId}`,
-  );
+
+  async function pregenerate({ trades, tradesPerBlock }: { trades: number; tradesPerBlock: number }) {
+    clearTimeout(timer);
+    const previousRate = generator.rate;
+    generator.setRate(tradesPerBlock);
+    const target = ledger.trades.length + trades;
+    const started = performance.now();
+    let lastReport = started;
+    try {
+      while (ledger.trades.length < target) {
+        produce();
+        await new Promise((resolve) => setImmediate(resolve));
+        if (performance.now() - lastReport > 5000) {
+          lastReport = performance.now();
+          logger.info(
+            { trades: ledger.trades.length, target, height: node.store.height },
+            'Pregenerated trades so far',
+          );
+        }
+      }
+    } finally {
+      generator.setRate(previousRate);
+      schedule();
+    }
+    logger.info(
+      { trades, height: node.store.height, ms: Math.round(performance.now() - started) },
+      'Pregenerated the trades',
+    );
+  }
 
   return {
-    rpcUrl: `http://${host}:${server.port}`,
-    chainId,
-    contracts: { ...DEVNET_CONTRACTS },
-    accounts: users.map(({ index, address }) => ({ index, address })),
-    ledger,
-    height: () => node.store.height,
-    produceBlock: async () => produce(),
-    generator,
-    async pregenerate({ trades, tradesPerBlock }) {
-      clearTimeout(timer);
-      const previousRate = generator.rate;
-      generator.setRate(tradesPerBlock);
-      const target = ledger.trades.length + trades;
-      const started = performance.now();
-      let lastReport = started;
-      try {
-        while (ledger.trades.length < target) {
-          produce();
-          await new Promise((resolve) => setImmediate(resolve));
-          if (performance.now() - lastReport > 5000) {
-            lastReport = performance.now();
-            logger.info(
-              { trades: ledger.trades.length, target, height: node.store.height },
-              `Pregenerating trades=${ledger.trades.length}/${target}`,
-            );
-          }
-        }
-      } finally {
-        generator.setRate(previousRate);
-        schedule();
-      }
-      logger.info(
-        { trades, height: node.store.height, ms: Math.round(performance.now() - started) },
-        `Pregenerated trades=${trades}`,
-      );
-    },
-    pause: () => server.pause(),
-    resume: () => server.resume(),
-    async close() {
+    produce,
+    schedule,
+    pregenerate,
+    stop() {
       closed = true;
       clearTimeout(timer);
-      await server.close();
-      log.close();
-      if (scratchDir) rmSync(scratchDir, { recursive: true, force: true });
     },
   };
 }

@@ -29,6 +29,7 @@ const devnet = await createDevnet({
   dataDir,
   logger,
 });
+logger.info({ rpc_url: devnet.rpcUrl, chain_id: devnet.chainId, height: devnet.height() }, 'Started the devnet');
 const shutdown = createShutdown(logger);
 shutdown.add('devnet', () => devnet.close());
 handleSignals(shutdown);

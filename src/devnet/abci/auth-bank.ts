@@ -19,9 +19,9 @@ import {
   QueryTotalSupplyResponse,
 } from 'cosmjs-types/cosmos/bank/v1beta1/query';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
+import type { ChainState } from '../app/chain-state.ts';
 import { NATIVE_METADATA } from '../constants.ts';
 import { parseAccountAddress } from '../state/addresses.ts';
-import type { ChainState } from '../state/chain-state.ts';
 import { paginate } from './pagination.ts';
 import { queryErrors } from './query-errors.ts';
 import { type QueryRoute, route } from './route.ts';

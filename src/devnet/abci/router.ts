@@ -1,7 +1,8 @@
 // abci_query: routes a gRPC path to its query and answers like baseapp (code, codespace, log
 // on failure; the encoded response as value on success), never throwing at the caller.
+
+import type { ChainState } from '../app/chain-state.ts';
 import { asChainError } from '../errors.ts';
-import type { ChainState } from '../state/chain-state.ts';
 import type { TxRunner } from '../tx/run-tx.ts';
 import { authBankRoutes } from './auth-bank.ts';
 import { paramsRoutes } from './params.ts';

@@ -19,9 +19,9 @@ import {
   QueryValidatorsResponse,
 } from 'cosmjs-types/cosmos/staking/v1beta1/query';
 import { BondStatus, bondStatusFromJSON, type Validator } from 'cosmjs-types/cosmos/staking/v1beta1/staking';
+import type { ChainState } from '../app/chain-state.ts';
 import { NATIVE_DENOM, STAKING_PARAMS } from '../constants.ts';
 import { MODULE_ACCOUNTS, parseAccountAddress, parseValoperAddress } from '../state/addresses.ts';
-import type { ChainState } from '../state/chain-state.ts';
 import type { Delegation, ValidatorRecord } from '../state/staking.ts';
 import { lengthPrefixed, paginate } from './pagination.ts';
 import { queryErrors } from './query-errors.ts';

@@ -14,10 +14,10 @@ import {
   QuerySmartContractStateRequest,
   QuerySmartContractStateResponse,
 } from 'cosmjs-types/cosmwasm/wasm/v1/query';
+import type { ChainState } from '../app/chain-state.ts';
 import { APP_VERSION, COMETBFT_VERSION, COSMOS_SDK_VERSION, NODE_MONIKER } from '../constants.ts';
 import { WasmErrors } from '../errors.ts';
 import { parseAccountAddress } from '../state/addresses.ts';
-import type { ChainState } from '../state/chain-state.ts';
 import type { TxRunner } from '../tx/run-tx.ts';
 import { queryErrors } from './query-errors.ts';
 import { type QueryRoute, route } from './route.ts';

@@ -8,7 +8,7 @@ import { type PoolReserves, poolSwapNativeIn, poolSwapTokenIn } from './curve-ma
 import type { Cw20InstantiateMsg } from './cw20.ts';
 import { AMM_EVENTS, contractEventAttributes } from './event-names.ts';
 import { assign, mapSet } from './journaled.ts';
-import { TOKEN_DECIMALS, TOKEN_TOTAL_SUPPLY } from './launchpad.ts';
+import { TOKEN_DECIMALS, TOKEN_TOTAL_SUPPLY } from './launchpad-state.ts';
 import {
   decodeBinaryJson,
   feeTransfer,

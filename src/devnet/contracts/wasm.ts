@@ -3,13 +3,13 @@
 // the messages a contract returns, depth first and in order.
 import { toUtf8 } from '@cosmjs/encoding';
 import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
-import { ChainError, ContractError, WasmErrors } from '../errors.ts';
+import { type ChainEvent, event } from '../core/events.ts';
+import { GAS_COSTS, type GasMeter } from '../core/gas.ts';
+import { type ChainError, ContractError, WasmErrors } from '../errors.ts';
 import type { LedgerDraft } from '../ledger/ledger.ts';
 import { contractAddress } from '../state/addresses.ts';
 import type { Bank } from '../state/bank.ts';
 import type { Journal } from '../state/journal.ts';
-import { type ChainEvent, event } from '../tx/events.ts';
-import { GAS_COSTS, type GasMeter } from '../tx/gas.ts';
 import type { ContractCode, ContractInstance, ContractResponse, CosmosMsg } from './types.ts';
 
 export interface ContractRecord {

@@ -2,13 +2,14 @@
 // probability) from the generator's traders — token launches on the launchpad and directly
 // on the AMM, buys, sells (which graduate tokens as reserves grow) and AMM swaps both ways.
 // Up to REAL_SIGNATURE_RATE trades per block carry real signatures; above it the fast path.
+
+import type { ChainState } from '../app/chain-state.ts';
 import { NATIVE_DENOM } from '../constants.ts';
 import { DEVNET_CONTRACTS } from '../contracts/addresses.ts';
 import { cw20SendMsg } from '../contracts/cw20.ts';
-import { LAUNCHPAD_DEFAULTS } from '../contracts/launchpad.ts';
+import { LAUNCHPAD_DEFAULTS } from '../contracts/launchpad-state.ts';
 import type { DevnetLedger } from '../ledger/ledger.ts';
-import type { BlockFiller } from '../node.ts';
-import type { ChainState } from '../state/chain-state.ts';
+import type { BlockFiller } from '../node/node.ts';
 import type { AccountKey } from '../state/keys.ts';
 import { buildFastExecuteTx, buildSignedExecuteTx, type ContractCall, GENERATOR_FEE } from './tx-builder.ts';
 

@@ -2,7 +2,8 @@
 // writes the response text, turning every failure into a JSON-RPC error (never a crash).
 import type { Logger } from 'pino';
 import { RpcError, rpcErrors } from './errors.ts';
-import { type Method, POSITIONAL } from './methods.ts';
+import type { Method } from './method-context.ts';
+import { POSITIONAL } from './methods.ts';
 import { readParams } from './params.ts';
 
 export type RequestId = string | number | null;

@@ -5,10 +5,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Logger } from 'pino';
 import polka from 'polka';
-import type { DevnetNode } from '../node.ts';
+import type { DevnetNode } from '../node/node.ts';
 import { rpcErrors } from './errors.ts';
 import { callMethod, errorResponse, handleJsonRpcBody, resultResponse, toRpcError } from './json-rpc.ts';
-import type { Method } from './methods.ts';
+import type { Method } from './method-context.ts';
 import { createWebsocketServer } from './websocket.ts';
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;

@@ -4,10 +4,10 @@
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { CommittedBlock } from '../blocks/block.ts';
-import type { DevnetNode } from '../node.ts';
+import type { DevnetNode } from '../node/node.ts';
 import { rpcErrors } from './errors.ts';
 import { callMethod, errorResponse, type RequestId, resultResponse, toRpcError } from './json-rpc.ts';
-import type { Method } from './methods.ts';
+import type { Method } from './method-context.ts';
 import { renderBlock, renderHeader, renderTx } from './render.ts';
 import { type Condition, matchesEvents, parseQuery } from './tx-search.ts';
 

@@ -1,8 +1,8 @@
 // The bank module: balances per address and denom, total supply, and the coin movements
 // (send, burn, mint) with the events a Cosmos SDK v0.50 chain emits for them.
 import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
+import { type ChainEvent, coinsToString, event } from '../core/events.ts';
 import { SdkErrors } from '../errors.ts';
-import { type ChainEvent, coinsToString, event } from '../tx/events.ts';
 import type { Journal } from './journal.ts';
 
 export interface Bank {

@@ -2,8 +2,8 @@
 // effect (tokens move to the bonded or not-bonded pool, shares issued one for one).
 import { BondStatus } from 'cosmjs-types/cosmos/staking/v1beta1/staking';
 import { NATIVE_DENOM } from '../constants.ts';
+import { type ChainEvent, event } from '../core/events.ts';
 import { SdkErrors } from '../errors.ts';
-import { type ChainEvent, event } from '../tx/events.ts';
 import { MODULE_ACCOUNTS } from './addresses.ts';
 import type { Bank } from './bank.ts';
 import type { Journal } from './journal.ts';

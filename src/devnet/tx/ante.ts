@@ -10,13 +10,13 @@ import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { SignMode } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import { MIN_GAS_PRICE, NATIVE_DENOM } from '../constants.ts';
+import { type ChainEvent, coinsToString, event } from '../core/events.ts';
+import { GAS_COSTS, type GasMeter } from '../core/gas.ts';
 import { SdkErrors } from '../errors.ts';
 import type { Accounts } from '../state/accounts.ts';
 import { MODULE_ACCOUNTS, toAccountAddress } from '../state/addresses.ts';
 import type { Bank } from '../state/bank.ts';
 import type { DecodedTx } from './decode.ts';
-import { type ChainEvent, coinsToString, event } from './events.ts';
-import { GAS_COSTS, type GasMeter } from './gas.ts';
 
 /**
  * check: CheckTx (mempool admission, nothing written; the minimum fee applies);

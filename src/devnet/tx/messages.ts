@@ -9,13 +9,13 @@ import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { MsgBurnForBridgeOutResponse } from '../bridge/msg-burn-for-bridge-out.ts';
 import { NATIVE_DENOM } from '../constants.ts';
 import type { CallScope, Wasm } from '../contracts/wasm.ts';
+import { type ChainEvent, coinsToString, event } from '../core/events.ts';
+import { GAS_COSTS } from '../core/gas.ts';
 import { SdkErrors, WasmErrors } from '../errors.ts';
 import { parseAccountAddress, parseValoperAddress } from '../state/addresses.ts';
 import type { Bank } from '../state/bank.ts';
 import type { Staking } from '../state/staking.ts';
 import type { DecodedMsg } from './decode.ts';
-import { type ChainEvent, coinsToString, event } from './events.ts';
-import { GAS_COSTS } from './gas.ts';
 
 export interface MessageModules {
   bank: Bank;

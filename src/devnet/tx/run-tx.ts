@@ -3,14 +3,14 @@
 // messages but keeps the fee and sequence), and Simulate (everything reverted afterwards).
 import { TxMsgData } from 'cosmjs-types/cosmos/base/abci/v1beta1/abci';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
+import type { ChainState } from '../app/chain-state.ts';
 import type { CallScope } from '../contracts/wasm.ts';
+import { type ChainEvent, event, withMsgIndex } from '../core/events.ts';
+import { createGasMeter } from '../core/gas.ts';
 import { asChainError, type ChainError } from '../errors.ts';
 import type { LedgerWriter } from '../ledger/ledger.ts';
-import type { ChainState } from '../state/chain-state.ts';
 import { type AnteMode, type PendingState, runAnte } from './ante.ts';
 import { type DecodedTx, decodeTx, txHash } from './decode.ts';
-import { type ChainEvent, event, withMsgIndex } from './events.ts';
-import { createGasMeter } from './gas.ts';
 import { executeMessage, moduleOf } from './messages.ts';
 
 export interface TxResult {

@@ -11,10 +11,10 @@ import {
   STAKING_PARAMS,
 } from '../constants.ts';
 import { CODE_IDS, DEVNET_CONTRACTS } from '../contracts/addresses.ts';
-import { createGasMeter } from '../tx/gas.ts';
-import { MODULE_ACCOUNTS, toAccountAddress, toValoperAddress } from './addresses.ts';
+import { createGasMeter } from '../core/gas.ts';
+import { MODULE_ACCOUNTS, toAccountAddress, toValoperAddress } from '../state/addresses.ts';
+import { type AccountKey, deriveAccountKeys, validatorKey } from '../state/keys.ts';
 import type { ChainState } from './chain-state.ts';
-import { type AccountKey, deriveAccountKeys, validatorKey } from './keys.ts';
 
 export const USER_ACCOUNT_COUNT = 10;
 

@@ -4,10 +4,10 @@ import { ammCode } from '../contracts/amm.ts';
 import { cw20Code } from '../contracts/cw20.ts';
 import { launchpadCode } from '../contracts/launchpad.ts';
 import { createWasm, type Wasm } from '../contracts/wasm.ts';
-import { type Accounts, createAccounts } from './accounts.ts';
-import { type Bank, createBank } from './bank.ts';
-import { createJournal, type Journal } from './journal.ts';
-import { createStaking, type Staking } from './staking.ts';
+import { type Accounts, createAccounts } from '../state/accounts.ts';
+import { type Bank, createBank } from '../state/bank.ts';
+import { createJournal, type Journal } from '../state/journal.ts';
+import { createStaking, type Staking } from '../state/staking.ts';
 
 export interface ChainState {
   journal: Journal;
