@@ -33,8 +33,10 @@ import { openDatabase } from '../src/db/index.ts';
 import { runJobs } from '../src/db/jobs.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Database } from '../src/db/types.ts';
-import { insertTrades, type Trade } from '../src/indexer/trades.ts';
+import type { Trade } from '../src/domain/events.ts';
+import { insertTrades } from '../src/indexer/trades.ts';
 import { makeTrade, rng } from '../test/helpers/trades.ts';
+import { loadBenchConfig } from './lib/bench-config.ts';
 import { median, percentile } from './lib/stats.ts';
 
 const { values } = parseArgs({
@@ -63,7 +65,10 @@ const tokens = Array.from({ length: TOKENS }, (_, i) => tokenAddress(i));
 function zipf(n: number, next: () => number) {
   const cdf: number[] = [];
   let sum = 0;
-  for (let k = 1; k <= n; k++) cdf.push((sum += 1 / k));
+  for (let k = 1; k <= n; k++) {
+    sum += 1 / k;
+    cdf.push(sum);
+  }
   return () => {
     const u = next() * sum;
     let lo = 0;
@@ -315,7 +320,10 @@ async function sseFanOut(server: ServerProcess): Promise<void> {
         for (const m of chunk.matchAll(/^id: (\d+)$/gm)) {
           const id = Number(m[1]);
           let times = received.get(id);
-          if (!times) received.set(id, (times = []));
+          if (!times) {
+            times = [];
+            received.set(id, times);
+          }
           times.push(at);
         }
       });
@@ -358,7 +366,7 @@ async function sseFanOut(server: ServerProcess): Promise<void> {
   for (const s of sockets) s.destroy();
 }
 
-const databaseUrl = process.env.DATABASE_URL;
+const { databaseUrl } = loadBenchConfig();
 const dataDir = path.join(tmpdir(), `launchpad-bench-api-${TOKENS}-${TRADES}`);
 if (values.fresh && !databaseUrl && existsSync(dataDir)) rmSync(dataDir, { recursive: true, force: true });
 console.log(

@@ -6,9 +6,10 @@
 import { StargateClient } from '@cosmjs/stargate';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { createDevnet, type Devnet } from '../src/devnet/index.ts';
+import { loadBenchConfig } from './lib/bench-config.ts';
 import { median } from './lib/stats.ts';
 
-const totalTrades = Number(process.env.BENCH_TRADES ?? 200_000);
+const totalTrades = loadBenchConfig().trades ?? 200_000;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 async function sustained(devnet: Devnet, tradesPerBlock: number, trades: number) {

@@ -13,14 +13,15 @@ import { parseArgs } from 'node:util';
 import { createChainClient } from '../src/chain/client.ts';
 import { type Database, openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
+import type { Trade } from '../src/domain/events.ts';
 import { backfill } from '../src/indexer/backfill.ts';
 import { fetchBlocks } from '../src/indexer/fetch-blocks.ts';
 import { createIndexer } from '../src/indexer/indexer.ts';
-import type { Trade } from '../src/indexer/trades.ts';
 import { writeBatch } from '../src/indexer/write-batch.ts';
 import { silentLogger } from '../src/internal/logger.ts';
 import { freshServerDatabase } from '../test/helpers/database.ts';
 import { randomTrades } from '../test/helpers/trades.ts';
+import { loadBenchConfig } from './lib/bench-config.ts';
 import { startDevnetProcess } from './lib/devnet-process.ts';
 import { createRawTradesTable, ingestRounds, rawInsertTrades } from './lib/raw-insert.ts';
 import { percentile } from './lib/stats.ts';
@@ -34,11 +35,12 @@ const { values } = parseArgs({
   },
 });
 const tradeCount = Number(values.trades);
+const { databaseUrl } = loadBenchConfig();
 
 async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
   // every measurement starts on an empty database: a temporary embedded one, or a new
   // database on the DATABASE_URL server, dropped afterwards
-  const server = process.env.DATABASE_URL ? await freshServerDatabase(process.env.DATABASE_URL) : undefined;
+  const server = databaseUrl ? await freshServerDatabase(databaseUrl) : undefined;
   const dataDir = server ? '' : mkdtempSync(path.join(tmpdir(), 'bench-indexer-'));
   const db = await openDatabase({ databaseUrl: server?.url, dataDir });
   try {
@@ -221,8 +223,6 @@ async function benchLiveLag() {
   }
 }
 
-console.log(
-  `bench:indexer on ${process.env.DATABASE_URL ? 'a TimescaleDB server' : 'the embedded TimescaleDB (on disk)'}`,
-);
+console.log(`bench:indexer on ${databaseUrl ? 'a TimescaleDB server' : 'the embedded TimescaleDB (on disk)'}`);
 await benchBackfill();
 await benchLiveLag();

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
-import { insertTrades, type Trade } from '../src/indexer/trades.ts';
+import type { Trade } from '../src/domain/events.ts';
+import { insertTrades } from '../src/indexer/trades.ts';
+import { loadBenchConfig } from './lib/bench-config.ts';
 import { createRawTradesTable, ingestRounds, rawInsertTrades } from './lib/raw-insert.ts';
 
 const { values } = parseArgs({
@@ -18,8 +20,9 @@ const { values } = parseArgs({
 const total = Number(values.trades);
 const rounds = Number(values.rounds);
 
-const dataDir = process.env.DATABASE_URL ? '' : mkdtempSync(path.join(tmpdir(), 'bench-ingest-'));
-const db = await openDatabase({ databaseUrl: process.env.DATABASE_URL, dataDir });
+const { databaseUrl } = loadBenchConfig();
+const dataDir = databaseUrl ? '' : mkdtempSync(path.join(tmpdir(), 'bench-ingest-'));
+const db = await openDatabase({ databaseUrl, dataDir });
 try {
   await migrate(db);
   await createRawTradesTable(db);

@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseArgs, stripVTControlCharacters } from 'node:util';
 import { type ServerOrReason, startPostgresServer } from '../test/helpers/postgres-server.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -53,7 +53,7 @@ interface Outcome {
   crashed?: string;
 }
 
-const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+const strip = (s: string) => stripVTControlCharacters(s);
 const count = (out: string, label: string) => Number(new RegExp(`^\\s*${label}:\\s+(\\d+)`, 'm').exec(out)?.[1] ?? 0);
 /** Lines a test file prints to say why it skips something ("Skipping …"). */
 const skipReasons = (out: string) =>

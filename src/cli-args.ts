@@ -3,6 +3,7 @@
 // logger and the orderly shutdown on Ctrl-C.
 import { parseArgs } from 'node:util';
 import { type Config, ConfigError, loadConfig } from './config.ts';
+import { ServiceError } from './internal/errors.ts';
 import { createLogger, type Logger } from './internal/logger.ts';
 import { createShutdown, handleSignals, type Shutdown } from './internal/shutdown.ts';
 
@@ -11,7 +12,7 @@ export interface BackfillFlags {
   to?: number;
 }
 
-export class UsageError extends Error {
+export class UsageError extends ServiceError {
   override name = 'UsageError';
 }
 

@@ -3,6 +3,7 @@
 
 import cron from 'node-cron';
 import { z } from 'zod';
+import { ServiceError } from './internal/errors.ts';
 
 /** The devnet's well-known test mnemonic (accounts 0..9 are funded at genesis). Never use it on a real chain. */
 export const DEFAULT_DEVNET_MNEMONIC =
@@ -82,7 +83,7 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
-export class ConfigError extends Error {
+export class ConfigError extends ServiceError {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
     this.name = 'ConfigError';

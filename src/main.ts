@@ -1,7 +1,7 @@
 // `npm start`: runs the whole service. With no configuration it uses the embedded
 // TimescaleDB in ./data and the built-in devnet, and prints where everything is.
 import { startCommand } from './cli-args.ts';
-import { ChainMismatchError } from './indexer/cursor.ts';
+import { ChainMismatchError } from './indexer/errors.ts';
 import { runBackfill, startService } from './service.ts';
 
 /** Exit code when the database holds the index of another chain than the node serves. */

@@ -11,9 +11,9 @@ import { type Database, describeDatabase, openDatabase } from './db/index.ts';
 import { scheduleEmbeddedJobs } from './db/jobs.ts';
 import { migrate } from './db/migrate.ts';
 import { createDevnet, DEVNET_CHAIN_ID, DEVNET_CONTRACTS, type Devnet } from './devnet/index.ts';
+import type { ContractAddresses } from './domain/events.ts';
 import { backfill, planBackfill } from './indexer/backfill.ts';
-import type { ContractAddresses } from './indexer/decode-events.ts';
-import { createIndexer, type Indexer } from './indexer/indexer.ts';
+import { createIndexer, type Indexer, indexSource } from './indexer/indexer.ts';
 import { createProgress } from './indexer/progress.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
@@ -52,7 +52,7 @@ export async function startDatabase({ config, logger, shutdown }: ServiceContext
       migrations_applied: applied.length,
       duration_ms: Math.round(performance.now() - started),
     },
-    applied.length ? `Opened database and applied ${applied.length} migration(s)` : 'Opened database',
+    'Opened the database',
   );
   if (db.kind === 'embedded') {
     const jobs = scheduleEmbeddedJobs(db, {
@@ -104,22 +104,21 @@ export async function runBackfill(
   { logger, shutdown }: ServiceContext,
 ): Promise<void> {
   const plan = await planBackfill({ db, chain, ...flags, besideLiveIndexer: indexer !== undefined });
-  logger.info(
-    { from: plan.from, to: plan.to, moves_cursor: plan.movesCursor },
-    `Backfilling heights ${plan.from}-${plan.to}`,
-  );
+  logger.info({ from: plan.from, to: plan.to, moves_cursor: plan.movesCursor }, 'Began a backfill');
   const progress = createProgress({ total: plan.to - plan.from + 1, logger });
   await backfill({ db, chain, contracts, logger, signal: shutdown.signal, onBatch: progress.update }, plan);
   const done = progress.finish();
   logger.info(
     {
+      from: plan.from,
+      to: plan.to,
       blocks: done.blocks,
       trades: done.trades,
       seconds: Number(done.seconds.toFixed(1)),
       blocks_per_s: Math.round(done.blocksPerSecond),
       trades_per_s: Math.round(done.tradesPerSecond),
     },
-    shutdown.signal.aborted ? 'Backfill interrupted' : `Backfilled heights ${plan.from}-${plan.to}`,
+    shutdown.signal.aborted ? 'Interrupted the backfill' : 'Finished the backfill',
   );
 }
 
@@ -154,7 +153,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       windowSeconds: config.RATE_LIMIT_WINDOW_S,
       trustedHops: config.TRUST_PROXY,
     },
-    indexerStatus: () => indexer.status(),
+    index: indexSource(db, indexer),
   });
   shutdown.add('launchpad API', () => launchpadApi.close());
   const nodeHealth = await startNodeHealth({ chain, host: config.HOST, port: config.RPC_PORT });

@@ -1,4 +1,4 @@
-// Configuration: defaults from DESIGN.md, and a bad value stops start-up naming the variable.
+// Configuration: the documented defaults, and a bad value stops start-up naming the variable.
 import { spawnSync } from 'node:child_process';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';

@@ -8,7 +8,8 @@ import { createInterface } from 'node:readline';
 import polka from 'polka';
 import { startLaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { openDatabase } from '../../src/db/index.ts';
-import { encodeNotice, FEED_CHANNEL } from '../../src/indexer/feed-notice.ts';
+import { encodeNotice, FEED_CHANNEL } from '../../src/feed/notice.ts';
+import { indexSource } from '../../src/indexer/indexer.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
 
 const { databaseUrl, dataDir } = JSON.parse(process.argv[2]!) as { databaseUrl?: string; dataDir: string };
@@ -18,6 +19,7 @@ const api = await startLaunchpadApi({
   logger: silentLogger,
   host: '127.0.0.1',
   port: 0,
+  index: indexSource(db),
   rateLimit: { points: 1_000_000_000, windowSeconds: 60, trustedHops: 0 },
 });
 

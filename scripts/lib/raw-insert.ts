@@ -1,7 +1,7 @@
 // The baseline of the write benchmarks: one raw INSERT … SELECT FROM unnest(…) into a
 // hypertable identical to trades (same columns, constraints and indexes) without aggregates.
 import type { Database } from '../../src/db/types.ts';
-import type { Trade } from '../../src/indexer/trades.ts';
+import type { Trade } from '../../src/domain/events.ts';
 import { randomTrades } from '../../test/helpers/trades.ts';
 
 export async function createRawTradesTable(db: Database): Promise<void> {

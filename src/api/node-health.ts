@@ -1,4 +1,4 @@
-// The node health port (SPEC 4.5, RPC_PORT): `GET /health` answers in CometBFT's
+// The node health port (RPC_PORT): `GET /health` answers in CometBFT's
 // JSON-RPC envelope, an empty result when the chain node this service reads answers its
 // own health check, a JSON-RPC error (HTTP 503) when it does not.
 import http from 'node:http';

@@ -1,5 +1,5 @@
 // The one place that knows the launchpad's and AMM's event and attribute names
-// (DESIGN.md "Contract events"). A deployment whose contracts use other names changes
+// (docs/indexing.md "Contract events"). A deployment whose contracts use other names changes
 // only this file. Custom wasm events carry `_contract_address`, which the indexer
 // checks against LAUNCHPAD_CONTRACT / AMM_CONTRACT.
 

@@ -182,7 +182,7 @@ function writeNumeric(w: Writer, v: unknown) {
     intGroups.unshift(Number(intDigits.slice(Math.max(0, end - 4), end)));
   const fracGroups: number[] = [];
   for (let i = 0; i < fraction.length; i += 4) fracGroups.push(Number(fraction.slice(i, i + 4).padEnd(4, '0')));
-  let digits = [...intGroups, ...fracGroups];
+  const digits = [...intGroups, ...fracGroups];
   let weight = intGroups.length - 1;
   while (digits.length && digits[0] === 0) {
     digits.shift();

@@ -46,22 +46,16 @@ function startWorker(dataDir: string): Worker {
 
 const toError = (e: SerializedError) => new DatabaseError(e.message, { code: e.code, detail: e.detail });
 
-export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptions): Promise<Database> {
-  const inMemory = dataDir.startsWith('memory://');
-  let releaseDirLock: (() => void) | undefined;
-  let pgDir = 'memory://';
-  if (!inMemory) {
-    const root = path.resolve(dataDir);
-    mkdirSync(root, { recursive: true });
-    releaseDirLock = acquireDirLock(root);
-    pgDir = path.join(root, 'pgdata');
-  }
-
+/**
+ * The worker and the messages to and from it: requests by id, NOTIFY payloads to the
+ * listeners of their channel. When the worker dies every pending and later request fails
+ * with one DatabaseError (and `onCrash` hears of it, unless it was closed).
+ */
+async function openWorkerChannel(pgDir: string, onDeath: (error: DatabaseError, closing: boolean) => void) {
   const worker = startWorker(pgDir);
   const pending = new Map<number, { resolve: (rows: Row[]) => void; reject: (e: Error) => void }>();
   const listeners = new Map<string, Set<(payload: string) => void>>();
   let nextId = 1;
-  let nextStage = 1;
   let dead: DatabaseError | undefined;
   let closing = false;
 
@@ -89,32 +83,65 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
       for (const waiter of pending.values()) waiter.reject(dead);
       pending.clear();
       reject(dead);
-      releaseDirLock?.();
-      if (!closing) onCrash?.(dead);
+      onDeath(dead, closing);
     };
     worker.on('error', die);
     worker.on('exit', (code) => die(new Error(`worker exited with code ${code}`)));
   });
+  await ready;
+
+  return {
+    listeners,
+    isDead: () => dead !== undefined,
+    /** Sends a request (its id is assigned here) and resolves with the worker's rows. */
+    send: (request: DistributiveOmit<WorkerRequest, 'id'>, transfer: ArrayBuffer[] = []) =>
+      new Promise<Row[]>((resolve, reject) => {
+        if (dead) return reject(dead);
+        const id = nextId++;
+        pending.set(id, { resolve, reject });
+        worker.postMessage({ ...request, id } as WorkerRequest, transfer);
+      }),
+    isClosing: () => closing,
+    /** From here on the worker's end is a close, not a crash. */
+    beginClose() {
+      closing = true;
+    },
+    terminate: () => worker.terminate(),
+  };
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptions): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://');
+  let releaseDirLock: (() => void) | undefined;
+  let pgDir = 'memory://';
+  if (!inMemory) {
+    const root = path.resolve(dataDir);
+    mkdirSync(root, { recursive: true });
+    releaseDirLock = acquireDirLock(root);
+    pgDir = path.join(root, 'pgdata');
+  }
+
+  let worker: Awaited<ReturnType<typeof openWorkerChannel>>;
   try {
-    await ready;
+    worker = await openWorkerChannel(pgDir, (dead, closing) => {
+      releaseDirLock?.();
+      if (!closing) onCrash?.(dead);
+    });
   } catch (error) {
     releaseDirLock?.();
     throw error;
   }
-
-  const send = (request: WorkerRequest, transfer: ArrayBuffer[] = []) =>
-    new Promise<Row[]>((resolve, reject) => {
-      if (dead) return reject(dead);
-      pending.set(request.id, { resolve, reject });
-      worker.postMessage(request, transfer);
-    });
+  const { send, listeners } = worker;
+  let nextStage = 1;
 
   const columnTypes = createColumnTypes();
 
   const direct: Queryable = {
     query: <T extends object>(text: string, params: readonly unknown[] = []) =>
-      send({ id: nextId++, op: 'query', text, params }) as Promise<T[]>,
-    exec: async (text: string) => void (await send({ id: nextId++, op: 'exec', text })),
+      send({ op: 'query', text, params }) as Promise<T[]>,
+    exec: async (text: string) => void (await send({ op: 'exec', text })),
     // Skipping duplicates (always inside a transaction, see below): COPY into a staging
     // table of just these columns, dropped at commit, then INSERT … ON CONFLICT DO NOTHING.
     copyIn: async (table, columns, rows, { ignoreDuplicates = false } = {}) => {
@@ -126,19 +153,16 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
           `CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`,
         );
       const into = `${stage ?? quoteIdent(table)} (${columnList(columns)})`;
-      const known = await columnTypes(
-        table,
-        (text, params) => send({ id: nextId++, op: 'query', text, params }) as Promise<never>,
-      );
+      const known = await columnTypes(table, (text, params) => send({ op: 'query', text, params }) as Promise<never>);
       const types = columns.map((c) => binaryColumnType(known.get(c)?.base));
       if (types.every((t): t is BinaryColumnType => t !== undefined)) {
         const data = copyBinary(types, rows);
-        await send({ id: nextId++, op: 'copy', text: `COPY ${into} FROM '/dev/blob' (FORMAT binary)`, data }, [
+        await send({ op: 'copy', text: `COPY ${into} FROM '/dev/blob' (FORMAT binary)`, data }, [
           data.buffer as ArrayBuffer,
         ]);
       } else {
         // a type the binary encoder does not write (or a column that does not exist, which COPY reports)
-        await send({ id: nextId++, op: 'copy', text: `COPY ${into} FROM '/dev/blob'`, data: copyText(rows) });
+        await send({ op: 'copy', text: `COPY ${into} FROM '/dev/blob'`, data: copyText(rows) });
       }
       if (!stage) return rows.length;
       const [stored] = await direct.query<{ n: number }>(
@@ -157,7 +181,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
       await direct.exec('COMMIT');
       return result;
     } catch (error) {
-      if (!dead) await direct.exec('ROLLBACK').catch(() => {});
+      if (!worker.isDead()) await direct.exec('ROLLBACK').catch(() => {});
       throw error;
     }
   };
@@ -185,7 +209,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
       if (!set) {
         set = new Set();
         listeners.set(channel, set);
-        await inSession(() => send({ id: nextId++, op: 'listen', channel }));
+        await inSession(() => send({ op: 'listen', channel }));
       }
       set.add(onNotify);
       onListen?.(); // in-process: the subscription is never lost and re-established
@@ -193,7 +217,7 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
         set.delete(onNotify);
         if (set.size === 0 && listeners.get(channel) === set) {
           listeners.delete(channel);
-          if (!dead) await inSession(() => send({ id: nextId++, op: 'unlisten', channel }));
+          if (!worker.isDead()) await inSession(() => send({ op: 'unlisten', channel }));
         }
       };
     },
@@ -208,9 +232,9 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
       };
     },
     async close() {
-      if (dead || closing) return;
-      closing = true;
-      await inSession(() => send({ id: nextId++, op: 'close' }));
+      if (worker.isDead() || worker.isClosing()) return;
+      worker.beginClose();
+      await inSession(() => send({ op: 'close' }));
       await worker.terminate();
       releaseDirLock?.();
     },

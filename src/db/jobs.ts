@@ -58,9 +58,9 @@ export function scheduleEmbeddedJobs(
         const run = runJobs(db, group)
           .then((timings) => {
             const ms = timings.reduce((n, t) => n + t.ms, 0);
-            logger.debug({ group, jobs: timings.length, duration_ms: Math.round(ms) }, `Ran ${group} jobs`);
+            logger.debug({ group, jobs: timings.length, duration_ms: Math.round(ms) }, 'Ran scheduled jobs');
           })
-          .catch((err) => logger.warn({ err, group }, `Scheduled ${group} jobs failed`))
+          .catch((err) => logger.warn({ err, group }, 'Scheduled jobs failed'))
           .finally(() => inFlight.delete(run));
         inFlight.add(run);
         return run;

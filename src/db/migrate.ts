@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { ServiceError } from '../internal/errors.ts';
 import type { Database } from './types.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../sql/', import.meta.url));
@@ -30,7 +31,7 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
     });
 }
 
-export class MigrationError extends Error {
+export class MigrationError extends ServiceError {
   override name = 'MigrationError';
 }
 

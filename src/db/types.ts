@@ -1,5 +1,6 @@
 // The database seam: the one interface every other module uses, whichever
 // adapter (TimescaleDB server through postgres.js, or embedded TimescaleDB) is behind it.
+import { ServiceError } from '../internal/errors.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -68,7 +69,7 @@ export interface AdvisoryLock {
 }
 
 /** Every database failure surfaces as this type, from either adapter. */
-export class DatabaseError extends Error {
+export class DatabaseError extends ServiceError {
   /** SQLSTATE when the server sent one (e.g. 23505), otherwise a driver code (ECONNREFUSED). */
   readonly code: string | undefined;
   readonly detail: string | undefined;

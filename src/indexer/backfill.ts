@@ -3,9 +3,10 @@
 // on from there); on an existing one it fills history below or inside the index.
 import type { ChainClient } from '../chain/client.ts';
 import type { Database } from '../db/types.ts';
+import type { ContractAddresses } from '../domain/events.ts';
+import { ServiceError } from '../internal/errors.ts';
 import type { Logger } from '../internal/logger.ts';
 import { nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
-import type { ContractAddresses } from './decode-events.ts';
 import { type BatchSummary, indexRange } from './index-range.ts';
 
 export interface BackfillOptions {
@@ -30,7 +31,7 @@ export interface BackfillPlan {
   movesCursor: boolean;
 }
 
-export class BackfillRangeError extends Error {
+export class BackfillRangeError extends ServiceError {
   override name = 'BackfillRangeError';
 }
 

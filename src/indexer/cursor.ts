@@ -4,7 +4,7 @@
 import { toHex } from '@cosmjs/encoding';
 import type { ChainClient } from '../chain/client.ts';
 import type { Queryable } from '../db/types.ts';
-import { NodeError, nodeCall } from './index-range.ts';
+import { ChainMismatchError, NodeError, nodeCall } from './errors.ts';
 
 export interface Cursor {
   chainId: string;
@@ -13,11 +13,6 @@ export interface Cursor {
   lastHeight: number;
   lastBlockHash: string;
   lastBlockTime: Date;
-}
-
-/** The node serves another chain than the one the database indexes. Fatal: needs an operator. */
-export class ChainMismatchError extends Error {
-  override name = 'ChainMismatchError';
 }
 
 export async function readCursor(db: Queryable, { forUpdate = false } = {}): Promise<Cursor | undefined> {

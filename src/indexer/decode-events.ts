@@ -1,5 +1,5 @@
 // Turns the launchpad's and AMM's contract events of a block into domain events:
-// token launches, trades (priced by DESIGN.md "Numbers") and graduations.
+// token launches, trades (counted as docs/indexing.md "Numbers" says) and graduations.
 import {
   AMM_EVENTS,
   CONTRACT_ADDRESS_ATTRIBUTE,
@@ -8,51 +8,15 @@ import {
   SWAP_DIRECTIONS,
 } from '../chain/contract-events.ts';
 import type { ChainEvent } from '../chain/stored-events.ts';
-import type { Trade, TradeAction, TradeDirection } from './trades.ts';
-
-export interface ContractAddresses {
-  launchpad: string;
-  amm: string;
-}
-
-/** Where an event happened on chain. */
-export interface EventPosition {
-  blockHeight: number;
-  time: Date;
-  txHash: string;
-  txIndex: number;
-  msgIndex: number;
-  eventIndex: number;
-}
-
-export interface TokenLaunch {
-  kind: 'token_launch';
-  at: EventPosition;
-  token: string;
-  creator: string;
-  name: string;
-  symbol: string;
-  image: string;
-  description: string;
-  initialReserves: bigint;
-}
-
-export interface Graduation {
-  kind: 'graduation';
-  at: EventPosition;
-  token: string;
-  nativeForPool: bigint;
-  tokensForPool: bigint;
-  creator: string;
-}
-
-export interface TradeEvent {
-  kind: 'trade';
-  at: EventPosition;
-  trade: Trade;
-}
-
-export type DomainEvent = TokenLaunch | Graduation | TradeEvent;
+import type {
+  ContractAddresses,
+  DomainEvent,
+  EventPosition,
+  Trade,
+  TradeAction,
+  TradeDirection,
+} from '../domain/events.ts';
+import { ServiceError } from '../internal/errors.ts';
 
 /** An event as the node reports it (the shape the stored events keep, too). */
 export type RawEvent = ChainEvent;
@@ -65,7 +29,7 @@ export interface RawTx {
 }
 
 /** A contract event whose attributes break the documented shape. */
-export class MalformedEventError extends Error {
+export class MalformedEventError extends ServiceError {
   override name = 'MalformedEventError';
 }
 
@@ -116,7 +80,7 @@ interface TradeAmounts {
 }
 
 function toTrade(at: EventPosition, a: TradeAmounts): Trade {
-  // DESIGN.md "Numbers": the fee comes out of what the trader sends on native→token,
+  // docs/indexing.md "Numbers": the fee comes out of what the trader sends on native→token,
   // and out of what the curve or pool pays on token→native.
   const nativeIn = a.direction === 'native_to_token';
   if (nativeIn && a.fee > a.input) throw new MalformedEventError(`fee ${a.fee} exceeds the native input ${a.input}`);

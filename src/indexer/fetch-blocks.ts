@@ -6,16 +6,12 @@ import { createHash } from 'node:crypto';
 import { toBase64, toHex } from '@cosmjs/encoding';
 import type { Comet38Client } from '@cosmjs/tendermint-rpc';
 import type { ChainClient } from '../chain/client.ts';
+import { indexedAttributes } from '../chain/indexed-attributes.ts';
 import { packEvents } from '../chain/stored-events.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
-import {
-  type ContractAddresses,
-  type DecodeResult,
-  decodeBlockEvents,
-  type RawEvent,
-  type RawTx,
-} from './decode-events.ts';
-import { indexedAttributes } from './write-batch.ts';
+import type { ContractAddresses } from '../domain/events.ts';
+import { type DecodeResult, decodeBlockEvents, type RawEvent, type RawTx } from './decode-events.ts';
+import { BlockShapeError } from './errors.ts';
 
 export interface FetchedTx {
   hash: string; // upper-case hex
@@ -28,7 +24,7 @@ export interface FetchedTx {
   gasUsed: string;
   /** The tx's events as stored (src/chain/stored-events.ts). */
   packedEvents: Buffer;
-  /** Its distinct [type.key, value] pairs of the indexed attributes (write-batch.ts). */
+  /** Its distinct [type.key, value] pairs of the indexed attributes (src/chain/indexed-attributes.ts). */
   attributes: [string, string][];
 }
 
@@ -144,14 +140,6 @@ export async function fetchBlock(
   } catch (error) {
     throw new BlockShapeError(`block ${height}: ${(error as Error).message}`, { cause: error });
   }
-}
-
-/**
- * A block the node served that could not be shaped for the index: a node answering
- * nonsense, or a bug here. Not a node outage: the indexer logs it as a failed batch.
- */
-export class BlockShapeError extends Error {
-  override name = 'BlockShapeError';
 }
 
 function shapeBlock(

@@ -3,24 +3,11 @@
 // The live indexer and the backfill command both run through here.
 import type { ChainClient } from '../chain/client.ts';
 import { type Database, DatabaseError } from '../db/types.ts';
+import type { ContractAddresses, DomainEvent } from '../domain/events.ts';
 import type { Logger } from '../internal/logger.ts';
-import type { ContractAddresses, DomainEvent } from './decode-events.ts';
-import { BlockShapeError, type FetchedBlock, fetchBlocks } from './fetch-blocks.ts';
+import { nodeCall } from './errors.ts';
+import { type FetchedBlock, fetchBlocks } from './fetch-blocks.ts';
 import { type WriteOptions, type WriteResult, writeBatch } from './write-batch.ts';
-
-/** The node failed to answer: a separate error type so callers can tell it from a database failure. */
-export class NodeError extends Error {
-  override name = 'NodeError';
-}
-
-export async function nodeCall<T>(what: string, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (error) {
-    if (error instanceof BlockShapeError) throw error; // the node answered; what it sent could not be indexed
-    throw new NodeError(`${what}: ${(error as Error).message}`, { cause: error });
-  }
-}
 
 export interface BatchSummary extends WriteResult {
   fromHeight: number;

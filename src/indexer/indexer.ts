@@ -5,37 +5,17 @@
 import type { ChainClient } from '../chain/client.ts';
 import { subscribeNewBlocks } from '../chain/new-blocks.ts';
 import { type AdvisoryLock, type Database, DatabaseError } from '../db/types.ts';
+import type { ContractAddresses } from '../domain/events.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { Logger } from '../internal/logger.ts';
-import { ChainMismatchError, type Cursor, nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
-import type { ContractAddresses } from './decode-events.ts';
-import { type BatchSummary, indexRange, NodeError, nodeCall } from './index-range.ts';
+import { nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
+import { ChainMismatchError, CursorMovedError, NodeError, nodeCall } from './errors.ts';
+import { type BatchSummary, indexRange } from './index-range.ts';
+import { createIndexerStatus, type IndexerStatus } from './status.ts';
 import { createMetadataFetcher } from './token-metadata.ts';
 
 /** One writer per database: a second indexer waits on this lock as a hot standby. */
 export const INDEXER_LOCK = 0x696e6478; // "indx"
-
-export type IndexerState =
-  | 'starting'
-  | 'standby'
-  | 'syncing'
-  | 'live'
-  | 'node_unreachable'
-  | 'database_unavailable'
-  | 'failed'
-  | 'stopped';
-
-export interface IndexerStatus {
-  state: IndexerState;
-  chainId: string | null;
-  indexedHeight: number | null;
-  indexedBlockTime: Date | null;
-  tipHeight: number | null;
-  lagBlocks: number | null;
-  lagSeconds: number | null;
-  lastBatchAt: Date | null;
-  error: string | null;
-}
 
 export interface IndexerOptions {
   db: Database;
@@ -76,23 +56,14 @@ export function createIndexer(options: IndexerOptions): Indexer {
   const { db, chain, contracts, logger, pollIntervalMs } = options;
   const metadata = createMetadataFetcher({ db, chain, contracts, logger });
 
-  const status: IndexerStatus = {
-    state: 'starting',
-    chainId: null,
-    indexedHeight: null,
-    indexedBlockTime: null,
-    tipHeight: null,
-    lagBlocks: null,
-    lagSeconds: null,
-    lastBatchAt: null,
-    error: null,
-  };
+  const tracker = createIndexerStatus(logger);
+  const status = tracker.current;
+  const { setState } = tracker;
   const controller = new AbortController();
   let wakeUp: (() => void) | undefined;
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
   let lock: AdvisoryLock | undefined;
-  const heightWaiters = new Set<{ height: number; resolve: () => void }>();
   let settleCheck: { resolve(): void; reject(error: Error): void } | undefined;
   const firstCheck = new Promise<void>((resolve, reject) => (settleCheck = { resolve, reject }));
   firstCheck.catch(() => {}); // observed by checked(), when the caller asks
@@ -100,39 +71,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
     if (error) settleCheck?.reject(error);
     else settleCheck?.resolve();
     settleCheck = undefined;
-  };
-
-  const setState = (state: IndexerState, error: string | null = null) => {
-    if (status.state === state && status.error === error) return;
-    const previous = status.state;
-    status.state = state;
-    status.error = error;
-    // one line per change of state: the same outage with another message is not news
-    if (previous === state) return void logger.debug({ state, err: error }, 'Still in the same state');
-    if (state === 'node_unreachable') logger.warn({ err: error }, 'Lost the node; retrying with backoff');
-    else if (state === 'database_unavailable') logger.warn({ err: error }, 'Lost the database; retrying with backoff');
-    else if (state === 'failed') logger.error({ err: error }, 'Indexer stopped: needs an operator');
-    else if (previous === 'node_unreachable' || previous === 'database_unavailable')
-      logger.info({ state }, 'Recovered; indexing again');
-  };
-
-  const updateLag = () => {
-    const { indexedHeight, tipHeight, indexedBlockTime } = status;
-    status.lagBlocks = indexedHeight !== null && tipHeight !== null ? Math.max(0, tipHeight - indexedHeight) : null;
-    status.lagSeconds = indexedBlockTime ? Math.max(0, (Date.now() - indexedBlockTime.getTime()) / 1000) : null;
-  };
-
-  const onCursor = (cursor: Cursor) => {
-    status.chainId = cursor.chainId;
-    status.indexedHeight = cursor.lastHeight;
-    status.indexedBlockTime = cursor.lastBlockTime;
-    updateLag();
-    for (const w of heightWaiters) {
-      if (cursor.lastHeight >= w.height) {
-        heightWaiters.delete(w);
-        w.resolve();
-      }
-    }
   };
 
   /** Indexes from the cursor to the tip. */
@@ -155,14 +93,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       onBatch: (batch) => {
         const last = batch.lastBlock;
         status.lastBatchAt = new Date();
-        onCursor({
-          chainId: last.chainId,
-          firstHeight: 0,
-          firstBlockHash: '',
-          lastHeight: last.height,
-          lastBlockHash: last.hash,
-          lastBlockTime: last.time,
-        });
+        tracker.advance({ chainId: last.chainId, lastHeight: last.height, lastBlockTime: last.time });
         options.onBatch?.(batch);
         logger.info(
           {
@@ -176,7 +107,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
             tip: status.tipHeight,
             duration_ms: Math.round(batch.ms),
           },
-          `Indexed block${batch.blocks > 1 ? `s ${batch.fromHeight}-${batch.toHeight}` : ` ${batch.toHeight}`}`,
+          batch.blocks > 1 ? 'Indexed blocks' : 'Indexed a block',
         );
         if (batch.newTokens.length) void metadata.run();
       },
@@ -195,7 +126,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         node.tipHeight;
       if (start > node.tipHeight + 1)
         throw new ChainMismatchError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
-      logger.info({ chain_id: node.chainId, start_height: start, tip: node.tipHeight }, 'Starting a new index');
+      logger.info({ chain_id: node.chainId, start_height: start, tip: node.tipHeight }, 'Started a new index');
       cursor = {
         chainId: node.chainId,
         firstHeight: start,
@@ -205,14 +136,14 @@ export function createIndexer(options: IndexerOptions): Indexer {
         lastBlockTime: new Date(0),
       };
     }
-    onCursor(cursor);
+    tracker.advance(cursor);
   }
 
   function subscribeToBlocks() {
     if (options.subscribe === false) return;
     const subscription = subscribeNewBlocks(chain.rpcUrl, {
       onBlock: () => wakeUp?.(),
-      onDown: (error) => logger.debug({ err: error }, 'NewBlockHeader subscription down; polling until it is back'),
+      onDown: (error) => logger.debug({ err: error }, 'Lost the NewBlockHeader subscription; polling until it is back'),
       onUp: () => logger.debug('Subscribed to NewBlockHeader'),
     });
     unsubscribe = () => subscription.close();
@@ -270,9 +201,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
             checkDone();
           }
           const tip = await nodeCall('status', () => chain.comet.status());
-          status.tipHeight = tip.syncInfo.latestBlockHeight;
-          updateLag();
-          await catchUp(status.tipHeight);
+          tracker.setTip(tip.syncInfo.latestBlockHeight);
+          await catchUp(tip.syncInfo.latestBlockHeight);
           setState('live'); // also clears the error of a batch that failed before
           void metadata.run(); // new tokens, and retries that have come due
           backoff.reset();
@@ -295,10 +225,14 @@ export function createIndexer(options: IndexerOptions): Indexer {
             lock = undefined;
             prepared = false;
             await lost.release().catch(() => {});
+          } else if (error instanceof CursorMovedError) {
+            // another writer indexed meanwhile (its lock session ended before ours began)
+            logger.warn({ err: message }, 'The cursor moved under this writer; reading it again');
+            prepared = false;
           } else {
             // A crash inside a batch (or an unexpected error): the transaction rolled back;
             // re-read the cursor and retry.
-            logger.error({ err: error }, 'Indexing batch failed; retrying');
+            logger.error({ err: error }, 'An indexing batch failed; retrying');
             status.error = message;
             prepared = false;
           }
@@ -323,29 +257,16 @@ export function createIndexer(options: IndexerOptions): Indexer {
       await loop;
       await metadata.settled();
       await lock?.release().catch(() => {});
-      for (const w of heightWaiters) w.resolve();
-      heightWaiters.clear();
+      tracker.releaseWaiters();
       if (status.state !== 'failed') status.state = 'stopped';
     },
     checked: () => firstCheck,
-    status: () => {
-      updateLag();
-      return { ...status };
-    },
-    waitForHeight(height, timeoutMs = 30_000) {
-      if ((status.indexedHeight ?? 0) >= height) return Promise.resolve();
-      return new Promise<void>((resolve, reject) => {
-        const waiter = { height, resolve: () => (clearTimeout(timer), resolve()) };
-        const timer = setTimeout(() => {
-          heightWaiters.delete(waiter);
-          reject(
-            new Error(
-              `indexer did not reach height ${height} within ${timeoutMs} ms (at ${status.indexedHeight}, state ${status.state}${status.error ? `: ${status.error}` : ''})`,
-            ),
-          );
-        }, timeoutMs);
-        heightWaiters.add(waiter);
-      });
-    },
+    status: tracker.snapshot,
+    waitForHeight: tracker.waitForHeight,
   };
+}
+
+/** Where the index stands, for health and metrics: the cursor in the database and, when given, this indexer's status. */
+export function indexSource(db: Database, indexer?: Indexer) {
+  return { position: () => readCursor(db), live: indexer && (() => indexer.status()) };
 }

@@ -52,12 +52,14 @@ export function createProgress({
         logger.info(
           {
             height: batch.toHeight,
+            blocks,
+            total,
             percent: Number(((100 * blocks) / total).toFixed(1)),
             blocks_per_s: Math.round(r.blocksPerSecond),
             trades_per_s: Math.round(r.tradesPerSecond),
             eta_s: Math.round(r.etaSeconds),
           },
-          `Backfilled ${blocks}/${total} blocks`,
+          'Backfill progressed',
         );
       }
     },

@@ -1,7 +1,6 @@
 // Folds a batch's domain events, in chain order, into one change per token: the
 // token rows to create and the last reserves, price and graduation to apply.
-import type { DomainEvent, TokenLaunch } from './decode-events.ts';
-import { seqOf, type TradeSource } from './trades.ts';
+import { type DomainEvent, seqOf, type TokenLaunch, type TradeSource } from '../domain/events.ts';
 
 export interface TokenChange {
   address: string;
@@ -22,7 +21,10 @@ export function foldTokenChanges(events: readonly DomainEvent[]): Map<string, To
   const changes = new Map<string, TokenChange>();
   const changeOf = (address: string, source: TradeSource): TokenChange => {
     let c = changes.get(address);
-    if (!c) changes.set(address, (c = { address, source, reserves: 0n, seq: 0n, tradeSeq: 0n }));
+    if (!c) {
+      c = { address, source, reserves: 0n, seq: 0n, tradeSeq: 0n };
+      changes.set(address, c);
+    }
     return c;
   };
   for (const e of events) {

@@ -4,9 +4,9 @@
 import type { ChainClient } from '../chain/client.ts';
 import { CONTRACT_QUERIES } from '../chain/contract-events.ts';
 import type { Database } from '../db/types.ts';
+import type { ContractAddresses } from '../domain/events.ts';
+import { notify } from '../feed/notice.ts';
 import type { Logger } from '../internal/logger.ts';
-import type { ContractAddresses } from './decode-events.ts';
-import { encodeNotice, FEED_CHANNEL } from './feed-notice.ts';
 
 interface PendingToken {
   address: string;
@@ -97,10 +97,7 @@ export function createMetadataFetcher({
              WHERE address = $1`,
             [token.address, m.name, m.symbol, m.decimals, m.description, m.image, m.creator, m.spotPrice],
           );
-          await db.query('SELECT pg_notify($1, $2)', [
-            FEED_CHANNEL,
-            encodeNotice({ kind: 'token', address: token.address }),
-          ]);
+          await notify(db, { kind: 'token', address: token.address });
         } catch (error) {
           const attempts = token.metadata_attempts + 1;
           const delayMs = Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(attempts, 10));

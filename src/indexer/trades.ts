@@ -1,36 +1,7 @@
 // The write path of trades: one bulk load per batch (COPY on the embedded database), idempotent
 // on the trade's event key when asked, so a replayed block stores nothing twice.
 import type { CopyOptions, Queryable } from '../db/types.ts';
-
-export type TradeSource = 'launchpad' | 'amm';
-export type TradeAction = 'buy' | 'sell' | 'swap' | 'buy_and_graduate';
-export type TradeDirection = 'native_to_token' | 'token_to_native';
-
-export interface Trade {
-  time: Date;
-  blockHeight: number;
-  txIndex: number;
-  eventIndex: number;
-  msgIndex: number;
-  txHash: string;
-  source: TradeSource;
-  action: TradeAction;
-  direction: TradeDirection;
-  tokenAddress: string;
-  priceUnative: bigint;
-  volumeUnative: bigint;
-  volumeToken: bigint;
-  feeUnative: bigint;
-  trader: string;
-  inputAmount: bigint;
-  outputAmount: bigint;
-  nativeReserves: bigint;
-}
-
-/** The chain-order key of an event, as the trades.seq column computes it. */
-export function seqOf(at: { blockHeight: number; txIndex: number; eventIndex: number }): bigint {
-  return (BigInt(at.blockHeight) << 32n) | (BigInt(at.txIndex) << 16n) | BigInt(at.eventIndex);
-}
+import type { Trade } from '../domain/events.ts';
 
 const TRADE_COLUMNS = [
   'time',

@@ -1,26 +1,15 @@
 // Writes one batch of blocks in one transaction: chain index (blocks, txs, event
 // attributes), tokens, trades, SSE outbox rows and the cursor, with one NOTIFY. A crash
 // at any point leaves either the whole batch or none of it.
-import type { ChainEvent } from '../chain/stored-events.ts';
 import type { Queryable } from '../db/types.ts';
-import { ChainMismatchError, readCursor } from './cursor.ts';
-import type { DomainEvent } from './decode-events.ts';
-import { encodeNotice, FEED_CHANNEL } from './feed-notice.ts';
-import { feedRowOf } from './feed-payloads.ts';
+import type { DomainEvent } from '../domain/events.ts';
+import { notify } from '../feed/notice.ts';
+import { appendToOutbox } from '../feed/outbox.ts';
+import { readCursor } from './cursor.ts';
+import { ChainMismatchError, CursorMovedError } from './errors.ts';
 import type { FetchedBlock } from './fetch-blocks.ts';
 import { foldTokenChanges } from './token-changes.ts';
 import { writeTrades } from './trades.ts';
-
-/**
- * Event attributes indexed for `events=` search and wallet history, by event type: the
- * forms SPEC 4.2 names (message.sender, message.action, transfer.recipient). A tx's own
- * sender is message.sender, so transfer.sender is not indexed (it would add two rows per
- * tx for fee payments alone).
- */
-const INDEXED_KEYS = new Map<string, ReadonlySet<string>>([
-  ['message', new Set(['sender', 'action'])],
-  ['transfer', new Set(['recipient'])],
-]);
 
 export interface Batch {
   blocks: readonly FetchedBlock[];
@@ -75,11 +64,6 @@ async function checkContinuity(tx: Queryable, first: FetchedBlock): Promise<void
   }
 }
 
-/** The cursor is not where this writer expected: someone else indexed meanwhile. Retry from the new cursor. */
-export class CursorMovedError extends Error {
-  override name = 'CursorMovedError';
-}
-
 const BLOCK_COLUMNS = ['height', 'hash', 'time', 'time_rfc3339', 'chain_id', 'proposer', 'tx_count', 'block'] as const;
 const TX_COLUMNS = [
   'hash',
@@ -95,25 +79,6 @@ const TX_COLUMNS = [
   'events',
 ] as const;
 const ATTRIBUTE_COLUMNS = ['key', 'value', 'height', 'tx_index'] as const;
-
-/** The distinct [type.key, value] pairs of a tx's events that the attribute index keeps. */
-export function indexedAttributes(events: readonly ChainEvent[]): [string, string][] {
-  const pairs: [string, string][] = [];
-  const seen = new Set<string>();
-  for (const e of events) {
-    const keys = INDEXED_KEYS.get(e.type);
-    if (!keys) continue;
-    for (const a of e.attributes) {
-      if (!keys.has(a.key)) continue;
-      const key = `${e.type}.${a.key}`;
-      const pair = `${key}\0${a.value}`;
-      if (seen.has(pair)) continue;
-      seen.add(pair);
-      pairs.push([key, a.value]);
-    }
-  }
-  return pairs;
-}
 
 /** Rows of blocks, txs and tx_attributes, in the column orders above. */
 function chainIndexRows(blocks: readonly FetchedBlock[]) {
@@ -220,33 +185,6 @@ async function writeTokens(tx: Queryable, events: readonly DomainEvent[]): Promi
   return created.filter((r) => (r as { inserted?: boolean }).inserted).map((r) => r.address);
 }
 
-async function writeFeed(tx: Queryable, events: readonly DomainEvent[]): Promise<number> {
-  if (events.length === 0) return 0;
-  const rows = events.map(feedRowOf);
-  const [inserted] = await tx.query<{ n: number; high: string | null }>(
-    `WITH ins AS (
-       INSERT INTO feed_events (event, token_address, data, event_key, block_height)
-       SELECT event, token_address, data::json, event_key, block_height
-       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS v(event, token_address, data, event_key, block_height)
-       ON CONFLICT (event_key) DO NOTHING
-       RETURNING id)
-     SELECT count(*)::int AS n, max(id)::text AS high FROM ins`,
-    [
-      rows.map((r) => r.event),
-      rows.map((r) => r.tokenAddress),
-      rows.map((r) => JSON.stringify(r.data)),
-      rows.map((r) => r.eventKey),
-      rows.map((r) => r.blockHeight),
-    ],
-  );
-  if (inserted?.high)
-    await tx.query('SELECT pg_notify($1, $2)', [
-      FEED_CHANNEL,
-      encodeNotice({ kind: 'events', highId: Number(inserted.high) }),
-    ]);
-  return inserted?.n ?? 0;
-}
-
 /** Writes a batch of consecutive blocks atomically (the caller runs it in a transaction). */
 export async function writeBatch(
   tx: Queryable,
@@ -265,10 +203,9 @@ export async function writeBatch(
   const tradeList = batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
   const trades = await writeTrades(tx, tradeList, { ignoreDuplicates: !bulk });
   faultPoint?.('trades');
-  const feedEvents = emitFeed ? await writeFeed(tx, batch.events) : 0;
+  const feedEvents = emitFeed ? await appendToOutbox(tx, batch.events) : 0;
   // without feed events (a backfill) readers still learn that indexed data changed
-  if (!emitFeed && (trades > 0 || newTokens.length > 0))
-    await tx.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice({ kind: 'changed' })]);
+  if (!emitFeed && (trades > 0 || newTokens.length > 0)) await notify(tx, { kind: 'changed' });
   faultPoint?.('feed');
   if (moveCursor) {
     await tx.query(

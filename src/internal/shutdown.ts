@@ -19,7 +19,7 @@ export function createShutdown(logger: Logger, timeoutMs = 15_000): Shutdown {
   const run = (reason: string): Promise<void> => {
     if (running) return running;
     controller.abort();
-    logger.info({ reason }, 'Shutting down');
+    logger.info({ reason }, 'Began shutting down');
     running = (async () => {
       const timer = setTimeout(() => {
         logger.error({ timeout_ms: timeoutMs }, 'Shutdown timed out; exiting');

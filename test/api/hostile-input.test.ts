@@ -15,6 +15,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type LaunchpadApi, startLaunchpadApi } from '../../src/api/launchpad/server.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
+import { indexSource } from '../../src/indexer/indexer.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { produceTraffic, startDevnet, startIndexer } from '../helpers/indexing.ts';
 
@@ -103,7 +104,7 @@ async function setUp() {
     host: '127.0.0.1',
     port: 0,
     rateLimit: { points: 100_000, windowSeconds: 60, trustedHops: 0 },
-    indexerStatus: () => ctx.running.indexer.status(),
+    index: indexSource(ctx.t.db, ctx.running.indexer),
     keepaliveMs: 250,
   });
 }

@@ -9,8 +9,10 @@ import * as assert from 'uvu/assert';
 import { type LaunchpadApi, startLaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { runJobs } from '../../src/db/jobs.ts';
 import type { Devnet, LedgerTrade } from '../../src/devnet/index.ts';
-import { encodeNotice, FEED_CHANNEL } from '../../src/indexer/feed-notice.ts';
-import { insertTrades, type Trade } from '../../src/indexer/trades.ts';
+import type { Trade } from '../../src/domain/events.ts';
+import { encodeNotice, FEED_CHANNEL } from '../../src/feed/notice.ts';
+import { indexSource } from '../../src/indexer/indexer.ts';
+import { insertTrades } from '../../src/indexer/trades.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { produceTraffic, setOraclePrice, startDevnet, startIndexer } from '../helpers/indexing.ts';
@@ -113,7 +115,7 @@ test.before(async (ctx) => {
     host: '127.0.0.1',
     port: 0,
     rateLimit: { points: 100_000, windowSeconds: 60, trustedHops: 0 },
-    indexerStatus: () => ctx.running.indexer.status(),
+    index: indexSource(ctx.t.db, ctx.running.indexer),
     keepaliveMs: 250,
   });
 
@@ -210,7 +212,7 @@ test('GET /api/health: ok, a timestamp and where the indexer is', async ({ api, 
   assert.type(body.indexer.lag_seconds, 'number');
 });
 
-test('GET /api/tokens: every token with the fields of SPEC 2.1, newest first, 24 h figures from the trades', async ({
+test('GET /api/tokens: every token with the documented fields, newest first, 24 h figures from the trades', async ({
   api,
   devnet,
   old,
@@ -480,7 +482,7 @@ test('unknown routes are 404 JSON; CORS on answers and preflight', async ({ api 
   assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /GET/);
 });
 
-test('SSE: headers, retry hint, keepalive comments, and trades as SPEC 6.1 events with ids', async (ctx) => {
+test('SSE: headers, retry hint, keepalive comments, and trades as documented events with ids', async (ctx) => {
   const stream = await openSse(`${ctx.api.url}/api/sse/feed`);
   try {
     assert.is(stream.status, 200);
@@ -526,7 +528,7 @@ test('SSE: headers, retry hint, keepalive comments, and trades as SPEC 6.1 event
   }
 });
 
-test('SSE: launches and graduations carry the SPEC 6.1 fields', async ({ t }) => {
+test('SSE: launches and graduations carry the documented fields', async ({ t }) => {
   const rows = await t.db.query<{ id: number; event: string; data: string }>(
     `SELECT id, event, data::text AS data FROM feed_events WHERE event <> 'trade' ORDER BY id`,
   );
@@ -590,6 +592,7 @@ test('SSE: filters by token and event name; a second API process sends the same 
     host: '127.0.0.1',
     port: 0,
     rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 },
+    index: indexSource(ctx.t.db),
   });
   const all = await openSse(`${ctx.api.url}/api/sse/feed`);
   const other = await openSse(`${second.url}/api/sse/feed`);
@@ -627,6 +630,7 @@ test('SSE: a subscriber that stops reading is dropped; one that reads gets every
     host: '127.0.0.1',
     port: 0,
     rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 },
+    index: indexSource(t.db),
     sseMaxBufferedBytes: 4 << 20,
   });
   const { port } = new URL(api.url);
@@ -678,6 +682,7 @@ test('rate limit: 100 per window with headers; the 101st is 429; X-Forwarded-For
     host: '127.0.0.1',
     port: 0,
     rateLimit: { points: 100, windowSeconds: 60, trustedHops: 0 },
+    index: indexSource(t.db),
   });
   try {
     for (let i = 1; i <= 100; i++) {
@@ -713,6 +718,7 @@ test('rate limit behind a trusted proxy: the client is the address the proxy saw
     host: '127.0.0.1',
     port: 0,
     rateLimit: { points: 3, windowSeconds: 60, trustedHops: 1 },
+    index: indexSource(t.db),
   });
   try {
     const as = async (xff: string) => (await get(proxied, '/api/health', { 'X-Forwarded-For': xff })).status;
@@ -744,6 +750,7 @@ test('failures: a broken query is a 500 with a request id and no internals; a cl
     host: '127.0.0.1',
     port: 0,
     rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 },
+    index: indexSource(ctx.t.db),
   });
   ctx.api = api;
   await ctx.t.db.close();
@@ -751,7 +758,7 @@ test('failures: a broken query is a 500 with a request id and no internals; a cl
   assert.is(down.status, 503);
   assert.is(down.body.status, 'error');
   assert.is(down.body.database.status, 'unreachable');
-  const tokens = await get(api, '/api/tokens/' + randomAddress());
+  const tokens = await get(api, `/api/tokens/${randomAddress()}`);
   assert.is(tokens.status, 503);
   assert.type(tokens.body.error, 'string');
 });

@@ -81,7 +81,10 @@ test('revalidate: past maxStaleMs requests wait for the new body', async () => {
   cache.invalidate([ANY]);
   await sleep(80);
   let answered = false;
-  const late = cache.remember('list', [ANY], 60_000, g.compute, opts).then((b) => ((answered = true), b));
+  const late = cache.remember('list', [ANY], 60_000, g.compute, opts).then((b) => {
+    answered = true;
+    return b;
+  });
   await sleep(20);
   assert.not.ok(answered, 'too stale to serve: waits');
   await g.release();

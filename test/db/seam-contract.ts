@@ -52,7 +52,7 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       [MAX_U256, '9007199254740993', '1'],
     );
     assert.is(row!.a, MAX_U256);
-    assert.is(row!.b, MAX_U256.slice(0, -1) + '4');
+    assert.is(row!.b, `${MAX_U256.slice(0, -1)}4`);
     assert.is(row!.c, '9007199254740994');
   });
 

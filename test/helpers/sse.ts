@@ -48,8 +48,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         buffer += chunk;
-        let end;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
           blocks.push(parseBlock(buffer.slice(0, end)));
           buffer = buffer.slice(end + 2);
         }

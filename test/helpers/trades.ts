@@ -1,6 +1,6 @@
-// Trades for tests and benchmarks, built by the rules of DESIGN.md "Numbers", and an
+// Trades for tests and benchmarks, built by the rules of docs/indexing.md "Numbers", and an
 // independent in-memory candle calculation to compare the database's candles with.
-import type { Trade } from '../../src/indexer/trades.ts';
+import type { Trade } from '../../src/domain/events.ts';
 
 /** A small deterministic PRNG (mulberry32) so failures reproduce. */
 export function rng(seed: number) {
@@ -140,8 +140,9 @@ export function expectedCandles(trades: readonly Trade[], timeframe: Timeframe):
         n: 1,
       });
     else {
-      c.high = t.priceUnative > c.high ? t.priceUnative : c.high;
-      c.low = t.priceUnative < c.low ? t.priceUnative : c.low;
+      // bigints: Math.max and Math.min take numbers only
+      if (t.priceUnative > c.high) c.high = t.priceUnative;
+      if (t.priceUnative < c.low) c.low = t.priceUnative;
       c.close = t.priceUnative;
       c.volume += t.volumeUnative;
       c.n++;

@@ -36,7 +36,12 @@ test('npm run backfill on an empty database indexes the chain without SSE events
       child.on('exit', (status) => resolve({ status, stdout, stderr }));
     });
     assert.is(run.status, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, new RegExp(`"msg":"Backfilled heights 1-${tip}"`));
+    const finished = run.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { msg: string; from?: number; to?: number })
+      .find((line) => line.msg === 'Finished the backfill');
+    assert.equal([finished?.from, finished?.to], [1, tip], 'the summary line names the backfilled heights');
     assert.match(run.stdout, /"trades_per_s":\d+/);
 
     const db = await createEmbeddedDatabase({ dataDir: dir });

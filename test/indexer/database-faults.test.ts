@@ -17,6 +17,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { createServerDatabase } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
+import { readCursor } from '../../src/indexer/cursor.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
 import { assertTradesMatchLedger, produceTraffic, startDevnet, startIndexer } from '../helpers/indexing.ts';
 import { asServerUser, findPostgresBin, startThrowawayCluster } from '../helpers/postgres-server.ts';
@@ -117,7 +118,7 @@ if (!serverUrl) {
         host: '127.0.0.1',
         port: 0,
         rateLimit: { points: 1_000_000, windowSeconds: 60, trustedHops: 0 },
-        indexerStatus: () => running!.indexer.status(),
+        index: { position: () => readCursor(db), live: () => running!.indexer.status() },
       });
       await running.indexer.waitForHeight(devnet.height(), 30_000);
       step('indexed');

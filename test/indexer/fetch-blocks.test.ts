@@ -2,9 +2,9 @@
 // strings out of its JSON, and the attribute index keeps each (type.key, value) once.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { indexedAttributes } from '../../src/chain/indexed-attributes.ts';
 import { packEvents, unpackEvents } from '../../src/chain/stored-events.ts';
 import { type BlockResultsJson, eventsOf } from '../../src/indexer/fetch-blocks.ts';
-import { indexedAttributes } from '../../src/indexer/write-batch.ts';
 
 const test = suite('block results');
 

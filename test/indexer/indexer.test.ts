@@ -174,7 +174,7 @@ test('every block and transaction is in the chain index, searchable by sender an
   assert.ok(buy.attributes.some((a) => a.key === 'token_address' && a.value === trade.token));
 });
 
-test('the SSE outbox has one event per trade, launch and graduation, in chain order, with the SPEC fields', async ({
+test('the SSE outbox has one event per trade, launch and graduation, in chain order, with the documented fields', async ({
   t,
   devnet,
 }) => {

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { DatabaseError } from '../../db/types.ts';
+import { ServiceError } from '../../internal/errors.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { CORS_HEADERS, JSON_TYPE, sendJson } from './respond.ts';
 
@@ -14,13 +15,15 @@ export interface ErrorDetail {
   [key: string]: unknown;
 }
 
-export class HttpError extends Error {
+export class HttpError extends ServiceError {
   override name = 'HttpError';
   constructor(
     readonly status: number,
     message: string,
     readonly details?: ErrorDetail[],
     readonly headers: Record<string, string | number> = {},
+    /** A body of a route's own shape (health), instead of `{error, details}`. */
+    readonly body?: object,
   ) {
     super(message);
   }
@@ -28,6 +31,9 @@ export class HttpError extends Error {
 
 export const badRequest = (message: string, details: ErrorDetail[]) => new HttpError(400, message, details);
 export const notFound = (message: string) => new HttpError(404, message);
+/** 503 with `Retry-After`: the service cannot answer now; `body` says why in the route's own shape. */
+export const unavailable = (body: object, retryAfterSeconds: number) =>
+  new HttpError(503, 'Service unavailable', undefined, { 'Retry-After': retryAfterSeconds }, body);
 
 export function createErrorHandler(logger: Logger) {
   return (err: unknown, req: IncomingMessage, res: ServerResponse) => {
@@ -39,7 +45,7 @@ export function createErrorHandler(logger: Logger) {
       return sendJson(
         res,
         err.status,
-        err.details ? { error: err.message, details: err.details } : { error: err.message },
+        err.body ?? (err.details ? { error: err.message, details: err.details } : { error: err.message }),
         err.headers,
       );
     }

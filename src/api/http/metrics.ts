@@ -2,31 +2,20 @@
 // route and status, the indexer's position and lag, and the SSE feed's subscribers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import client from 'prom-client';
-import type { IndexerStatus } from '../../indexer/indexer.ts';
+import type { IndexStatus } from './index-status.ts';
 
 export interface MetricsOptions {
-  indexerStatus?: () => IndexerStatus;
+  /** Routes by pattern, for the `route` label (anything else is `other`). */
+  routes: readonly [RegExp, string][];
+  indexerStatus?: () => IndexStatus;
   feed?: () => { subscribers: number; lastEventId: number; dropped: number };
 }
 
-const ROUTES: [RegExp, string][] = [
-  [/^\/api\/health$/, '/api/health'],
-  [/^\/api\/tokens$/, '/api/tokens'],
-  [/^\/api\/tokens\/[^/]+$/, '/api/tokens/:address'],
-  [/^\/api\/trades\/recent$/, '/api/trades/recent'],
-  [/^\/api\/candles\/[^/]+$/, '/api/candles/:tokenAddress'],
-  [/^\/api\/sse\/feed$/, '/api/sse/feed'],
-  [/^\/metrics$/, '/metrics'],
-];
-
-/** A route's name for labels: one of the served routes, else `other`, so label values stay few whatever clients ask for. */
-function routeLabel(path: string): string {
-  return ROUTES.find(([pattern]) => pattern.test(path))?.[1] ?? 'other';
-}
-
-export function createMetrics({ indexerStatus, feed }: MetricsOptions) {
+export function createMetrics({ routes, indexerStatus, feed }: MetricsOptions) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry });
+  /** A route's name for labels: one of the served routes, else `other`, so label values stay few whatever clients ask for. */
+  const routeLabel = (path: string) => routes.find(([pattern]) => pattern.test(path))?.[1] ?? 'other';
   const duration = new client.Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP requests by route and status (SSE streams are counted when they end)',
@@ -35,7 +24,7 @@ export function createMetrics({ indexerStatus, feed }: MetricsOptions) {
     registers: [registry],
   });
   if (indexerStatus) {
-    const gauge = (name: string, help: string, value: (s: IndexerStatus) => number | null) =>
+    const gauge = (name: string, help: string, value: (s: IndexStatus) => number | null) =>
       new client.Gauge({
         name,
         help,

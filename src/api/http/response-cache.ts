@@ -88,7 +88,10 @@ export function createResponseCache(): ResponseCache {
     tagsOf.set(key, tags);
     for (const tag of tags) {
       let keys = byTag.get(tag);
-      if (!keys) byTag.set(tag, (keys = new Set()));
+      if (!keys) {
+        keys = new Set();
+        byTag.set(tag, keys);
+      }
       keys.add(key);
     }
   };

@@ -1,11 +1,11 @@
-// The Launchpad API (SPEC 4.7) on one Polka app: tokens, trades, candles, health and the
+// The Launchpad API (docs/launchpad-api.md) on one Polka app: tokens, trades, candles, health and the
 // SSE feed, behind the per-client rate limit, with JSON errors and CORS everywhere.
 import http from 'node:http';
 import polka, { type Request } from 'polka';
 import type { Database } from '../../db/types.ts';
-import type { IndexerStatus } from '../../indexer/indexer.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { answerClientError, answerConnect, createErrorHandler, notFoundHandler } from '../http/errors.ts';
+import type { IndexSource } from '../http/index-status.ts';
 import { listenOn } from '../http/listen.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
@@ -25,8 +25,8 @@ export interface LaunchpadApiOptions {
   /** 0 picks a free port. */
   port: number;
   rateLimit: { points: number; windowSeconds: number; trustedHops: number };
-  /** The in-process indexer's status, when this process runs one (health and metrics). */
-  indexerStatus?: () => IndexerStatus;
+  /** Where the index stands (health and metrics). */
+  index: IndexSource;
   keepaliveMs?: number;
   /** Unsent bytes after which an SSE subscriber that is not reading is dropped (default 1 MiB). */
   sseMaxBufferedBytes?: number;
@@ -38,11 +38,22 @@ export interface LaunchpadApi {
   close(): Promise<void>;
 }
 
+/** The served routes, for the metrics' `route` label. */
+const ROUTES: [RegExp, string][] = [
+  [/^\/api\/health$/, '/api/health'],
+  [/^\/api\/tokens$/, '/api/tokens'],
+  [/^\/api\/tokens\/[^/]+$/, '/api/tokens/:address'],
+  [/^\/api\/trades\/recent$/, '/api/trades/recent'],
+  [/^\/api\/candles\/[^/]+$/, '/api/candles/:tokenAddress'],
+  [/^\/api\/sse\/feed$/, '/api/sse/feed'],
+  [/^\/metrics$/, '/metrics'],
+];
+
 /** How long a stopping server waits for requests in flight before closing their connections. */
 const CLOSE_GRACE_MS = 10_000;
 
 export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<LaunchpadApi> {
-  const { db, logger, indexerStatus } = options;
+  const { db, logger, index } = options;
   const cache = createResponseCache();
   const hub = createFeedHub({
     db,
@@ -55,7 +66,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     onChange: (change) => (change === 'anything' ? cache.clear() : cache.invalidate([ANY, tokenTag(change.token)])),
   });
   await hub.start();
-  const metrics = createMetrics({ indexerStatus, feed: () => hub.stats() });
+  const metrics = createMetrics({ routes: ROUTES, indexerStatus: index.live, feed: () => hub.stats() });
 
   const app = polka({ onError: createErrorHandler(logger), onNoMatch: notFoundHandler })
     .use(metrics.middleware)
@@ -71,7 +82,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
       });
       res.end();
     })
-    .get('/api/health', health(db, logger, indexerStatus))
+    .get('/api/health', health(index, logger))
     .get('/api/tokens', listTokens(db, cache))
     .get('/api/tokens/:address', getToken(db, cache))
     .get('/api/trades/recent', recentTrades(db, cache))

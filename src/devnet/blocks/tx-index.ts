@@ -1,5 +1,5 @@
 // The tx index behind `tx` and `tx_search`: hash → position, and for the event attributes
-// callers search by (SPEC 4.2's forms and a few more), attribute value → positions.
+// callers search by (the Cosmos tx search forms and a few more), attribute value → positions.
 // A position packs (height, tx index) into one number so lists stay compact and sorted.
 import type { RenderedTxResult } from './block.ts';
 

@@ -1,5 +1,5 @@
 // The one place naming the launchpad's and AMM's custom events and their attributes
-// (DESIGN.md "Contract events"); the host prefixes `wasm-` and puts `_contract_address` first.
+// (docs/indexing.md "Contract events"); the host prefixes `wasm-` and puts `_contract_address` first.
 
 export const LAUNCHPAD_EVENTS = {
   tokenCreated: 'token_created',

@@ -24,7 +24,7 @@ export interface LedgerTrade {
   /** What the trader received. */
   outputAmount: bigint;
   feeUnative: bigint;
-  /** DESIGN.md "Numbers": native that crossed the curve or pool, and token volume. */
+  /** docs/indexing.md "Numbers": native that crossed the curve or pool, and token volume. */
   volumeUnative: bigint;
   volumeToken: bigint;
   priceUnative: bigint;
@@ -77,7 +77,7 @@ export interface LedgerWriter extends DevnetLedger {
   ): void;
 }
 
-/** Volumes and price of a trade as DESIGN.md "Numbers" defines them. */
+/** Volumes and price of a trade as docs/indexing.md "Numbers" defines them. */
 export function tradeVolumes(t: {
   direction: TradeDirection;
   inputAmount: bigint;

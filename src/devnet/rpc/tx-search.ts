@@ -12,7 +12,7 @@ export interface Condition {
   numeric: boolean;
 }
 
-const CONDITION = /^\s*([\w.\-]+)\s*(?:(<=|>=|=|<|>|CONTAINS)\s*(?:'([^']*)'|(-?\d+(?:\.\d+)?))|(EXISTS))\s*$/;
+const CONDITION = /^\s*([\w.-]+)\s*(?:(<=|>=|=|<|>|CONTAINS)\s*(?:'([^']*)'|(-?\d+(?:\.\d+)?))|(EXISTS))\s*$/;
 
 export function parseQuery(query: string): Condition[] {
   if (!query.trim()) throw rpcErrors.internal('failed to parse query: query cannot be empty');

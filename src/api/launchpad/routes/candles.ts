@@ -1,4 +1,4 @@
-// GET /api/candles/:tokenAddress (SPEC 2.3, 4.7): OHLCV candles from the continuous
+// GET /api/candles/:tokenAddress (docs/launchpad-api.md "Candles"): OHLCV candles from the continuous
 // aggregate of the timeframe, ascending by time, the latest `limit` of the range.
 import { z } from 'zod';
 import type { Database } from '../../../db/types.ts';

@@ -1,12 +1,12 @@
-// GET /api/sse/feed (SPEC 6.1): the live feed of trades, launches and graduations as
+// GET /api/sse/feed (docs/launchpad-api.md, "Live feed"): the live feed of trades, launches and graduations as
 // Server-Sent Events, resumable with Last-Event-ID; optional server-side filters.
 import { z } from 'zod';
+import { FEED_EVENT_NAMES } from '../../../feed/events.ts';
 import { CORS_HEADERS } from '../../http/respond.ts';
 import { bech32Address, parseOrThrow } from '../../http/validate.ts';
 import type { FeedHub } from '../feed-hub.ts';
 import type { Handler } from '../handler.ts';
 
-const EVENT_NAMES = ['trade', 'token_launch', 'graduation'] as const;
 const list = (v: string) =>
   v
     .split(',')
@@ -24,7 +24,9 @@ const query = z.object({
     .transform(list)
     .pipe(
       z
-        .array(z.enum(EVENT_NAMES, { message: `must be a comma-separated list of ${EVENT_NAMES.join(', ')}` }))
+        .array(
+          z.enum(FEED_EVENT_NAMES, { message: `must be a comma-separated list of ${FEED_EVENT_NAMES.join(', ')}` }),
+        )
         .min(1, 'must name at least one event'),
     )
     .optional(),

@@ -1,9 +1,10 @@
 // GET /api/health: the service answers "ok" while its database answers; the body also
-// says where the indexer is (lag in blocks and seconds). 503 when the database is down.
-import { type Database, DatabaseError } from '../../../db/types.ts';
-import { type Cursor, readCursor } from '../../../indexer/cursor.ts';
-import type { IndexerStatus } from '../../../indexer/indexer.ts';
+// says where the indexer is (lag in blocks and seconds). 503 when the database is down
+// or the in-process indexer stopped for an operator.
+import { DatabaseError } from '../../../db/types.ts';
 import type { Logger } from '../../../internal/logger.ts';
+import { unavailable } from '../../http/errors.ts';
+import type { IndexPosition, IndexSource, IndexStatus } from '../../http/index-status.ts';
 import { sendJson } from '../../http/respond.ts';
 import type { Handler } from '../handler.ts';
 
@@ -25,7 +26,7 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  * driver's message carries the database's or node's address); other errors (a refused
  * chain) are said as they are, less any address in them.
  */
-function publicIndexerError(status: IndexerStatus): string | null {
+function publicIndexerError(status: IndexStatus): string | null {
   if (status.error === null) return null;
   if (status.state === 'database_unavailable') return 'the database cannot be reached';
   if (status.state === 'node_unreachable') return 'the chain node cannot be reached';
@@ -34,55 +35,55 @@ function publicIndexerError(status: IndexerStatus): string | null {
     .replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/g, '<address>');
 }
 
-/** `indexerStatus` is the in-process indexer's, when this process runs one. */
-export function health(db: Database, logger: Logger, indexerStatus?: () => IndexerStatus): Handler {
+function indexerBody(live: IndexStatus | undefined, position: IndexPosition | undefined) {
+  if (live) {
+    return {
+      state: live.state,
+      chain_id: live.chainId,
+      indexed_height: live.indexedHeight,
+      tip_height: live.tipHeight,
+      lag_blocks: live.lagBlocks,
+      lag_seconds: live.lagSeconds === null ? null : Number(live.lagSeconds.toFixed(3)),
+      error: publicIndexerError(live),
+    };
+  }
+  return {
+    state: position ? 'unknown (indexer runs in another process)' : 'not started',
+    chain_id: position?.chainId ?? null,
+    indexed_height: position?.lastHeight ?? null,
+    tip_height: null,
+    lag_blocks: null,
+    lag_seconds: position ? Number(((Date.now() - position.lastBlockTime.getTime()) / 1000).toFixed(3)) : null,
+    error: null,
+  };
+}
+
+export function health(index: IndexSource, logger: Logger): Handler {
   return async (_req, res) => {
     const timestamp = new Date().toISOString();
-    let cursor: Cursor | undefined;
+    let position: IndexPosition | undefined;
     try {
-      cursor = await withTimeout(readCursor(db), 3000);
+      position = await withTimeout(index.position(), 3000);
     } catch (error) {
       // the cause goes to the log; a public body never names a host, port or user
       const unreachable = !(error instanceof DatabaseError) || error.unavailable;
       logger.warn({ err: error }, 'Health check: the database did not answer');
-      res.setHeader('Retry-After', '5');
-      return sendJson(res, 503, {
-        status: 'error',
-        timestamp,
-        database: {
-          status: unreachable ? 'unreachable' : 'error',
-          error: unreachable ? 'the database cannot be reached' : 'the database failed the health query',
+      throw unavailable(
+        {
+          status: 'error',
+          timestamp,
+          database: {
+            status: unreachable ? 'unreachable' : 'error',
+            error: unreachable ? 'the database cannot be reached' : 'the database failed the health query',
+          },
         },
-      });
+        5,
+      );
     }
-    const live = indexerStatus?.();
-    const indexer = live
-      ? {
-          state: live.state,
-          chain_id: live.chainId,
-          indexed_height: live.indexedHeight,
-          tip_height: live.tipHeight,
-          lag_blocks: live.lagBlocks,
-          lag_seconds: live.lagSeconds === null ? null : Number(live.lagSeconds.toFixed(3)),
-          error: publicIndexerError(live),
-        }
-      : {
-          state: cursor ? 'unknown (indexer runs in another process)' : 'not started',
-          chain_id: cursor?.chainId ?? null,
-          indexed_height: cursor?.lastHeight ?? null,
-          tip_height: null,
-          lag_blocks: null,
-          lag_seconds: cursor ? Number(((Date.now() - cursor.lastBlockTime.getTime()) / 1000).toFixed(3)) : null,
-          error: null,
-        };
+    const live = index.live?.();
+    const body = { status: 'ok', timestamp, database: { status: 'ok' }, indexer: indexerBody(live, position) };
     // an indexer that refused the chain (or gave up) needs an operator: not healthy
-    const failed = live?.state === 'failed';
-    if (failed) res.setHeader('Retry-After', '60');
-    sendJson(res, failed ? 503 : 200, {
-      status: failed ? 'error' : 'ok',
-      timestamp,
-      database: { status: 'ok' },
-      indexer,
-    });
+    if (live?.state === 'failed') throw unavailable({ ...body, status: 'error' }, 60);
+    sendJson(res, 200, body);
   };
 }

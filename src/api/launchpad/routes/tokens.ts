@@ -1,4 +1,4 @@
-// GET /api/tokens and GET /api/tokens/:address (SPEC 2.1): tokens with their reserves,
+// GET /api/tokens and GET /api/tokens/:address (docs/launchpad-api.md "Token"): tokens with their reserves,
 // last price and the last 24 hours of volume and trades.
 import { z } from 'zod';
 import type { Database } from '../../../db/types.ts';
@@ -67,7 +67,7 @@ function selectTokens(db: Database, address?: string): Promise<TokenRow[]> {
  * tokens on the embedded database) and any trade changes it, so it is served
  * stale-while-revalidate: at most LIST_MAX_STALE_MS behind, recomputed in the background
  * and, while it computes in under ~0.6 s, in at most a fifth of the database's time
- * (SPEC 4.7 allows about 5 s).
+ * (docs/launchpad-api.md says how far behind).
  */
 export const LIST_MAX_STALE_MS = 3000;
 

@@ -1,4 +1,4 @@
-// GET /api/trades/recent (SPEC 2.2, 4.7): newest first, optionally of one token, with the
+// GET /api/trades/recent (docs/launchpad-api.md "Trade"): newest first, optionally of one token, with the
 // token's name and symbol joined.
 import { z } from 'zod';
 import type { Database } from '../../../db/types.ts';

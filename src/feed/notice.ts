@@ -1,6 +1,8 @@
 // The one NOTIFY channel between the indexer and the API processes, and what its
 // payloads mean: new outbox rows up to an id, one token's metadata changed, or indexed
 // data changed without feed events (a backfill).
+import type { Queryable } from '../db/types.ts';
+
 export const FEED_CHANNEL = 'feed_events';
 
 export type FeedNotice = { kind: 'events'; highId: number } | { kind: 'token'; address: string } | { kind: 'changed' };
@@ -21,4 +23,9 @@ export function decodeNotice(payload: string): FeedNotice {
   if (/^\d+$/.test(payload)) return { kind: 'events', highId: Number(payload) };
   if (payload.startsWith('token:')) return { kind: 'token', address: payload.slice(6) };
   return { kind: 'changed' };
+}
+
+/** Sends a notice on the feed channel; inside a transaction it is delivered at commit. */
+export async function notify(db: Queryable, notice: FeedNotice): Promise<void> {
+  await db.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice(notice)]);
 }

@@ -1,8 +1,10 @@
-// The SSE feed's event payloads (SPEC 6.1), built once by the indexer and stored in the
-// outbox exactly as clients receive them.
-import type { DomainEvent } from './decode-events.ts';
+// The live feed's events and their payloads (docs/launchpad-api.md, "Live feed"): built
+// once by the indexer from the domain events and stored in the outbox exactly as SSE
+// clients receive them.
+import type { DomainEvent } from '../domain/events.ts';
 
-export type FeedEventName = 'trade' | 'token_launch' | 'graduation';
+export const FEED_EVENT_NAMES = ['trade', 'token_launch', 'graduation'] as const;
+export type FeedEventName = (typeof FEED_EVENT_NAMES)[number];
 
 export interface FeedRow {
   event: FeedEventName;

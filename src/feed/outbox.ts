@@ -1,0 +1,90 @@
+// The feed_events outbox: the indexer appends a batch's feed rows in the batch's own
+// transaction and notifies at commit; API processes read the rows back by id, so any
+// process can resume any client from its Last-Event-ID.
+import type { Queryable } from '../db/types.ts';
+import type { DomainEvent } from '../domain/events.ts';
+import { feedRowOf } from './events.ts';
+import { notify } from './notice.ts';
+
+/** One outbox row as an SSE client receives it: `frame` is the whole framed event. */
+export interface FeedEvent {
+  id: number;
+  event: string;
+  tokenAddress: string;
+  frame: string;
+}
+
+/**
+ * Appends the feed rows of a batch's events (a replayed event is stored once, by its
+ * event key) and notifies the new high id; returns how many rows were new.
+ */
+export async function appendToOutbox(tx: Queryable, events: readonly DomainEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const rows = events.map(feedRowOf);
+  const [inserted] = await tx.query<{ n: number; high: string | null }>(
+    `WITH ins AS (
+       INSERT INTO feed_events (event, token_address, data, event_key, block_height)
+       SELECT event, token_address, data::json, event_key, block_height
+       FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[]) AS v(event, token_address, data, event_key, block_height)
+       ON CONFLICT (event_key) DO NOTHING
+       RETURNING id)
+     SELECT count(*)::int AS n, max(id)::text AS high FROM ins`,
+    [
+      rows.map((r) => r.event),
+      rows.map((r) => r.tokenAddress),
+      rows.map((r) => JSON.stringify(r.data)),
+      rows.map((r) => r.eventKey),
+      rows.map((r) => r.blockHeight),
+    ],
+  );
+  if (inserted?.high) await notify(tx, { kind: 'events', highId: Number(inserted.high) });
+  return inserted?.n ?? 0;
+}
+
+interface OutboxRow {
+  id: number;
+  event: string;
+  token_address: string;
+  data: string;
+}
+
+const toEvent = (r: OutboxRow): FeedEvent => ({
+  id: Number(r.id),
+  event: r.event,
+  tokenAddress: r.token_address,
+  frame: `id: ${r.id}\nevent: ${r.event}\ndata: ${r.data}\n\n`,
+});
+
+/** Events after `after` (up to `upTo` when given), in id order, at most `limit`. */
+export async function readOutbox(db: Queryable, after: number, upTo: number | null, limit: number) {
+  const rows = await db.query<OutboxRow>(
+    `SELECT id, event, token_address, data::text AS data FROM feed_events
+     WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) ORDER BY id LIMIT $3`,
+    [after, upTo, limit],
+  );
+  return rows.map(toEvent);
+}
+
+/** The newest outbox id (0 when empty). */
+export async function outboxHighId(db: Queryable): Promise<number> {
+  const [row] = await db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`);
+  return Number(row?.high ?? 0);
+}
+
+/** How many events lie in (after, upTo], and the oldest id the outbox still holds. */
+export async function outboxSpan(db: Queryable, after: number, upTo: number) {
+  const [row] = await db.query<{ n: number; oldest: number | null }>(
+    `SELECT (SELECT count(*)::int FROM feed_events WHERE id > $1 AND id <= $2) AS n, (SELECT min(id) FROM feed_events) AS oldest`,
+    [after, upTo],
+  );
+  return { count: Number(row!.n), oldest: row!.oldest === null ? null : Number(row!.oldest) };
+}
+
+/** The id `skip` events before `upTo` (where a replay limited to `skip` events starts after). */
+export async function outboxIdBefore(db: Queryable, upTo: number, skip: number): Promise<number> {
+  const [row] = await db.query<{ id: number }>(
+    `SELECT id FROM feed_events WHERE id <= $1 ORDER BY id DESC OFFSET $2 LIMIT 1`,
+    [upTo, skip],
+  );
+  return Number(row!.id);
+}
