@@ -2,12 +2,12 @@
 // (DEVNET_TRADES_PER_BLOCK, default 2), keeping the chain in DATA_DIR/devnet so a restart
 // continues it (DATA_DIR=memory:// for a fresh in-memory chain each run).
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { createLogger } from '../internal/logger.ts';
 import { createShutdown, handleSignals } from '../internal/shutdown.ts';
 import { createDevnet } from './index.ts';
 
-let config;
+let config: Config;
 try {
   config = loadConfig();
 } catch (error) {

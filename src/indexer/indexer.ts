@@ -8,7 +8,7 @@ import { type AdvisoryLock, type Database, DatabaseError } from '../db/types.ts'
 import type { ContractAddresses } from '../domain/events.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { Logger } from '../internal/logger.ts';
-import { nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
+import { type Cursor, nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
 import { ChainMismatchError, CursorMovedError, NodeError, nodeCall } from './errors.ts';
 import { type BatchSummary, indexRange } from './index-range.ts';
 import { createIndexerStatus, type IndexerStatus } from './status.ts';
@@ -52,6 +52,45 @@ export interface Indexer {
   checked(): Promise<void>;
 }
 
+function logBatch(logger: Logger, batch: BatchSummary, tip: number | null) {
+  logger.info(
+    {
+      from: batch.fromHeight,
+      to: batch.toHeight,
+      blocks: batch.blocks,
+      txs: batch.txs,
+      trades: batch.trades,
+      new_tokens: batch.newTokens.length,
+      feed_events: batch.feedEvents,
+      tip,
+      duration_ms: Math.round(batch.ms),
+    },
+    batch.blocks > 1 ? 'Indexed blocks' : 'Indexed a block',
+  );
+}
+
+/**
+ * Where indexing resumes: the stored cursor once the node is shown to serve its chain,
+ * or, for a new index, just before the start height (default: the node's tip).
+ */
+async function startingCursor(
+  db: Database,
+  node: Awaited<ReturnType<typeof nodeViewOf>>,
+  startHeight: IndexerOptions['startHeight'],
+  logger: Logger,
+): Promise<Pick<Cursor, 'chainId' | 'lastHeight' | 'lastBlockTime'>> {
+  const cursor = await readCursor(db);
+  if (cursor) {
+    await verifyChainIdentity(cursor, node);
+    return cursor;
+  }
+  const start = (typeof startHeight === 'function' ? startHeight(node.chainId) : startHeight) ?? node.tipHeight;
+  if (start > node.tipHeight + 1)
+    throw new ChainMismatchError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
+  logger.info({ chain_id: node.chainId, start_height: start, tip: node.tipHeight }, 'Started a new index');
+  return { chainId: node.chainId, lastHeight: start - 1, lastBlockTime: new Date(0) };
+}
+
 export function createIndexer(options: IndexerOptions): Indexer {
   const { db, chain, contracts, logger, pollIntervalMs } = options;
   const metadata = createMetadataFetcher({ db, chain, contracts, logger });
@@ -64,6 +103,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
   let lock: AdvisoryLock | undefined;
+  let prepared = false;
   let settleCheck: { resolve(): void; reject(error: Error): void } | undefined;
   const firstCheck = new Promise<void>((resolve, reject) => (settleCheck = { resolve, reject }));
   firstCheck.catch(() => {}); // observed by checked(), when the caller asks
@@ -95,20 +135,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         status.lastBatchAt = new Date();
         tracker.advance({ chainId: last.chainId, lastHeight: last.height, lastBlockTime: last.time });
         options.onBatch?.(batch);
-        logger.info(
-          {
-            from: batch.fromHeight,
-            to: batch.toHeight,
-            blocks: batch.blocks,
-            txs: batch.txs,
-            trades: batch.trades,
-            new_tokens: batch.newTokens.length,
-            feed_events: batch.feedEvents,
-            tip: status.tipHeight,
-            duration_ms: Math.round(batch.ms),
-          },
-          batch.blocks > 1 ? 'Indexed blocks' : 'Indexed a block',
-        );
+        logBatch(logger, batch, status.tipHeight);
         if (batch.newTokens.length) void metadata.run();
       },
     });
@@ -116,27 +143,8 @@ export function createIndexer(options: IndexerOptions): Indexer {
 
   async function prepare(): Promise<void> {
     const node = await nodeViewOf(chain);
-    status.tipHeight = node.tipHeight;
-    let cursor = await readCursor(db);
-    if (cursor) {
-      await verifyChainIdentity(cursor, node);
-    } else {
-      const start =
-        (typeof options.startHeight === 'function' ? options.startHeight(node.chainId) : options.startHeight) ??
-        node.tipHeight;
-      if (start > node.tipHeight + 1)
-        throw new ChainMismatchError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
-      logger.info({ chain_id: node.chainId, start_height: start, tip: node.tipHeight }, 'Started a new index');
-      cursor = {
-        chainId: node.chainId,
-        firstHeight: start,
-        firstBlockHash: '',
-        lastHeight: start - 1,
-        lastBlockHash: '',
-        lastBlockTime: new Date(0),
-      };
-    }
-    tracker.advance(cursor);
+    tracker.setTip(node.tipHeight);
+    tracker.advance(await startingCursor(db, node, options.startHeight, logger));
   }
 
   function subscribeToBlocks() {
@@ -168,11 +176,42 @@ export function createIndexer(options: IndexerOptions): Indexer {
     }
   }
 
+  /**
+   * What a failed round means: a refused chain stops the indexer (false); an outage of
+   * the node or the database, a moved cursor or a failed batch is retried (true), from a
+   * cursor read again.
+   */
+  async function recover(error: unknown): Promise<boolean> {
+    const message = (error as Error).message;
+    if (error instanceof ChainMismatchError) {
+      setState('failed', message);
+      checkDone(error);
+      return false;
+    }
+    checkDone(); // an outage is retried; it does not decide anything
+    prepared = false; // the node may come back as another chain: check identity again
+    if (error instanceof NodeError) {
+      setState('node_unreachable', message);
+    } else if (error instanceof DatabaseError && error.unavailable) {
+      setState('database_unavailable', message);
+      const lost = lock;
+      lock = undefined;
+      await lost?.release().catch(() => {});
+    } else if (error instanceof CursorMovedError) {
+      // another writer indexed meanwhile (its lock session ended before ours began)
+      logger.warn({ err: message }, 'The cursor moved under this writer; reading it again');
+    } else {
+      // A crash inside a batch (or an unexpected error): the transaction rolled back
+      logger.error({ err: error }, 'An indexing batch failed; retrying');
+      status.error = message;
+    }
+    return true;
+  }
+
   async function run(): Promise<void> {
     const signal = controller.signal;
     const backoff = createBackoff(options.retryMs?.min ?? 500, options.retryMs?.max ?? 30_000);
     let subscribed = false;
-    let prepared = false;
     while (!signal.aborted) {
       // The lock is a database session's: after the database was lost it is taken again,
       // so a standby that took over meanwhile stays the only writer.
@@ -209,33 +248,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
           await Promise.race([woken, sleep(pollIntervalMs, signal)]);
         } catch (error) {
           if (signal.aborted) break;
-          const message = (error as Error).message;
-          if (error instanceof ChainMismatchError) {
-            setState('failed', message);
-            checkDone(error);
-            return;
-          }
-          checkDone(); // an outage is retried; it does not decide anything
-          if (error instanceof NodeError) {
-            setState('node_unreachable', message);
-            prepared = false; // the node may come back as another chain: check identity again
-          } else if (error instanceof DatabaseError && error.unavailable) {
-            setState('database_unavailable', message);
-            const lost = lock;
-            lock = undefined;
-            prepared = false;
-            await lost.release().catch(() => {});
-          } else if (error instanceof CursorMovedError) {
-            // another writer indexed meanwhile (its lock session ended before ours began)
-            logger.warn({ err: message }, 'The cursor moved under this writer; reading it again');
-            prepared = false;
-          } else {
-            // A crash inside a batch (or an unexpected error): the transaction rolled back;
-            // re-read the cursor and retry.
-            logger.error({ err: error }, 'An indexing batch failed; retrying');
-            status.error = message;
-            prepared = false;
-          }
+          if (!(await recover(error))) return;
           await sleep(backoff.next(), signal);
         }
       }

@@ -7,6 +7,8 @@ interface Codec<T> {
 }
 interface Encoder<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
+  // cosmjs-types declares fromPartial<I extends Exact<DeepPartial<T>, I>>, which no plain type satisfies
+  // biome-ignore lint/suspicious/noExplicitAny: the generic bound above cannot be written here
   fromPartial(object: any): T;
 }
 

@@ -87,7 +87,7 @@ export function packTxs(txs: readonly Uint8Array[]): { txData: Uint8Array; txOff
   });
   txOffsets[txs.length] = total;
   const txData = new Uint8Array(total);
-  txs.forEach((tx, i) => txData.set(tx, txOffsets[i]!));
+  for (const [i, tx] of txs.entries()) txData.set(tx, txOffsets[i]!);
   return { txData, txOffsets };
 }
 

@@ -45,7 +45,10 @@ export function createTxIndex(): TxIndex {
             if (seen.has(key)) continue;
             seen.add(key);
             let list = byAttribute.get(key);
-            if (!list) byAttribute.set(key, (list = []));
+            if (!list) {
+              list = [];
+              byAttribute.set(key, list);
+            }
             list.push(position);
           }
         }

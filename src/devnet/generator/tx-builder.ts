@@ -88,7 +88,9 @@ const pubkeyAnys = new WeakMap<Uint8Array, { typeUrl: string; value: Uint8Array 
 /** The signer's public key as an Any, encoded once per key. */
 function pubkeyAny(key: Uint8Array) {
   let any = pubkeyAnys.get(key);
-  if (!any)
-    pubkeyAnys.set(key, (any = { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key }).finish() }));
+  if (!any) {
+    any = { typeUrl: '/cosmos.crypto.secp256k1.PubKey', value: PubKey.encode({ key }).finish() };
+    pubkeyAnys.set(key, any);
+  }
   return any;
 }

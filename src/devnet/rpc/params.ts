@@ -17,7 +17,7 @@ export interface Params {
 
 export function readParams(raw: unknown, positional: readonly string[], source: 'http' | 'json'): Params {
   let named: RawParams = {};
-  if (Array.isArray(raw)) positional.forEach((name, i) => (named[name] = raw[i]));
+  if (Array.isArray(raw)) for (const [i, name] of positional.entries()) named[name] = raw[i];
   else if (raw && typeof raw === 'object') named = raw as RawParams;
   else if (raw !== undefined && raw !== null)
     throw rpcErrors.invalidParams(

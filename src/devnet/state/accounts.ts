@@ -41,7 +41,9 @@ export function createAccounts(journal: Journal): Accounts {
     setPubkey(account, pubkey) {
       const before = account.pubkey;
       account.pubkey = pubkey;
-      journal.record(() => void (account.pubkey = before));
+      journal.record(() => {
+        account.pubkey = before;
+      });
     },
     all: () => byAddress.values(),
   };

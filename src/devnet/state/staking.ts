@@ -62,7 +62,9 @@ export function createStaking(journal: Journal, bank: Bank): Staking {
     const existing = delegations.get(key);
     if (existing) {
       existing.shares += amount;
-      journal.record(() => void (existing.shares -= amount));
+      journal.record(() => {
+        existing.shares -= amount;
+      });
     } else {
       delegations.set(key, { delegator, validator: validator.operatorAddress, shares: amount });
       journal.record(() => void delegations.delete(key));
