@@ -1,6 +1,7 @@
 // Service configuration: read once from the environment and validated with zod,
 // so a bad value stops start-up with a message naming the variable.
 
+import { fromBech32 } from '@cosmjs/encoding';
 import cron from 'node-cron';
 import { z } from 'zod';
 import { ServiceError } from './internal/errors.ts';
@@ -19,6 +20,19 @@ const optionalString = z
   .trim()
   .transform((v) => (v === '' ? undefined : v))
   .optional();
+
+/** A bech32 contract address (its prefix is the chain's account prefix). */
+const contractAddress = optionalString.refine(
+  (v) => {
+    if (v === undefined) return true;
+    try {
+      return fromBech32(v).data.length > 0 && v === v.toLowerCase();
+    } catch {
+      return false;
+    }
+  },
+  { message: 'must be a bech32 contract address' },
+);
 
 const url = (protocols: string[]) =>
   z
@@ -47,8 +61,8 @@ const configSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   CHAIN_RPC_URL: url(['http:', 'https:']),
-  LAUNCHPAD_CONTRACT: optionalString,
-  AMM_CONTRACT: optionalString,
+  LAUNCHPAD_CONTRACT: contractAddress,
+  AMM_CONTRACT: contractAddress,
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   CHAIN_API_PORT: port.default(1317),
   LAUNCHPAD_API_PORT: port.default(3000),
@@ -75,6 +89,8 @@ const configSchema = z.object({
   CANDLE_REFRESH_CRON: cronExpression.default('*/10 * * * * *'),
   RETENTION_CRON: cronExpression.default('17 * * * *'),
   LAUNCHPAD_RATE_LIMIT: positiveInt(1).default(100),
+  CHAIN_API_READ_LIMIT: positiveInt(1).default(100),
+  CHAIN_API_BROADCAST_LIMIT: positiveInt(1).default(10),
   RATE_LIMIT_WINDOW_S: positiveInt(1).default(60),
   TRUST_PROXY: integer('must be the number of proxy hops to trust (0 when clients connect directly)').default(0),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -2,6 +2,8 @@
 // its scheduled jobs), the chain (the configured node, or the built-in devnet), the
 // indexer and the HTTP servers.
 import path from 'node:path';
+import { fromBech32 } from '@cosmjs/encoding';
+import { startChainApi } from './api/chain/server.ts';
 import { startLaunchpadApi } from './api/launchpad/server.ts';
 import { startNodeHealth } from './api/node-health.ts';
 import { type ChainClient, createChainClient } from './chain/client.ts';
@@ -156,6 +158,22 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
     index: indexSource(db, indexer),
   });
   shutdown.add('launchpad API', () => launchpadApi.close());
+  const chainApi = await startChainApi({
+    db,
+    chain,
+    logger: logger.child({ component: 'chain-api' }),
+    // the contracts' addresses carry the chain's account prefix
+    accountPrefix: fromBech32(contracts.launchpad).prefix,
+    host: config.HOST,
+    port: config.CHAIN_API_PORT,
+    rateLimit: {
+      reads: config.CHAIN_API_READ_LIMIT,
+      broadcasts: config.CHAIN_API_BROADCAST_LIMIT,
+      windowSeconds: config.RATE_LIMIT_WINDOW_S,
+      trustedHops: config.TRUST_PROXY,
+    },
+  });
+  shutdown.add('chain API', () => chainApi.close());
   const nodeHealth = await startNodeHealth({ chain, host: config.HOST, port: config.RPC_PORT });
   shutdown.add('node health', () => nodeHealth.close());
 
@@ -171,6 +189,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
         where: `${launchpadApi.url}/api/tokens  (health ${launchpadApi.url}/api/health, metrics ${launchpadApi.url}/metrics)`,
       },
       { name: 'live feed', where: `${launchpadApi.url}/api/sse/feed` },
+      { name: 'chain API', where: `${chainApi.url}/cosmos/base/tendermint/v1beta1/blocks/latest` },
       { name: 'node health', where: nodeHealth.url },
       { name: 'database', where: describeDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) },
       {

@@ -1,6 +1,8 @@
 // The one place that turns failures into HTTP responses. Handlers throw HttpError for
 // what the client did wrong; anything else is a 503 (database unreachable) or a 500
-// whose cause is logged, never sent.
+// whose cause is logged, never sent. Each API words its bodies in its own style: the
+// Launchpad API `{error, details}`, the Chain API the Cosmos gateway's `{code, message,
+// details}` (ErrorStyle).
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -35,7 +37,17 @@ export const notFound = (message: string) => new HttpError(404, message);
 export const unavailable = (body: object, retryAfterSeconds: number) =>
   new HttpError(503, 'Service unavailable', undefined, { 'Retry-After': retryAfterSeconds }, body);
 
-export function createErrorHandler(logger: Logger) {
+/** How an API words an error body it did not get from the route. */
+export interface ErrorStyle {
+  body(status: number, message: string, requestId?: string): object;
+}
+
+/** The Launchpad API's: `{"error": message}` (with `request_id` on 5xx). */
+export const LAUNCHPAD_ERRORS: ErrorStyle = {
+  body: (_status, message, requestId) => (requestId ? { error: message, request_id: requestId } : { error: message }),
+};
+
+export function createErrorHandler(logger: Logger, style: ErrorStyle = LAUNCHPAD_ERRORS) {
   return (err: unknown, req: IncomingMessage, res: ServerResponse) => {
     if (res.headersSent) {
       res.destroy();
@@ -55,25 +67,29 @@ export function createErrorHandler(logger: Logger) {
         { request_id: requestId, method: req.method, url: req.url, err: err.message },
         'Request failed: database unavailable',
       );
-      return sendJson(
-        res,
-        503,
-        { error: 'Service unavailable: the database cannot be reached', request_id: requestId },
-        { 'Retry-After': 5 },
-      );
+      return sendJson(res, 503, style.body(503, 'Service unavailable: the database cannot be reached', requestId), {
+        'Retry-After': 5,
+      });
     }
     logger.error({ request_id: requestId, method: req.method, url: req.url, err }, 'Request failed');
-    sendJson(res, 500, { error: 'Internal server error', request_id: requestId });
+    sendJson(res, 500, style.body(500, 'Internal server error', requestId));
   };
 }
 
-/** 404 for routes that do not exist, as JSON like every other answer. */
-export function notFoundHandler(req: IncomingMessage, res: ServerResponse) {
-  sendJson(res, 404, {
-    error: 'Not found',
-    details: [{ message: `no route ${req.method} ${(req.url ?? '').split('?')[0]}` }],
-  });
-}
+/** An API's answer to a method and path it does not serve. */
+export type NoRoute = (method: string, path: string) => { status: number; body: object };
+
+/** The Launchpad API's: 404, as JSON like every other answer. */
+export const launchpadNoRoute: NoRoute = (method, path) => ({
+  status: 404,
+  body: { error: 'Not found', details: [{ message: `no route ${method} ${path}` }] },
+});
+
+/** Polka's onNoMatch for an API's NoRoute. */
+export const noRouteHandler = (noRoute: NoRoute) => (req: IncomingMessage, res: ServerResponse) => {
+  const { status, body } = noRoute(req.method ?? 'GET', (req.url ?? '').split('?')[0]!);
+  sendJson(res, status, body);
+};
 
 /** Writes a whole JSON response on a raw connection and closes it (no ServerResponse exists there). */
 function endWithJson(socket: Duplex, status: number, body: unknown) {
@@ -97,7 +113,7 @@ function endWithJson(socket: Duplex, status: number, body: unknown) {
  * that long too). They are answered here, as JSON like every other answer, and the
  * connection is closed (server.on('clientError', answerClientError)).
  */
-export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex, style: ErrorStyle = LAUNCHPAD_ERRORS) {
   // a response already under way on this connection (keep-alive) must not be corrupted
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
@@ -112,13 +128,11 @@ export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex) {
         : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? [408, 'The request did not arrive in time']
           : [400, 'Malformed HTTP request'];
-  endWithJson(socket, status, { error: message });
+  endWithJson(socket, status, style.body(status, message));
 }
 
-/** CONNECT (a proxy tunnel) never reaches the routes either: a 404 like any unknown route (server.on('connect', answerConnect)). */
-export function answerConnect(req: IncomingMessage, socket: Duplex) {
-  endWithJson(socket, 404, {
-    error: 'Not found',
-    details: [{ message: `no route CONNECT ${(req.url ?? '').split('?')[0]}` }],
-  });
+/** CONNECT (a proxy tunnel) never reaches the routes either: answered like any unknown route (server.on('connect', …)). */
+export function answerConnect(req: IncomingMessage, socket: Duplex, noRoute: NoRoute) {
+  const { status, body } = noRoute('CONNECT', (req.url ?? '').split('?')[0]!);
+  endWithJson(socket, status, body);
 }

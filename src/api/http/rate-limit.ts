@@ -25,9 +25,33 @@ export interface RateLimitOptions {
   points: number;
   windowSeconds: number;
   trustedHops: number;
+  /** The error past the limit, in the API's style; `headers` go on the answer. Default: the Launchpad API's 429. */
+  limited?: (limit: Limited) => Error;
 }
 
-export function createRateLimit({ points, windowSeconds, trustedHops }: RateLimitOptions) {
+export interface Limited {
+  points: number;
+  windowSeconds: number;
+  retryAfterSeconds: number;
+  headers: Record<string, string | number>;
+}
+
+const launchpadLimited = ({ points, windowSeconds, retryAfterSeconds, headers }: Limited) =>
+  new HttpError(
+    429,
+    'Too many requests',
+    [
+      {
+        message: `at most ${points} requests per ${windowSeconds} s per client; retry in ${retryAfterSeconds} s`,
+        limit: points,
+        window_seconds: windowSeconds,
+        retry_after_seconds: retryAfterSeconds,
+      },
+    ],
+    headers,
+  );
+
+export function createRateLimit({ points, windowSeconds, trustedHops, limited = launchpadLimited }: RateLimitOptions) {
   const limiter = new RateLimiterMemory({ points, duration: windowSeconds });
   const headers = (r: RateLimiterRes) => ({
     'X-RateLimit-Limit': points,
@@ -42,23 +66,13 @@ export function createRateLimit({ points, windowSeconds, trustedHops }: RateLimi
       next();
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new HttpError(
-        429,
-        'Too many requests',
-        [
-          {
-            message: `at most ${points} requests per ${windowSeconds} s per client; retry in ${retryAfter} s`,
-            limit: points,
-            window_seconds: windowSeconds,
-            retry_after_seconds: retryAfter,
-          },
-        ],
-        {
-          ...headers(rejection),
-          'Retry-After': retryAfter,
-        },
-      );
+      const retryAfterSeconds = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw limited({
+        points,
+        windowSeconds,
+        retryAfterSeconds,
+        headers: { ...headers(rejection), 'Retry-After': retryAfterSeconds },
+      });
     }
   };
 }

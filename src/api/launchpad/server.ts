@@ -1,16 +1,15 @@
 // The Launchpad API (docs/launchpad-api.md) on one Polka app: tokens, trades, candles, health and the
 // SSE feed, behind the per-client rate limit, with JSON errors and CORS everywhere.
-import http from 'node:http';
-import polka, { type Request } from 'polka';
+import polka from 'polka';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
-import { answerClientError, answerConnect, createErrorHandler, notFoundHandler } from '../http/errors.ts';
+import { createErrorHandler, LAUNCHPAD_ERRORS, launchpadNoRoute, noRouteHandler } from '../http/errors.ts';
 import type { IndexSource } from '../http/index-status.ts';
-import { listenOn } from '../http/listen.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
 import { ANY, createResponseCache, tokenTag } from '../http/response-cache.ts';
+import { type Served, serve } from '../http/serve.ts';
 import { createFeedHub } from './feed-hub.ts';
 import { candles } from './routes/candles.ts';
 import { feed } from './routes/feed.ts';
@@ -49,9 +48,6 @@ const ROUTES: [RegExp, string][] = [
   [/^\/metrics$/, '/metrics'],
 ];
 
-/** How long a stopping server waits for requests in flight before closing their connections. */
-const CLOSE_GRACE_MS = 10_000;
-
 export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<LaunchpadApi> {
   const { db, logger, index } = options;
   const cache = createResponseCache();
@@ -68,7 +64,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
   await hub.start();
   const metrics = createMetrics({ routes: ROUTES, indexerStatus: index.live, feed: () => hub.stats() });
 
-  const app = polka({ onError: createErrorHandler(logger), onNoMatch: notFoundHandler })
+  const app = polka({ onError: createErrorHandler(logger), onNoMatch: noRouteHandler(launchpadNoRoute) })
     .use(metrics.middleware)
     .use(createRateLimit(options.rateLimit))
     .use((req, res, next) => {
@@ -90,33 +86,24 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     .get('/api/sse/feed', feed(hub))
     .get('/metrics', metrics.handler);
 
-  const server = http.createServer((req, res) => void app.handler(req as Request, res, undefined as never));
-  server.on('clientError', answerClientError);
-  server.on('connect', answerConnect);
-  // SSE responses live for hours; ordinary requests keep Node's defaults
-  server.requestTimeout = 0;
-  let url: string;
+  let served: Served;
   try {
-    url = await listenOn(server, options.host, options.port);
+    served = await serve(app, {
+      host: options.host,
+      port: options.port,
+      style: LAUNCHPAD_ERRORS,
+      noRoute: launchpadNoRoute,
+      requestTimeoutMs: 0, // SSE responses live for hours
+    });
   } catch (error) {
     await hub.stop();
     throw error;
   }
 
   return {
-    url,
+    url: served.url,
     stats: () => ({ ...hub.stats(), cachedResponses: cache.size }),
-    /**
-     * Stops taking connections, ends every SSE stream, lets requests in flight finish
-     * (at most CLOSE_GRACE_MS), then closes what is left.
-     */
-    async close() {
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      await hub.stop();
-      const timer = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
-      await closed;
-      clearTimeout(timer);
-    },
+    /** Stops taking connections, ends every SSE stream, lets requests in flight finish. */
+    close: () => served.close(() => hub.stop()),
   };
 }

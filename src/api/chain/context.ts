@@ -1,0 +1,31 @@
+// What every Chain API route is given: the index, the node, the chain's address prefixes,
+// and a short cache for answers that change slowly.
+import { LRUCache } from 'lru-cache';
+import type { ChainClient } from '../../chain/client.ts';
+import type { Database } from '../../db/types.ts';
+import type { Logger } from '../../internal/logger.ts';
+import type { Prefixes } from './params.ts';
+
+export interface ChainApiContext {
+  db: Database;
+  chain: ChainClient;
+  logger: Logger;
+  prefixes: Prefixes;
+  /**
+   * `load()`'s answer, kept `ttlMs` under `key` (params, metadata, node info: values that
+   * change slowly). A failed load is not kept.
+   */
+  slow<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>;
+}
+
+export function createSlowCache(): ChainApiContext['slow'] {
+  const cache = new LRUCache<string, { value: Promise<unknown> }>({ max: 1000 });
+  return <T>(key: string, ttlMs: number, load: () => Promise<T>) => {
+    const hit = cache.get(key);
+    if (hit) return hit.value as Promise<T>;
+    const value = load();
+    cache.set(key, { value }, { ttl: ttlMs });
+    value.catch(() => cache.delete(key));
+    return value;
+  };
+}

@@ -1,0 +1,120 @@
+// The Cosmos SDK gateway's error contract, which every Chain API answer follows:
+// `{"code": <gRPC code>, "message": "…", "details": []}` with the HTTP status grpc-gateway
+// derives from the code (docs/chain-api.md, "Errors").
+import { type ErrorStyle, HttpError, type NoRoute } from '../http/errors.ts';
+
+/** gRPC status codes the Chain API answers with. */
+export const GRPC = {
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+} as const;
+
+/** grpc-gateway's HTTPStatusFromCode. */
+const HTTP_STATUS: Record<number, number> = {
+  0: 200,
+  1: 499,
+  2: 500,
+  3: 400,
+  4: 504,
+  5: 404,
+  6: 409,
+  7: 403,
+  8: 429,
+  9: 400,
+  10: 409,
+  11: 400,
+  12: 501,
+  13: 500,
+  14: 503,
+  15: 500,
+  16: 401,
+};
+
+/** The gRPC code grpc-gateway would answer an HTTP status with (for errors raised below the routes). */
+function codeOfStatus(status: number): number {
+  if (status === 429) return GRPC.RESOURCE_EXHAUSTED;
+  if (status === 503) return GRPC.UNAVAILABLE;
+  if (status === 404) return GRPC.NOT_FOUND;
+  if (status >= 500) return GRPC.INTERNAL;
+  return GRPC.INVALID_ARGUMENT;
+}
+
+export const gatewayBody = (code: number, message: string) => ({ code, message, details: [] as never[] });
+
+/** An answer in the gateway's shape; the HTTP status follows from the gRPC code. */
+export class GatewayError extends HttpError {
+  override name = 'GatewayError';
+  constructor(
+    readonly code: number,
+    message: string,
+    headers: Record<string, string | number> = {},
+  ) {
+    super(HTTP_STATUS[code] ?? 500, message, undefined, headers, gatewayBody(code, message));
+  }
+}
+
+export const invalidArgument = (message: string) => new GatewayError(GRPC.INVALID_ARGUMENT, message);
+export const notFound = (message: string) => new GatewayError(GRPC.NOT_FOUND, message);
+
+/** Errors the Chain API did not raise itself (database down, a bug), in the gateway's shape. */
+export const CHAIN_ERRORS: ErrorStyle = {
+  body: (status, message, requestId) =>
+    requestId
+      ? { ...gatewayBody(codeOfStatus(status), message), request_id: requestId }
+      : gatewayBody(codeOfStatus(status), message),
+};
+
+/** A route the gateway does not have: 501 `Not Implemented`, as a node without the module answers. */
+export const chainNoRoute: NoRoute = () => ({ status: 501, body: gatewayBody(GRPC.UNIMPLEMENTED, 'Not Implemented') });
+
+const GRPC_NAMES: Record<string, number> = {
+  Canceled: 1,
+  Unknown: 2,
+  InvalidArgument: 3,
+  DeadlineExceeded: 4,
+  NotFound: 5,
+  AlreadyExists: 6,
+  PermissionDenied: 7,
+  ResourceExhausted: 8,
+  FailedPrecondition: 9,
+  Aborted: 10,
+  OutOfRange: 11,
+  Unimplemented: 12,
+  Internal: 13,
+  Unavailable: 14,
+  DataLoss: 15,
+  Unauthenticated: 16,
+};
+
+/**
+ * A node's failure as the gateway answers it. A query the node refused comes back from
+ * cosmjs as "Query failed with (<abci code>): rpc error: code = <Name> desc = <text>"
+ * (baseapp's gRPC-over-ABCI); that gRPC code and text are the answer. Anything else
+ * (no answer, a timeout) means the node is unreachable: 503, code 14.
+ */
+export function nodeFailure(error: unknown): GatewayError {
+  const message = error instanceof Error ? error.message : String(error);
+  const grpc = /rpc error: code = (\w+) desc = ([\s\S]*)$/.exec(message);
+  if (grpc) return new GatewayError(GRPC_NAMES[grpc[1]!] ?? GRPC.UNKNOWN, grpc[2]!);
+  const abci = /Query failed with \((\d+)\): ([\s\S]*)$/.exec(message);
+  if (abci) return new GatewayError(GRPC.UNKNOWN, abci[2]!);
+  return new GatewayError(GRPC.UNAVAILABLE, 'the chain node cannot be reached');
+}
+
+/** Runs a call to the node; its failure becomes the gateway's answer (see nodeFailure). */
+export async function fromNode<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
+    throw nodeFailure(error);
+  }
+}

@@ -1,0 +1,5 @@
+// (routes of this group are registered here)
+import type { Polka } from 'polka';
+import type { ChainApiContext } from '../context.ts';
+
+export function registerNetwork(_app: Polka, _ctx: ChainApiContext): void {}

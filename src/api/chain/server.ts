@@ -1,0 +1,89 @@
+// The Chain API (docs/chain-api.md): the Cosmos SDK's REST gateway shape on one Polka app.
+// Blocks and transactions come from the index (read through from the node for heights
+// it does not hold); state comes from the node through cosmjs ABCI queries; broadcast
+// and simulate go to the node. Errors are the gateway's `{code, message, details}`.
+import polka from 'polka';
+import type { ChainClient } from '../../chain/client.ts';
+import type { Database } from '../../db/types.ts';
+import type { Logger } from '../../internal/logger.ts';
+import { createErrorHandler, noRouteHandler } from '../http/errors.ts';
+import { createRateLimit, type Limited } from '../http/rate-limit.ts';
+import { CORS_HEADERS } from '../http/respond.ts';
+import { type Served, serve } from '../http/serve.ts';
+import { type ChainApiContext, createSlowCache } from './context.ts';
+import { CHAIN_ERRORS, chainNoRoute, GatewayError, GRPC } from './gateway.ts';
+import { type Prefixes, prefixesOf } from './params.ts';
+import { registerBank } from './routes/bank.ts';
+import { registerBlocks } from './routes/blocks.ts';
+import { registerBroadcast } from './routes/broadcast.ts';
+import { registerNetwork } from './routes/network.ts';
+import { registerStaking } from './routes/staking.ts';
+import { registerTxs } from './routes/txs.ts';
+import { registerWasm } from './routes/wasm.ts';
+
+export interface ChainApiOptions {
+  db: Database;
+  chain: ChainClient;
+  logger: Logger;
+  /** The chain's bech32 account prefix (validators: `<prefix>valoper`, consensus: `<prefix>valcons`). */
+  accountPrefix: string;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  rateLimit: { reads: number; broadcasts: number; windowSeconds: number; trustedHops: number };
+}
+
+export interface ChainApi {
+  url: string;
+  prefixes: Prefixes;
+  close(): Promise<void>;
+}
+
+/** 429 in the gateway's shape: code 8, ResourceExhausted. */
+const gatewayLimited = ({ points, windowSeconds, retryAfterSeconds, headers }: Limited) =>
+  new GatewayError(
+    GRPC.RESOURCE_EXHAUSTED,
+    `rate limit exceeded: at most ${points} requests per ${windowSeconds} s per client; retry in ${retryAfterSeconds} s`,
+    headers,
+  );
+
+/** Broadcasts count against their own, smaller limit; every other request against the read limit. */
+const isBroadcast = (method: string | undefined, path: string) =>
+  method === 'POST' && path === '/cosmos/tx/v1beta1/txs';
+
+export async function startChainApi(options: ChainApiOptions): Promise<ChainApi> {
+  const { db, chain, logger } = options;
+  const prefixes = prefixesOf(options.accountPrefix);
+  const ctx: ChainApiContext = { db, chain, logger, prefixes, slow: createSlowCache() };
+  const { reads, broadcasts, windowSeconds, trustedHops } = options.rateLimit;
+  const readLimit = createRateLimit({ points: reads, windowSeconds, trustedHops, limited: gatewayLimited });
+  const broadcastLimit = createRateLimit({ points: broadcasts, windowSeconds, trustedHops, limited: gatewayLimited });
+
+  const app = polka({ onError: createErrorHandler(logger, CHAIN_ERRORS), onNoMatch: noRouteHandler(chainNoRoute) })
+    .use((req, res, next) => {
+      if (req.method !== 'OPTIONS') return next();
+      res.writeHead(204, {
+        ...CORS_HEADERS,
+        'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
+        'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Content-Type',
+        'Access-Control-Max-Age': 86400,
+      });
+      res.end();
+    })
+    .use((req, res, next) => (isBroadcast(req.method, req.path) ? broadcastLimit : readLimit)(req, res, next));
+  registerBlocks(app, ctx);
+  registerTxs(app, ctx);
+  registerBroadcast(app, ctx);
+  registerBank(app, ctx);
+  registerStaking(app, ctx);
+  registerNetwork(app, ctx);
+  registerWasm(app, ctx);
+
+  const served: Served = await serve(app, {
+    host: options.host,
+    port: options.port,
+    style: CHAIN_ERRORS,
+    noRoute: chainNoRoute,
+  });
+  return { url: served.url, prefixes, close: () => served.close() };
+}
