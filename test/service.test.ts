@@ -11,7 +11,9 @@ import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { freshServerDatabase } from './helpers/database.ts';
+import { getJson } from './helpers/http.ts';
 import { openSse } from './helpers/sse.ts';
+import { sleep, waitFor } from './helpers/wait.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 /** The database the service under test uses: embedded in DATA_DIR, or a fresh one on the server. */
@@ -55,12 +57,8 @@ function start(env: Record<string, string>): {
   return { child, output: () => out, exited };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests read whatever fields they assert on
-const json = async (url: string): Promise<any> => (await fetch(url)).json();
-
 async function waitForOutput(output: () => string, pattern: RegExp, ms = 60_000) {
-  const deadline = Date.now() + ms;
-  while (!pattern.test(output()) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  await waitFor(() => pattern.test(output()), ms, 100);
   assert.match(output(), pattern);
 }
 
@@ -77,17 +75,17 @@ test('starts, prints where everything is, and stops cleanly on Ctrl-C', async ()
     // the Launchpad API it printed serves what the devnet's traffic produces
     const api = /launchpad API\s+(http:\/\/\S+?)\/api\/tokens/.exec(svc.output())![1]!;
     assert.match(svc.output(), /node health\s+http:\/\/\S+\/health/);
-    assert.is((await json(`${api}/api/health`)).status, 'ok');
+    assert.is((await getJson(`${api}/api/health`)).body.status, 'ok');
     const feed = await openSse(`${api}/api/sse/feed`);
     let trades: { token_address: string }[] = [];
     for (let i = 0; i < 300 && trades.length === 0; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      trades = (await json(`${api}/api/trades/recent`)).trades;
+      await sleep(200);
+      trades = (await getJson(`${api}/api/trades/recent`)).body.trades;
     }
     assert.ok(trades.length > 0, 'trades are indexed');
-    const candles = (await json(`${api}/api/candles/${trades[0]!.token_address}?timeframe=1m`)).candles;
+    const candles = (await getJson(`${api}/api/candles/${trades[0]!.token_address}?timeframe=1m`)).body.candles;
     assert.ok(candles.length > 0, 'the traded token has candles');
-    assert.ok((await json(`${api}/api/tokens`)).tokens.length > 0, 'tokens are listed');
+    assert.ok((await getJson(`${api}/api/tokens`)).body.tokens.length > 0, 'tokens are listed');
     await feed.until((blocks) => blocks.some((b) => b.event === 'trade'), 30_000);
     feed.close();
 
@@ -123,8 +121,8 @@ test(`SIGTERM finishes requests in flight, ends the live feed and exits 0 (${ser
     await waitForOutput(svc.output, /is running/);
     const api = /launchpad API\s+(http:\/\/\S+?)\/api\/tokens/.exec(svc.output())![1]!;
     const port = new URL(api).port;
-    for (let i = 0; i < 100 && (await json(`${api}/api/trades/recent`)).trades.length === 0; i++)
-      await new Promise((r) => setTimeout(r, 200));
+    for (let i = 0; i < 100 && (await getJson(`${api}/api/trades/recent`)).body.trades.length === 0; i++)
+      await sleep(200);
 
     // the container healthcheck says healthy while /api/health says ok
     const healthy = healthcheck(port);
@@ -136,7 +134,7 @@ test(`SIGTERM finishes requests in flight, ends the live feed and exits 0 (${ser
     const inFlight = await Promise.all(
       ['/api/tokens', '/api/trades/recent?limit=100', '/metrics', '/api/health'].map((route) => rawGet(port, route)),
     );
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
     svc.child.kill('SIGTERM');
     for (const [i, answer] of (await Promise.all(inFlight.map((r) => r.response))).entries()) {
       assert.match(answer, /^HTTP\/1\.1 200 /, `request ${i} answered: ${answer.slice(0, 100)}`);

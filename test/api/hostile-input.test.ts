@@ -17,7 +17,9 @@ import { type LaunchpadApi, startLaunchpadApi } from '../../src/api/launchpad/se
 import type { Devnet } from '../../src/devnet/index.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { produceTraffic, startDevnet, startIndexer } from '../helpers/indexing.ts';
+import { randomAddress, startDevnet } from '../helpers/devnet.ts';
+import { produceTraffic, startIndexer } from '../helpers/indexing.ts';
+import { sleep } from '../helpers/wait.ts';
 
 interface Ctx {
   t: TestDatabase;
@@ -302,7 +304,7 @@ const dates = fc.oneof(
 /** bech32-like and random addresses: valid ones of other shapes, broken checksums, wrong case, wrong lengths. */
 const addresses = fc.oneof(
   { weight: 3, arbitrary: knownToken },
-  { weight: 1, arbitrary: fc.constant(null).map(() => toBech32('native', randomBytes(32))) },
+  { weight: 1, arbitrary: fc.constant(null).map(() => randomAddress()) },
   {
     weight: 2,
     arbitrary: fc
@@ -931,7 +933,7 @@ test('the process still serves: health answers, no stream is left open', async (
   const a = await check({ path: '/api/health' });
   assert.is(a.status, 200);
   assert.is(JSON.parse(a.text).status, 'ok');
-  for (let i = 0; i < 200 && ctx.api.stats().subscribers > 0; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && ctx.api.stats().subscribers > 0; i++) await sleep(10);
   assert.is(ctx.api.stats().subscribers, 0, 'every abandoned stream was closed');
   assert.equal(serverErrors, [], 'the API logged no error');
 });

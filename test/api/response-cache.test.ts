@@ -3,9 +3,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ANY, createResponseCache, tokenTag } from '../../src/api/http/response-cache.ts';
+import { sleep } from '../helpers/wait.ts';
 
 const test = suite('response cache');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A computation whose bodies are numbered and that ends when told to. */
 function gate() {

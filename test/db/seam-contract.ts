@@ -3,14 +3,9 @@
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type Database, DatabaseError } from '../../src/db/types.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
 
 const MAX_U256 = '115792089237316195423570985008687907853269984665640564039457584007913129639935';
-
-const waitFor = async (cond: () => boolean, ms = 2000) => {
-  const deadline = Date.now() + ms;
-  while (!cond() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  return cond();
-};
 
 export function seamContract(name: string, open: () => Promise<{ db: Database; dispose(): Promise<void> }>) {
   const test = suite<{ db: Database; dispose?: () => Promise<void> }>(`seam contract: ${name}`, {} as never);
@@ -405,10 +400,10 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     let seenInside = -1;
     await db.transaction(async (tx) => {
       await tx.query(`SELECT pg_notify('seam_channel', $1)`, ['committed-payload']);
-      await new Promise((r) => setTimeout(r, 150));
+      await sleep(150);
       seenInside = got.length;
     });
-    assert.ok(await waitFor(() => got.length === 1), 'notification after commit');
+    assert.ok(await waitFor(() => got.length === 1, 2000), 'notification after commit');
     assert.is(seenInside, 0);
     assert.equal(got, ['committed-payload']);
     await unlisten();
@@ -424,8 +419,8 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       })
       .catch(() => {});
     await db.query(`SELECT pg_notify('seam_channel2', 'after')`);
-    assert.ok(await waitFor(() => got.length >= 1));
-    await new Promise((r) => setTimeout(r, 100));
+    assert.ok(await waitFor(() => got.length >= 1, 2000));
+    await sleep(100);
     assert.equal(got, ['after']);
     await unlisten();
   });
@@ -434,10 +429,10 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     const got: string[] = [];
     const unlisten = await db.listen('seam_channel3', (p) => got.push(p));
     await db.query(`SELECT pg_notify('seam_channel3', 'one')`);
-    assert.ok(await waitFor(() => got.length === 1));
+    assert.ok(await waitFor(() => got.length === 1, 2000));
     await unlisten();
     await db.query(`SELECT pg_notify('seam_channel3', 'two')`);
-    await new Promise((r) => setTimeout(r, 150));
+    await sleep(150);
     assert.equal(got, ['one']);
   });
 

@@ -6,6 +6,7 @@ import * as assert from 'uvu/assert';
 import { createServerDatabase } from '../../src/db/postgres.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
 import { startPostgresServer } from '../helpers/postgres-server.ts';
+import { sleep } from '../helpers/wait.ts';
 import { seamContract } from './seam-contract.ts';
 
 const server = await startPostgresServer();
@@ -47,14 +48,14 @@ if ('skip' in server) {
         const reserved = await sql.reserve();
         const [{ pid }] = (await reserved`SELECT pg_backend_pid() AS pid`) as unknown as [{ pid: number }];
         await killer.query('SELECT pg_terminate_backend($1::int)', [pid]);
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200);
         const outcome = await reserved`SELECT 1 AS one`.then(
           () => 'answered',
           (e: { code?: string }) => e.code,
         );
         reserved.release();
         assert.is(outcome, 'CONNECTION_CLOSED');
-        await new Promise((r) => setTimeout(r, 100)); // an immediate that would throw has run by now
+        await sleep(100); // an immediate that would throw has run by now
         const [row] = await sql`SELECT 1 AS one`;
         assert.equal({ ...row }, { one: 1 }, 'the pool serves again');
       } finally {
@@ -69,7 +70,7 @@ if ('skip' in server) {
       const lock = (await db.advisoryLock(4242))!;
       assert.is(lock.lost, false);
       await db.query(`SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4242`);
-      for (let i = 0; i < 100 && !lock.lost; i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 100 && !lock.lost; i++) await sleep(20);
       assert.is(lock.lost, true);
       await lock.release(); // nothing to unlock; resolves
       const again = await db.advisoryLock(4242, { wait: false });

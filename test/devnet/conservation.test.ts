@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { MODULE_ACCOUNTS } from '../../src/devnet/state/addresses.ts';
-import { attr, feeFor, startDevnet, wasmClient } from './helpers.ts';
+import { attr, feeFor, startDevnet, wasmClient } from '../helpers/devnet.ts';
 
 let devnet: Devnet;
 let trader: Awaited<ReturnType<typeof wasmClient>>;

@@ -5,7 +5,7 @@ import { toBase64, toUtf8 } from '@cosmjs/encoding';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
-import { attr, feeFor, startDevnet, wasmClient } from './helpers.ts';
+import { attr, feeFor, startDevnet, wasmClient } from '../helpers/devnet.ts';
 
 let devnet: Devnet;
 let trader: Awaited<ReturnType<typeof wasmClient>>;

@@ -8,7 +8,8 @@ import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet, LedgerTrade } from '../../src/devnet/index.ts';
-import { startDevnet, wasmClient } from './helpers.ts';
+import { startDevnet, wasmClient } from '../helpers/devnet.ts';
+import { sleep } from '../helpers/wait.ts';
 
 const TRADE_EVENTS = new Set(['wasm-buy', 'wasm-buy_and_graduate', 'wasm-sell', 'wasm-swap']);
 
@@ -62,7 +63,7 @@ test('generator: launches, buys, sells, graduations and swaps, each trade exactl
     Date.now() < deadline &&
     (devnet.ledger.graduations.length < 2 || devnet.ledger.trades.filter((t) => t.action === 'swap').length < 20)
   ) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   devnet.generator.setRate(0);
   const actions = new Set(devnet.ledger.trades.map((t) => `${t.action}/${t.direction}`));

@@ -8,7 +8,8 @@ import { StargateClient } from '@cosmjs/stargate';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDevnet } from '../../src/devnet/index.ts';
-import { rpc, signingClient, sleep } from './helpers.ts';
+import { rpc, rpcResult, signingClient } from '../helpers/devnet.ts';
+import { sleep } from '../helpers/wait.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -16,7 +17,9 @@ const tempDir = () => {
   dirs.push(dir);
   return dir;
 };
-test.after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+test.after(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
 
 test('persistence: a restarted devnet continues the same chain with its txs, balances and ledger', async () => {
   const dataDir = tempDir();
@@ -47,7 +50,7 @@ test('persistence: a restarted devnet continues the same chain with its txs, bal
   const next = await second.produceBlock();
   assert.is(next, height + 1);
   const previous = await stargate.getBlock(height);
-  const comet = (await rpc(second, 'block', { height: String(next) })).result;
+  const comet = await rpcResult(second, 'block', { height: String(next) });
   assert.is(comet.block.header.last_block_id.hash, previous.id, 'the new block links to the restored chain');
   const again = await signingClient(second, 1);
   const ticker = setInterval(() => void second.produceBlock(), 50);
@@ -98,10 +101,10 @@ test('persistence: after kill -9 the chain resumes at or beyond every height it 
 test('persistence: a devnet started fresh is another chain (different block 1 hash)', async () => {
   const a = await createDevnet({ port: 0, blockMs: 0 });
   const b = await createDevnet({ port: 0, blockMs: 0 });
-  const hashA = (await rpc(a, 'block', { height: '1' })).result.block_id.hash;
-  const hashB = (await rpc(b, 'block', { height: '1' })).result.block_id.hash;
+  const hashA = (await rpcResult(a, 'block', { height: '1' })).block_id.hash;
+  const hashB = (await rpcResult(b, 'block', { height: '1' })).block_id.hash;
   assert.is.not(hashA, hashB);
-  assert.is((await rpc(a, 'genesis')).result.genesis.chain_id, (await rpc(b, 'genesis')).result.genesis.chain_id);
+  assert.is((await rpcResult(a, 'genesis')).genesis.chain_id, (await rpcResult(b, 'genesis')).genesis.chain_id);
   await a.close();
   await b.close();
 });

@@ -12,7 +12,7 @@ import { QueryValidatorsRequest, QueryValidatorsResponse } from 'cosmjs-types/co
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
-import { queryClient, startDevnet } from './helpers.ts';
+import { queryClient, startDevnet } from '../helpers/devnet.ts';
 
 let devnet: Devnet;
 let ctx: Awaited<ReturnType<typeof queryClient>>;

@@ -8,7 +8,9 @@ import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
-import { rpc, signingClient, startDevnet } from './helpers.ts';
+import { type RpcAnswer, type RpcResult, rpc, rpcResult, signingClient, startDevnet } from '../helpers/devnet.ts';
+import { getJson } from '../helpers/http.ts';
+import { sleep } from '../helpers/wait.ts';
 
 let devnet: Devnet;
 
@@ -24,9 +26,22 @@ test.after(async () => {
   setTimeout(() => process.exit(), 200);
 });
 
-const get = async (path: string) => {
-  const response = await fetch(`${devnet.rpcUrl}${path}`);
-  return { status: response.status, body: (await response.json()) as any };
+/** The method a URI-form path calls: `/block?height=2` calls `block`. */
+type MethodOf<Path extends string> = Path extends `/${infer Method}?${string}`
+  ? Method
+  : Path extends `/${infer Method}`
+    ? Method
+    : never;
+
+/** A GET of the URI form (`/method?param=value`), its answer typed by the method. */
+const get = <Path extends string>(path: Path) =>
+  getJson<RpcAnswer<RpcResult<MethodOf<Path>>>>(`${devnet.rpcUrl}${path}`);
+
+/** The result of a URI-form call that must succeed; an error answer throws, saying what it was. */
+const getResult = async <Path extends string>(path: Path) => {
+  const { body } = await get(path);
+  if (body.result === undefined) throw new Error(`${path} answered ${JSON.stringify(body.error)}`);
+  return body.result;
 };
 
 test('rpc: GET /health is an empty result with id -1', async () => {
@@ -36,13 +51,13 @@ test('rpc: GET /health is an empty result with id -1', async () => {
 });
 
 test('rpc: GET /status and /block?height= answer in the URI form', async () => {
-  const status = (await get('/status')).body.result;
+  const status = await getResult('/status');
   assert.is(status.node_info.network, 'native-devnet-1');
   assert.is(status.sync_info.latest_block_height, String(devnet.height()));
-  const block = (await get('/block?height=2')).body.result;
+  const block = await getResult('/block?height=2');
   assert.is(block.block.header.height, '2');
   assert.is(block.block.last_commit.height, '1');
-  const results = (await get('/block_results?height=2')).body.result;
+  const results = await getResult('/block_results?height=2');
   assert.is(results.height, '2');
   assert.is(results.txs_results.length, block.block.data.txs.length);
 });
@@ -72,9 +87,9 @@ test('rpc: bad heights get CometBFT errors, never a crash', async () => {
 test('rpc: unknown methods, invalid JSON and invalid requests get JSON-RPC errors', async () => {
   assert.is((await rpc(devnet, 'no_such_method')).error?.code, -32601);
   const broken = await fetch(devnet.rpcUrl, { method: 'POST', body: '{"jsonrpc":' });
-  assert.is(((await broken.json()) as any).error.code, -32700);
+  assert.is(((await broken.json()) as RpcAnswer<unknown>).error?.code, -32700);
   const invalid = await fetch(devnet.rpcUrl, { method: 'POST', body: JSON.stringify({ id: 1, method: 'status' }) });
-  assert.is(((await invalid.json()) as any).error.code, -32600);
+  assert.is(((await invalid.json()) as RpcAnswer<unknown>).error?.code, -32600);
   const batch = await fetch(devnet.rpcUrl, {
     method: 'POST',
     body: JSON.stringify([
@@ -82,9 +97,9 @@ test('rpc: unknown methods, invalid JSON and invalid requests get JSON-RPC error
       { jsonrpc: '2.0', id: 2, method: 'nope' },
     ]),
   });
-  const answers = (await batch.json()) as any[];
+  const answers = (await batch.json()) as RpcAnswer<unknown>[];
   assert.equal(
-    answers.map((a) => [a.id, a.result ? 'ok' : a.error.code]),
+    answers.map((a) => [a.id, a.result ? 'ok' : a.error?.code]),
     [
       [1, 'ok'],
       [2, -32601],
@@ -98,27 +113,26 @@ test('rpc: unknown methods, invalid JSON and invalid requests get JSON-RPC error
 
 test('rpc: tx_search pages through matches in ascending and descending order', async () => {
   const query = "message.action='/cosmwasm.wasm.v1.MsgExecuteContract'";
-  const all = (await rpc(devnet, 'tx_search', { query, per_page: '100' })).result;
+  const all = await rpcResult(devnet, 'tx_search', { query, per_page: '100' });
   const total = Number(all.total_count);
   assert.ok(total >= 20, `generator txs expected, got ${total}`);
   const asc: string[] = [];
   for (let page = 1; page <= Math.ceil(total / 7); page++) {
-    const result = (await rpc(devnet, 'tx_search', { query, page: String(page), per_page: '7', order_by: 'asc' }))
-      .result;
+    const result = await rpcResult(devnet, 'tx_search', { query, page: String(page), per_page: '7', order_by: 'asc' });
     assert.is(result.total_count, String(total));
-    asc.push(...result.txs.map((t: any) => t.hash));
+    asc.push(...result.txs.map((t) => t.hash));
   }
   assert.equal(
     asc,
-    all.txs.map((t: any) => t.hash),
+    all.txs.map((t) => t.hash),
   );
-  const heights = all.txs.map((t: any) => Number(t.height) * 1000 + t.index);
+  const heights = all.txs.map((t) => Number(t.height) * 1000 + t.index);
   assert.equal(
     heights,
-    [...heights].sort((a: number, b: number) => a - b),
+    [...heights].sort((a, b) => a - b),
   );
-  const desc = (await rpc(devnet, 'tx_search', { query, per_page: '100', order_by: 'desc' })).result.txs.map(
-    (t: any) => t.hash,
+  const desc = (await rpcResult(devnet, 'tx_search', { query, per_page: '100', order_by: 'desc' })).txs.map(
+    (t) => t.hash,
   );
   assert.equal(desc, [...asc].reverse());
   const beyond = await rpc(devnet, 'tx_search', { query, page: '99', per_page: '7' });
@@ -126,33 +140,33 @@ test('rpc: tx_search pages through matches in ascending and descending order', a
 });
 
 test('rpc: tx_search by tx.height, tx.hash, ranges and event attributes', async () => {
-  const block = (await rpc(devnet, 'block', { height: '3' })).result;
-  const byHeight = (await rpc(devnet, 'tx_search', { query: 'tx.height=3' })).result;
+  const block = await rpcResult(devnet, 'block', { height: '3' });
+  const byHeight = await rpcResult(devnet, 'tx_search', { query: 'tx.height=3' });
   assert.is(byHeight.txs.length, block.block.data.txs.length);
   const first = byHeight.txs[0];
-  const byHash = (await rpc(devnet, 'tx_search', { query: `tx.hash='${first.hash}'` })).result;
+  const byHash = await rpcResult(devnet, 'tx_search', { query: `tx.hash='${first.hash}'` });
   assert.equal(
-    byHash.txs.map((t: any) => t.hash),
+    byHash.txs.map((t) => t.hash),
     [first.hash],
   );
-  const range = (await rpc(devnet, 'tx_search', { query: 'tx.height>=2 AND tx.height<=3', per_page: '100' })).result;
-  assert.ok(range.txs.every((t: any) => t.height === '2' || t.height === '3'));
-  const contract = (
-    await rpc(devnet, 'tx_search', { query: `wasm._contract_address='${devnet.contracts.launchpad}' AND tx.height=3` })
-  ).result;
-  assert.ok(contract.txs.every((t: any) => t.height === '3'));
-  const uri = await get(`/tx_search?query="tx.height=3"&per_page=2`);
-  assert.is(uri.body.result.total_count, byHeight.total_count);
-  const tx = await get(`/tx?hash=0x${first.hash}`);
-  assert.is(tx.body.result.hash, first.hash);
+  const range = await rpcResult(devnet, 'tx_search', { query: 'tx.height>=2 AND tx.height<=3', per_page: '100' });
+  assert.ok(range.txs.every((t) => t.height === '2' || t.height === '3'));
+  const contract = await rpcResult(devnet, 'tx_search', {
+    query: `wasm._contract_address='${devnet.contracts.launchpad}' AND tx.height=3`,
+  });
+  assert.ok(contract.txs.every((t) => t.height === '3'));
+  const uri = await getResult(`/tx_search?query="tx.height=3"&per_page=2`);
+  assert.is(uri.total_count, byHeight.total_count);
+  const tx = await getResult(`/tx?hash=0x${first.hash}`);
+  assert.is(tx.hash, first.hash);
   assert.is((await rpc(devnet, 'tx_search', { query: 'tx.height=' })).error?.code, -32603);
 });
 
 test('rpc: blockchain, validators and genesis', async () => {
-  const chain = (await rpc(devnet, 'blockchain', { minHeight: '1', maxHeight: String(devnet.height()) })).result;
+  const chain = await rpcResult(devnet, 'blockchain', { minHeight: '1', maxHeight: String(devnet.height()) });
   assert.is(chain.last_height, String(devnet.height()));
   assert.equal(
-    chain.block_metas.map((m: any) => Number(m.header.height)),
+    chain.block_metas.map((m) => Number(m.header.height)),
     Array.from({ length: devnet.height() }, (_, i) => devnet.height() - i),
   );
   const comet = await Comet38Client.connect(devnet.rpcUrl);
@@ -177,9 +191,9 @@ test('rpc: broadcast_tx_commit waits for the block and returns the result', asyn
     { amount: [{ denom: 'unative', amount: '2000' }], gas: '200000' },
     '',
   );
-  const pending = rpc(devnet, 'broadcast_tx_commit', { tx: toBase64(TxRaw.encode(raw).finish()) });
+  const pending = rpcResult(devnet, 'broadcast_tx_commit', { tx: toBase64(TxRaw.encode(raw).finish()) });
   setTimeout(() => void devnet.produceBlock(), 100);
-  const { result } = await pending;
+  const result = await pending;
   assert.is(result.check_tx.code, 0);
   assert.is(result.tx_result.code, 0);
   assert.is(result.height, String(devnet.height()));
@@ -204,13 +218,13 @@ test('websocket: subscribeNewBlock delivers each new block to cosmjs', async () 
       error: reject,
     });
   });
-  await new Promise((resolve) => setTimeout(resolve, 200));
+  await sleep(200);
   const first = await devnet.produceBlock();
   await devnet.produceBlock();
   await done;
   assert.equal(heights, [first, first + 1]);
   // xstream stops the subscription (and cosmjs sends `unsubscribe`) on a timer; disconnect after it.
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await sleep(50);
   comet.disconnect();
 });
 
@@ -231,7 +245,7 @@ test('fault hook: a paused devnet refuses connections and resumes on the same po
   await devnet.resume();
   assert.is(await connect(), 'connected');
   assert.is(
-    (await get('/status')).body.result.sync_info.latest_block_height,
+    (await getResult('/status')).sync_info.latest_block_height,
     String(heightWhilePaused),
     'blocks went on while paused',
   );

@@ -7,7 +7,7 @@ import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
-import { queryClient, signingClient, startDevnet, wallet } from './helpers.ts';
+import { queryClient, signingClient, startDevnet, wallet } from '../helpers/devnet.ts';
 
 let devnet: Devnet;
 const coins = (amount: string | bigint | number) => [{ denom: 'unative', amount: String(amount) }];

@@ -5,7 +5,8 @@ import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
-import { signingClient, sleep, startDevnet } from './helpers.ts';
+import { signingClient, startDevnet } from '../helpers/devnet.ts';
+import { sleep } from '../helpers/wait.ts';
 
 let devnet: Devnet;
 let client: StargateClient;

@@ -1,17 +1,14 @@
-// A devnet and an indexer on a test database, wired as the service wires them.
+// An indexer on a test database following a devnet, wired as the service wires them, and the
+// devnet traffic it indexes.
 
 import * as assert from 'uvu/assert';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import type { Database } from '../../src/db/types.ts';
-import type { LedgerTrade } from '../../src/devnet/index.ts';
-import { createDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.ts';
+import type { Devnet, LedgerTrade } from '../../src/devnet/index.ts';
 import { createIndexer, type Indexer, type IndexerOptions } from '../../src/indexer/indexer.ts';
 import { createLogger, silentLogger } from '../../src/internal/logger.ts';
-import { wasmClient } from '../devnet/helpers.ts';
-
-export function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  return createDevnet({ port: 0, blockMs: 0, tradesPerBlock: 0, ...options });
-}
+import { wasmClient } from './devnet.ts';
+import { sleep } from './wait.ts';
 
 export function startIndexer(
   db: Database,
@@ -45,7 +42,7 @@ export async function withBlocks<T>(devnet: Devnet, call: Promise<T>): Promise<T
   const result = call.finally(() => (done = true));
   while (!done) {
     await devnet.produceBlock();
-    await new Promise((r) => setTimeout(r, 20));
+    await sleep(20);
   }
   return result;
 }

@@ -10,13 +10,8 @@ import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { backfill } from '../../src/indexer/backfill.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
 import { openTestDatabase } from '../helpers/database.ts';
-import {
-  assertTradesMatchLedger,
-  produceTraffic,
-  setOraclePrice,
-  startDevnet,
-  startIndexer,
-} from '../helpers/indexing.ts';
+import { startDevnet } from '../helpers/devnet.ts';
+import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startIndexer } from '../helpers/indexing.ts';
 
 test('npm run backfill on an empty database indexes the chain without SSE events; the live indexer goes on from there', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'backfill-test-'));

@@ -19,8 +19,10 @@ import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { readCursor } from '../../src/indexer/cursor.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
-import { assertTradesMatchLedger, produceTraffic, startDevnet, startIndexer } from '../helpers/indexing.ts';
+import { startDevnet } from '../helpers/devnet.ts';
+import { assertTradesMatchLedger, produceTraffic, startIndexer } from '../helpers/indexing.ts';
 import { asServerUser, findPostgresBin, startThrowawayCluster } from '../helpers/postgres-server.ts';
+import { sleep } from '../helpers/wait.ts';
 
 // Restarting and stopping a server would break the test files running beside this one, so
 // those faults hit a cluster of this file's own (made like the runner's, from the
@@ -47,7 +49,6 @@ function recordingLogger() {
 }
 
 const step = (what: string) => process.env.TEST_VERBOSE && console.error(`${new Date().toISOString()} ${what}`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ADDRESS = /\b\d{1,3}(\.\d{1,3}){3}\b|:\d{4,5}\b|localhost|postgres:\/\/|\buser\b/i;
 
 /** GETs a path and says how it went, within a bound: a hung request fails the test. */

@@ -11,14 +11,10 @@ import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { openTestDatabase } from '../helpers/database.ts';
-import {
-  assertTradesMatchLedger,
-  produceTraffic,
-  setOraclePrice,
-  startDevnet,
-  startIndexer,
-} from '../helpers/indexing.ts';
+import { startDevnet } from '../helpers/devnet.ts';
+import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startIndexer } from '../helpers/indexing.ts';
 import { rng } from '../helpers/trades.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
 
 async function assertCompleteIndex(db: Database, devnet: Devnet) {
   await assertTradesMatchLedger(db, devnet);
@@ -94,9 +90,8 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
       // let it commit a few batches, then kill it wherever it is
       const deadline = Date.now() + 30_000;
       const commitsBefore = () => (out.match(/committed/g) ?? []).length;
-      while (commitsBefore() < 2 && Date.now() < deadline && child.exitCode === null)
-        await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 30 + Math.random() * 200));
+      while (commitsBefore() < 2 && Date.now() < deadline && child.exitCode === null) await sleep(20);
+      await sleep(30 + Math.random() * 200);
       child.kill('SIGKILL');
       await exited;
       kills++;
@@ -127,9 +122,7 @@ test('the node going away and coming back: the indexer says so, then catches up 
     await produceTraffic(devnet, 10, 5);
     const running = startIndexer(t.db, devnet, { retryMs: { min: 20, max: 100 }, pollIntervalMs: 50 });
     const waitForState = async (state: string) => {
-      const deadline = Date.now() + 10_000;
-      while (running.indexer.status().state !== state && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => running.indexer.status().state === state, 10_000, 20);
       assert.is(running.indexer.status().state, state);
     };
     try {
@@ -169,9 +162,7 @@ test('pointing the index at another chain is refused, saying what it found and w
 
   const expectRefusal = async (other: Devnet, pattern: RegExp) => {
     const running = startIndexer(t.db, other, { retryMs: { min: 5, max: 10 } });
-    const deadline = Date.now() + 15_000;
-    while (running.indexer.status().state !== 'failed' && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => running.indexer.status().state === 'failed', 15_000, 20);
     const status = running.indexer.status();
     await running.stop();
     assert.is(status.state, 'failed');

@@ -9,13 +9,9 @@ import type { Devnet } from '../../src/devnet/index.ts';
 import { fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
 import { writeBatch } from '../../src/indexer/write-batch.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import {
-  assertTradesMatchLedger,
-  produceTraffic,
-  setOraclePrice,
-  startDevnet,
-  startIndexer,
-} from '../helpers/indexing.ts';
+import { startDevnet } from '../helpers/devnet.ts';
+import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startIndexer } from '../helpers/indexing.ts';
+import { sleep } from '../helpers/wait.ts';
 
 const test = suite<{ t: TestDatabase; devnet: Devnet; stop: () => Promise<void> }>('indexer', {} as never);
 
@@ -127,7 +123,7 @@ test('token metadata is completed from token_info and marketing_info', async ({ 
     [{ pending }] = (await t.db.query<{ pending: number }>(
       `SELECT count(*)::int AS pending FROM tokens WHERE NOT metadata_fetched`,
     )) as [{ pending: number }];
-    if (pending) await new Promise((r) => setTimeout(r, 200));
+    if (pending) await sleep(200);
   }
   assert.is(pending, 0, 'every token has its metadata');
   const rows = await t.db.query<{ address: string; decimals: number; name: string | null; symbol: string | null }>(
@@ -232,7 +228,7 @@ test('a new block wakes the indexer at once (NewBlock subscription), long before
   const running = startIndexer(t.db, devnet, { pollIntervalMs: 60_000 });
   try {
     await running.indexer.waitForHeight(devnet.height(), 10_000);
-    await new Promise((r) => setTimeout(r, 300)); // subscribed
+    await sleep(300); // subscribed
     await produceTraffic(devnet, 1, 3);
     const started = Date.now();
     await running.indexer.waitForHeight(devnet.height(), 5_000);

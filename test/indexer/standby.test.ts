@@ -9,18 +9,12 @@ import { createServerDatabase } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
-import { assertTradesMatchLedger, produceTraffic, startDevnet, startIndexer } from '../helpers/indexing.ts';
+import { startDevnet } from '../helpers/devnet.ts';
+import { assertTradesMatchLedger, produceTraffic, startIndexer } from '../helpers/indexing.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
 
 const test = suite('one writer');
 const serverUrl = process.env.TEST_DATABASE_URL;
-
-const waitFor = async (what: string, ok: () => boolean, ms = 30_000) => {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
 
 if (!serverUrl) {
   console.log(
@@ -40,7 +34,7 @@ if (!serverUrl) {
       running.push(startIndexer(dbs[0]!, devnet));
       await running[0]!.indexer.waitForHeight(devnet.height(), 30_000);
       running.push(startIndexer(dbs[1]!, devnet));
-      await new Promise((r) => setTimeout(r, 500));
+      await sleep(500);
       assert.is(running[1]!.indexer.status().state, 'standby', 'the second indexer waits');
 
       // the writer's lock session dies (terminated, as by an operator or a failover): the lock
@@ -53,11 +47,18 @@ if (!serverUrl) {
       // standby tries the lock once a second: settled means so for two seconds running)
       const settled = () => states().filter((x) => x === 'live').length === 1 && states().includes('standby');
       let since = 0;
-      await waitFor('one writer and one standby, settled', () => {
-        if (!settled()) since = 0;
-        else since ||= Date.now();
-        return since > 0 && Date.now() - since > 2000;
-      });
+      assert.ok(
+        await waitFor(
+          () => {
+            if (!settled()) since = 0;
+            else since ||= Date.now();
+            return since > 0 && Date.now() - since > 2000;
+          },
+          30_000,
+          50,
+        ),
+        'timed out waiting for one writer and one standby, settled',
+      );
       await produceTraffic(devnet, 10, 5);
       const writer = running.find((r) => r.indexer.status().state === 'live')!;
       const standby = running.find((r) => r !== writer)!;
@@ -67,7 +68,10 @@ if (!serverUrl) {
 
       // a writer that stops releases the lock at once: the standby takes over
       await writer.stop();
-      await waitFor('the standby to take over', () => standby.indexer.status().state === 'live', 10_000);
+      assert.ok(
+        await waitFor(() => standby.indexer.status().state === 'live', 10_000, 50),
+        'timed out waiting for the standby to take over',
+      );
       await produceTraffic(devnet, 10, 5);
       await standby.indexer.waitForHeight(devnet.height(), 30_000);
       await assertTradesMatchLedger(dbs[0]!, devnet);
