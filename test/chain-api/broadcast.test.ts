@@ -1,0 +1,409 @@
+// The Chain API's POST /cosmos/tx/v1beta1/txs and /simulate against the devnet: transactions
+// signed with cosmjs are broadcast (SYNC and ASYNC), land on chain and are then served by
+// GET /cosmos/tx/v1beta1/txs/{hash}; CheckTx's verdict, a duplicate, unsupported modes and
+// every malformed body; simulate equal to the node's own Simulate on the same bytes.
+import { sha256 } from '@cosmjs/crypto';
+import { fromBase64, toBase64, toHex } from '@cosmjs/encoding';
+import type { EncodeObject } from '@cosmjs/proto-signing';
+import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { BODY_LIMIT_BYTES } from '../../src/api/chain/routes/broadcast.ts';
+import { type ChainCtx, chainGet, chainPost, closeChainApi, openChainApi } from '../helpers/chain-api.ts';
+import { feeFor, queryClient, randomAddress, signingClient } from '../helpers/devnet.ts';
+import { assertShape } from '../helpers/rest-shape.ts';
+import { sleep } from '../helpers/wait.ts';
+
+const test = suite<ChainCtx>('chain API: broadcast and simulate', {} as ChainCtx);
+
+test.before(openChainApi);
+test.after(closeChainApi);
+
+const TXS = '/cosmos/tx/v1beta1/txs';
+const SIMULATE = '/cosmos/tx/v1beta1/simulate';
+const hashOf = (bytes: Uint8Array) => toHex(sha256(bytes)).toUpperCase();
+
+/** Polls `probe` until it yields a value or `withinMs` pass; fails saying what was awaited. */
+async function eventually<T>(what: string, withinMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) assert.unreachable(`${what}: not within ${withinMs} ms`);
+    await sleep(50);
+  }
+}
+
+const send = (from: string, to: string, amount: bigint): EncodeObject => ({
+  typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+  value: { fromAddress: from, toAddress: to, amount: [{ denom: 'unative', amount: String(amount) }] },
+});
+
+/** Account `index` signs `messages` (sequence `+ skip` when asked), without broadcasting. */
+async function signed(
+  ctx: ChainCtx,
+  index: number,
+  messages: (address: string) => EncodeObject[],
+  { gas = 200_000, fee = feeFor(gas), skip = 0 } = {},
+) {
+  const { client, address } = await signingClient(ctx.devnet, index);
+  try {
+    const account = (await client.getAccount(address))!;
+    const raw = await client.sign(address, messages(address), fee, '', {
+      accountNumber: account.accountNumber,
+      sequence: account.sequence + skip,
+      chainId: ctx.devnet.chainId,
+    });
+    return { address, bytes: TxRaw.encode(raw).finish() };
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** Makes blocks until the devnet has committed `hash`; its height. */
+async function landed(ctx: ChainCtx, hash: string): Promise<number> {
+  const { comet } = await queryClient(ctx.devnet);
+  try {
+    return await eventually(`tx ${hash} committed`, 10_000, async () => {
+      await ctx.devnet.produceBlock();
+      const found = await comet.txSearchAll({ query: `tx.hash='${hash}'` });
+      return found.txs[0]?.height;
+    });
+  } finally {
+    comet.disconnect();
+  }
+}
+
+async function balance(ctx: ChainCtx, address: string): Promise<bigint> {
+  const { query, comet } = await queryClient(ctx.devnet);
+  try {
+    return BigInt((await query.bank.balance(address, 'unative')).amount);
+  } finally {
+    comet.disconnect();
+  }
+}
+
+test('BROADCAST_MODE_SYNC: CheckTx passed, the SDK answer; the tx lands and GET txs/{hash} serves it', async (ctx) => {
+  const to = randomAddress();
+  const tx = await signed(ctx, 1, (from) => [send(from, to, 1234n)]);
+  const { status, body } = await chainPost(ctx.api, TXS, { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_SYNC' });
+  assert.is(status, 200, JSON.stringify(body));
+  assertShape(body, 'tx-broadcast-sync');
+  assert.equal(body.tx_response, {
+    height: '0',
+    txhash: hashOf(tx.bytes),
+    codespace: '',
+    code: 0,
+    data: '',
+    raw_log: '',
+    logs: [],
+    info: '',
+    gas_wanted: '0',
+    gas_used: '0',
+    tx: null,
+    timestamp: '',
+    events: [],
+  });
+
+  const height = await landed(ctx, body.tx_response.txhash);
+  assert.is(await balance(ctx, to), 1234n, 'the recipient holds what was sent');
+  // served from the index once indexed (read through from the node before that)
+  const served = await eventually(`GET ${TXS}/{hash} answers 200`, 20_000, async () => {
+    const answer = await chainGet(ctx.api, `${TXS}/${body.tx_response.txhash}`);
+    return answer.status === 200 ? answer.body : undefined;
+  });
+  assert.is(served.tx_response.txhash, hashOf(tx.bytes));
+  assert.is(served.tx_response.height, String(height));
+  assert.is(served.tx_response.code, 0);
+  assert.equal(served.tx.body.messages[0], {
+    '@type': '/cosmos.bank.v1beta1.MsgSend',
+    from_address: tx.address,
+    to_address: to,
+    amount: [{ denom: 'unative', amount: '1234' }],
+  });
+});
+
+test('BROADCAST_MODE_ASYNC: answered before CheckTx with the hash and code 0; the tx lands', async (ctx) => {
+  const to = randomAddress();
+  const tx = await signed(ctx, 2, (from) => [send(from, to, 77n)]);
+  const { status, body } = await chainPost(ctx.api, TXS, {
+    tx_bytes: toBase64(tx.bytes),
+    mode: 'BROADCAST_MODE_ASYNC',
+  });
+  assert.is(status, 200, JSON.stringify(body));
+  assertShape(body, 'tx-broadcast-sync');
+  assert.is(body.tx_response.txhash, hashOf(tx.bytes));
+  assert.is(body.tx_response.code, 0);
+  assert.is(body.tx_response.height, '0');
+  await landed(ctx, body.tx_response.txhash);
+  assert.is(await balance(ctx, to), 77n);
+});
+
+test('SYNC: a tx CheckTx refuses is a 200 with the node code, codespace and log, exactly as the node says', async (ctx) => {
+  const tx = await signed(ctx, 3, (from) => [send(from, from, 1n)], { skip: 5 });
+  const { status, body } = await chainPost(ctx.api, TXS, { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_SYNC' });
+  assert.is(status, 200, JSON.stringify(body));
+  assertShape(body, 'tx-broadcast-sync');
+  // the same bytes straight to the node: CheckTx refused them, so they were not kept
+  const { comet } = await queryClient(ctx.devnet);
+  const direct = await comet.broadcastTxSync({ tx: tx.bytes });
+  comet.disconnect();
+  assert.is(direct.code, 32);
+  assert.is(body.tx_response.code, direct.code);
+  assert.is(body.tx_response.codespace, direct.codespace);
+  assert.is(body.tx_response.raw_log, direct.log);
+  assert.match(body.tx_response.raw_log, /account sequence mismatch/);
+  assert.is(body.tx_response.txhash, toHex(direct.hash).toUpperCase());
+
+  const poor = await signed(ctx, 3, (from) => [send(from, from, 1n)], {
+    fee: { amount: [{ denom: 'unative', amount: '1' }], gas: '200000' },
+  });
+  const cheap = await chainPost(ctx.api, TXS, { tx_bytes: toBase64(poor.bytes), mode: 'BROADCAST_MODE_SYNC' });
+  assert.is(cheap.status, 200);
+  assert.is(cheap.body.tx_response.code, 13);
+  assert.is(cheap.body.tx_response.codespace, 'sdk');
+  assert.match(cheap.body.tx_response.raw_log, /insufficient fee/);
+});
+
+test('SYNC: the same tx again is the SDK answer for a tx already in the mempool (code 19)', async (ctx) => {
+  const tx = await signed(ctx, 4, (from) => [send(from, randomAddress(), 5n)]);
+  const first = await chainPost(ctx.api, TXS, { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_SYNC' });
+  assert.is(first.body.tx_response.code, 0);
+  const again = await chainPost(ctx.api, TXS, { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_SYNC' });
+  assert.is(again.status, 200, JSON.stringify(again.body));
+  assertShape(again.body, 'tx-broadcast-sync');
+  assert.is(again.body.tx_response.code, 19);
+  assert.is(again.body.tx_response.codespace, 'sdk');
+  assert.is(again.body.tx_response.txhash, hashOf(tx.bytes));
+  await landed(ctx, hashOf(tx.bytes));
+  // committed: still a duplicate
+  const later = await chainPost(ctx.api, TXS, { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_ASYNC' });
+  assert.is(later.body.tx_response.code, 19);
+});
+
+test('field names and enums as jsonpb reads them: txBytes, the mode as its number', async (ctx) => {
+  const tx = await signed(ctx, 3, (from) => [send(from, from, 1n)], { skip: 9 });
+  for (const mode of [2, 3]) {
+    const { status, body } = await chainPost(ctx.api, TXS, { txBytes: toBase64(tx.bytes), mode });
+    assert.is(status, 200, JSON.stringify(body));
+    assert.is(body.tx_response.txhash, hashOf(tx.bytes));
+    assert.is(body.tx_response.code, mode === 2 ? 32 : 0, 'SYNC reports CheckTx, ASYNC does not wait for it');
+  }
+});
+
+/** Asserts a 400 in the gateway's shape, code 3, whose message matches `message`. */
+async function refused(ctx: ChainCtx, path: string, body: unknown, message: RegExp) {
+  const answer = await chainPost(ctx.api, path, body);
+  assert.is(
+    answer.status,
+    400,
+    `${JSON.stringify(body)?.slice(0, 100)} → ${answer.status} ${JSON.stringify(answer.body)}`,
+  );
+  assert.is(answer.headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.equal(Object.keys(answer.body), ['code', 'message', 'details']);
+  assert.is(answer.body.code, 3);
+  assert.equal(answer.body.details, []);
+  assert.match(answer.body.message, message);
+}
+
+test('broadcast modes other than SYNC and ASYNC: 400 code 3 saying which are supported', async (ctx) => {
+  const tx = await signed(ctx, 3, (from) => [send(from, from, 1n)], { skip: 11 });
+  for (const [mode, named] of [
+    ['BROADCAST_MODE_BLOCK', 'BROADCAST_MODE_BLOCK'],
+    ['BROADCAST_MODE_UNSPECIFIED', 'BROADCAST_MODE_UNSPECIFIED'],
+    [undefined, 'BROADCAST_MODE_UNSPECIFIED'],
+    [null, 'BROADCAST_MODE_UNSPECIFIED'],
+    [1, 'BROADCAST_MODE_BLOCK'],
+    [0, 'BROADCAST_MODE_UNSPECIFIED'],
+    ['sync', '"sync"'],
+    ['block', '"block"'],
+    [7, '7'],
+    [true, 'true'],
+  ] as const) {
+    const escaped = named.replace(/"/g, '\\"');
+    await refused(
+      ctx,
+      TXS,
+      { tx_bytes: toBase64(tx.bytes), mode },
+      new RegExp(`^unsupported broadcast mode ${escaped}; supported: BROADCAST_MODE_SYNC .* and BROADCAST_MODE_ASYNC`),
+    );
+  }
+});
+
+test('bodies that are not a broadcast request: 400 code 3 with the reason', async (ctx) => {
+  const tx = await signed(ctx, 3, (from) => [send(from, from, 1n)], { skip: 13 });
+  const good = toBase64(tx.bytes);
+  const mode = 'BROADCAST_MODE_SYNC';
+  const withBytes = (bytes: Uint8Array) => ({ tx_bytes: toBase64(bytes), mode });
+  const cases: [body: unknown, message: RegExp][] = [
+    ['', /^the request body is not JSON/],
+    ['{"tx_bytes": ', /^the request body is not JSON/],
+    ['tx_bytes=abc', /^the request body is not JSON/],
+    ['null', /^the request body must be a JSON object/],
+    ['[]', /^the request body must be a JSON object/],
+    ['"abc"', /^the request body must be a JSON object/],
+    [{ mode }, /^invalid empty tx: tx_bytes is required/],
+    [{ tx_bytes: '', mode }, /^invalid empty tx/],
+    [{ tx_bytes: null, mode }, /^invalid empty tx/],
+    [{ tx_bytes: 12, mode }, /^tx_bytes must be a base64 string$/],
+    [{ tx_bytes: [1, 2], mode }, /^tx_bytes must be a base64 string$/],
+    [{ tx_bytes: 'abc', mode }, /^tx_bytes is not base64/],
+    [{ tx_bytes: '!!!!', mode }, /^tx_bytes is not base64/],
+    [{ tx_bytes: good.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, ''), mode }, /^tx_bytes is not base64/],
+    [{ tx_bytes: `${good.slice(0, 8)}\n${good.slice(8)}`, mode }, /^tx_bytes is not base64/],
+    [withBytes(new TextEncoder().encode('hello world, not a transaction')), /^tx parse error: tx_bytes is not a TxRaw/],
+    [withBytes(new Uint8Array([0xff, 0xff, 0xff])), /^tx parse error: tx_bytes is not a TxRaw/],
+    // a valid tx with bytes after it: an unknown field, a truncated one
+    [withBytes(new Uint8Array([...tx.bytes, 0x20, 0x01])), /^tx parse error: .*not canonical/],
+    [withBytes(new Uint8Array([...tx.bytes, 0x0a, 0x05, 0x01])), /^tx parse error: tx_bytes is not a TxRaw/],
+    // the body after the auth info and signatures: fields out of order
+    [
+      withBytes(
+        new Uint8Array([
+          ...TxRaw.encode({ ...TxRaw.decode(tx.bytes), bodyBytes: new Uint8Array() }).finish(),
+          ...TxRaw.encode({ ...TxRaw.decode(tx.bytes), authInfoBytes: new Uint8Array(), signatures: [] }).finish(),
+        ]),
+      ),
+      /^tx parse error: .*not canonical/,
+    ],
+    // a TxRaw whose body and auth info are not a TxBody and an AuthInfo
+    [
+      withBytes(TxRaw.encode({ ...TxRaw.decode(tx.bytes), bodyBytes: new Uint8Array([0x0a, 0x09, 0x01]) }).finish()),
+      /^tx parse error: tx_bytes is not a TxRaw: its body does not decode/,
+    ],
+    [
+      withBytes(TxRaw.encode({ ...TxRaw.decode(tx.bytes), bodyBytes: new Uint8Array([0x20, 0x01]) }).finish()),
+      /^tx parse error: tx_bytes is not a TxRaw: its body does not decode: unknown field 4/,
+    ],
+    [
+      withBytes(TxRaw.encode({ ...TxRaw.decode(tx.bytes), authInfoBytes: new Uint8Array([0x10, 0x01]) }).finish()),
+      /^tx parse error: tx_bytes is not a TxRaw: its auth info does not decode: field 2 has wire type 0/,
+    ],
+    [{ tx_bytes: good, mode, memo: 'x' }, /^unknown field "memo" in cosmos\.tx\.v1beta1\.BroadcastTxRequest$/],
+    [`{"tx_bytes":"${good}","mode":"${mode}","__proto__":{"mode":2}}`, /^unknown field "__proto__"/],
+  ];
+  for (const [body, message] of cases) await refused(ctx, TXS, body, message);
+});
+
+test('a body past the limit is a 413 in the gateway shape, declared or streamed', async (ctx) => {
+  const big = `{"tx_bytes":"${'A'.repeat(BODY_LIMIT_BYTES)}","mode":"BROADCAST_MODE_SYNC"}`;
+  const declared = await chainPost(ctx.api, TXS, big);
+  assert.is(declared.status, 413);
+  assert.equal(declared.body, {
+    code: 8,
+    message: `the request body is larger than ${BODY_LIMIT_BYTES} bytes`,
+    details: [],
+  });
+  // chunked, no Content-Length: refused once the bytes pass the limit
+  const chunk = new TextEncoder().encode('A'.repeat(64 * 1024));
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (sent === 0) controller.enqueue(new TextEncoder().encode('{"tx_bytes":"'));
+      if (sent > BODY_LIMIT_BYTES * 2) return controller.close();
+      sent += chunk.length;
+      controller.enqueue(chunk);
+    },
+  });
+  const res = await fetch(`${ctx.api.url}${TXS}`, {
+    method: 'POST',
+    body: stream,
+    headers: { 'Content-Type': 'application/json' },
+    duplex: 'half',
+  } as RequestInit);
+  assert.is(res.status, 413);
+  assert.is(((await res.json()) as { code: number }).code, 8);
+  // the largest body within the limit is read (and refused for what it says, not its size)
+  const fits = `{"tx_bytes":"${'A'.repeat(BODY_LIMIT_BYTES - 64)}","mode":"BROADCAST_MODE_SYNC"}`;
+  const within = await chainPost(ctx.api, TXS, fits);
+  assert.is(within.status, 400);
+  assert.match(within.body.message, /^tx parse error/);
+});
+
+/** The devnet's own Simulate answer for `bytes` (through a cosmjs client of its own). */
+async function nodeSimulate(ctx: ChainCtx, bytes: Uint8Array) {
+  const { query, comet } = await queryClient(ctx.devnet);
+  try {
+    const request = SimulateRequest.encode(SimulateRequest.fromPartial({ txBytes: bytes })).finish();
+    return SimulateResponse.decode((await query.queryAbci('/cosmos.tx.v1beta1.Service/Simulate', request)).value);
+  } catch (error) {
+    return error as Error;
+  } finally {
+    comet.disconnect();
+  }
+}
+
+test('simulate: the node Simulate on the same bytes, in the SDK JSON; nothing changes on chain', async (ctx) => {
+  const to = randomAddress();
+  const tx = await signed(ctx, 5, (from) => [send(from, to, 999n)]);
+  const before = await balance(ctx, tx.address);
+  const { status, body } = await chainPost(ctx.api, SIMULATE, { tx_bytes: toBase64(tx.bytes) });
+  assert.is(status, 200, JSON.stringify(body));
+  // v0.45 recorded answer: no msg_responses yet; data is empty on this chain (null, as jsonpb prints empty bytes)
+  assertShape(body, 'tx-simulate-sdk045', { ignore: ['result.msg_responses'], nullable: ['result.data'] });
+  const node = await nodeSimulate(ctx, tx.bytes);
+  assert.not.instance(node, Error);
+  const direct = node as SimulateResponse;
+  assert.is(body.gas_info.gas_used, direct.gasInfo!.gasUsed.toString());
+  assert.ok(Number(body.gas_info.gas_used) > 0);
+  assert.is(body.gas_info.gas_wanted, direct.gasInfo!.gasWanted.toString());
+  assert.is(body.result.log, direct.result!.log);
+  assert.equal(
+    body.result.events,
+    direct.result!.events.map((e) => ({
+      type: e.type,
+      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })),
+    })),
+  );
+  const transfer = body.result.events.find((e: { type: string }) => e.type === 'transfer');
+  assert.ok(transfer, 'a transfer event');
+  assert.equal(body.result.msg_responses, [{ '@type': '/cosmos.bank.v1beta1.MsgSendResponse' }]);
+  assert.is(await balance(ctx, tx.address), before, 'a simulation spends nothing');
+  assert.is(await balance(ctx, to), 0n);
+  // the simulated gas is enough to broadcast the tx for real
+  const gas = Math.ceil(Number(body.gas_info.gas_used) * 1.3);
+  const real = await signed(ctx, 5, (from) => [send(from, to, 999n)], { gas });
+  const sent = await chainPost(ctx.api, TXS, { tx_bytes: toBase64(real.bytes), mode: 'BROADCAST_MODE_SYNC' });
+  assert.is(sent.body.tx_response.code, 0);
+  await landed(ctx, sent.body.tx_response.txhash);
+  assert.is(await balance(ctx, to), 999n);
+});
+
+test('simulate: a tx the chain would refuse is code 2 with the node reason (HTTP 400)', async (ctx) => {
+  const tx = await signed(ctx, 6, (from) => [send(from, randomAddress(), 10n ** 30n)]);
+  const { status, body } = await chainPost(ctx.api, SIMULATE, { tx_bytes: toBase64(tx.bytes) });
+  const node = await nodeSimulate(ctx, tx.bytes);
+  assert.instance(node, Error, 'the node refuses the simulation');
+  const reason = /^Query failed with \(\d+\): ([\s\S]*)$/.exec((node as Error).message)![1]!;
+  assert.match(reason, /insufficient funds/);
+  assert.is(status, 400);
+  assert.equal(body, { code: 2, message: reason, details: [] });
+
+  const wrongSequence = await signed(ctx, 6, (from) => [send(from, from, 1n)], { skip: 3 });
+  const second = await chainPost(ctx.api, SIMULATE, { tx_bytes: toBase64(wrongSequence.bytes) });
+  assert.is(second.status, 400);
+  assert.is(second.body.code, 2);
+  assert.match(second.body.message, /account sequence mismatch/);
+});
+
+test('simulate: bad bodies are 400 code 3; the deprecated tx field is refused with what to send', async (ctx) => {
+  const tx = await signed(ctx, 6, (from) => [send(from, from, 1n)], { skip: 7 });
+  await refused(ctx, SIMULATE, {}, /^invalid empty tx/);
+  await refused(
+    ctx,
+    SIMULATE,
+    { tx: { body: { messages: [] } } },
+    /deprecated tx field is not supported: send .* tx_bytes/,
+  );
+  await refused(ctx, SIMULATE, { tx_bytes: 'abc' }, /^tx_bytes is not base64/);
+  await refused(ctx, SIMULATE, { tx_bytes: toBase64(fromBase64('aGVsbG8=')) }, /^tx parse error/);
+  await refused(ctx, SIMULATE, { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_SYNC' }, /^unknown field "mode"/);
+  await refused(ctx, SIMULATE, 'not json', /^the request body is not JSON/);
+  // with tx_bytes, a tx field next to it is ignored, as the SDK does
+  const both = await chainPost(ctx.api, SIMULATE, { txBytes: toBase64(tx.bytes), tx: { body: {} } });
+  assert.is(both.status, 400);
+  assert.is(both.body.code, 2, 'simulated (and refused for its sequence), not refused for its fields');
+});
+
+test.run();
