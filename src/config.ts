@@ -26,7 +26,7 @@ const contractAddress = optionalString.refine(
   (v) => {
     if (v === undefined) return true;
     try {
-      return fromBech32(v).data.length > 0 && v === v.toLowerCase();
+      return fromBech32(v, 1023).data.length > 0 && v === v.toLowerCase();
     } catch {
       return false;
     }

@@ -163,7 +163,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
     chain,
     logger: logger.child({ component: 'chain-api' }),
     // the contracts' addresses carry the chain's account prefix
-    accountPrefix: fromBech32(contracts.launchpad).prefix,
+    accountPrefix: fromBech32(contracts.launchpad, 1023).prefix,
     host: config.HOST,
     port: config.CHAIN_API_PORT,
     rateLimit: {
@@ -174,7 +174,12 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
     },
   });
   shutdown.add('chain API', () => chainApi.close());
-  const nodeHealth = await startNodeHealth({ chain, host: config.HOST, port: config.RPC_PORT });
+  const nodeHealth = await startNodeHealth({
+    chain,
+    host: config.HOST,
+    port: config.RPC_PORT,
+    logger: logger.child({ component: 'node-health' }),
+  });
   shutdown.add('node health', () => nodeHealth.close());
 
   return {
