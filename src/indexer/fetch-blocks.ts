@@ -3,10 +3,10 @@
 // decoded, packed and indexed as soon as it arrives, so the parsed results (~5 kB of
 // objects per transaction) die young instead of waiting in memory for their batch.
 import { createHash } from 'node:crypto';
-import { toBase64, toHex } from '@cosmjs/encoding';
-import type { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { toHex } from '@cosmjs/encoding';
 import type { ChainClient } from '../chain/client.ts';
 import { indexedAttributes } from '../chain/indexed-attributes.ts';
+import { type CometBlock, restBlock } from '../chain/rest-block.ts';
 import { packEvents } from '../chain/stored-events.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
 import type { ContractAddresses } from '../domain/events.ts';
@@ -39,7 +39,7 @@ export interface FetchedBlock {
   txs: FetchedTx[];
   /** The launchpad's and AMM's events of its txs, decoded. */
   decoded: DecodeResult;
-  /** block_id, header and last_commit in the Cosmos REST shape (the Chain API serves it). */
+  /** block_id, header and last_commit in the Cosmos REST shape (src/chain/rest-block.ts; the Chain API serves it). */
   rest: object;
 }
 
@@ -58,57 +58,6 @@ export interface BlockResultsJson {
 }
 
 const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
-
-type CometBlock = Awaited<ReturnType<Comet38Client['block']>>;
-type CometBlockId = CometBlock['blockId'];
-
-function restBlockId(id: CometBlockId | null) {
-  return {
-    hash: id ? toBase64(id.hash) : '',
-    part_set_header: { total: id?.parts.total ?? 0, hash: id ? toBase64(id.parts.hash) : '' },
-  };
-}
-
-function restShape({ blockId, block }: CometBlock) {
-  const h = block.header;
-  return {
-    block_id: restBlockId(blockId),
-    header: {
-      version: { block: String(h.version.block), app: String(h.version.app) },
-      chain_id: h.chainId,
-      height: String(h.height),
-      time: protoTimestamp(h.time as Date, nanosOf(h.time as Date)),
-      last_block_id: restBlockId(h.lastBlockId),
-      last_commit_hash: toBase64(h.lastCommitHash),
-      data_hash: toBase64(h.dataHash),
-      validators_hash: toBase64(h.validatorsHash),
-      next_validators_hash: toBase64(h.nextValidatorsHash),
-      consensus_hash: toBase64(h.consensusHash),
-      app_hash: toBase64(h.appHash),
-      last_results_hash: toBase64(h.lastResultsHash),
-      evidence_hash: toBase64(h.evidenceHash),
-      proposer_address: toBase64(h.proposerAddress),
-    },
-    last_commit: block.lastCommit
-      ? {
-          height: String(block.lastCommit.height),
-          round: block.lastCommit.round,
-          block_id: restBlockId(block.lastCommit.blockId),
-          signatures: block.lastCommit.signatures.map((s) => ({
-            block_id_flag:
-              ['BLOCK_ID_FLAG_UNKNOWN', 'BLOCK_ID_FLAG_ABSENT', 'BLOCK_ID_FLAG_COMMIT', 'BLOCK_ID_FLAG_NIL'][
-                s.blockIdFlag
-              ] ?? 'BLOCK_ID_FLAG_UNKNOWN',
-            validator_address: s.validatorAddress ? toBase64(s.validatorAddress) : null,
-            timestamp: s.timestamp
-              ? protoTimestamp(s.timestamp as Date, nanosOf(s.timestamp as Date))
-              : '0001-01-01T00:00:00Z',
-            signature: s.signature ? toBase64(s.signature) : null,
-          })),
-        }
-      : null,
-  };
-}
 
 /** The node's events as RawEvents, normalised in place (absent attributes and values). */
 export function eventsOf(raw: NonNullable<BlockResultsJson['txs_results']>[number]['events']): RawEvent[] {
@@ -185,7 +134,7 @@ function shapeBlock(
     proposer: upperHex(block.header.proposerAddress),
     txs,
     decoded: decodeBlockEvents({ height, time, txs: raw }, contracts),
-    rest: restShape(response),
+    rest: restBlock(response),
   };
 }
 

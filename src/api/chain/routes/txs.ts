@@ -1,5 +1,152 @@
-// (routes of this group are registered here)
+// GET /cosmos/tx/v1beta1/txs/{hash}, /txs?events=…|query=… and /txs/block/{height}
+// (docs/chain-api.md, "Transactions"): from the index; a hash or a block the index does
+// not hold is read through from the node.
+import { toBase64 } from '@cosmjs/encoding';
 import type { Polka } from 'polka';
+import { sendJson } from '../../http/respond.ts';
+import { cometBlockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
+import { invalidArgument, notFound } from '../gateway.ts';
+import { int64Param, pageRequest, single, uint64Param } from '../params.ts';
+import { type HeightErrors, latestHeight, loadBlock, loadTx, txRecordOf } from '../read-through.ts';
+import { txJson, txResponseJson, txWithResponse } from '../tx-json.ts';
+import { type Condition, decodeCursor, encodeCursor, parseEvent, parseQuery, searchTxs } from '../tx-search.ts';
 
-export function registerTxs(_app: Polka, _ctx: ChainApiContext): void {}
+const BASE = '/cosmos/tx/v1beta1/txs';
+
+/** The most txs one page holds (CometBFT's tx_search caps a page at 100 too). */
+export const MAX_PAGE = 100n;
+const DEFAULT_PAGE = 100n;
+
+type Query = Record<string, string | string[] | undefined>;
+
+/** A tx hash: 64 hex digits, any case; Go's hex errors for what does not decode. */
+function hashParam(hash: string): string {
+  const bad = /[^0-9a-fA-F]/u.exec(hash);
+  if (bad) {
+    const cp = bad[0].codePointAt(0)!;
+    throw invalidArgument(
+      `encoding/hex: invalid byte: U+${cp.toString(16).toUpperCase().padStart(4, '0')} '${bad[0]}'`,
+    );
+  }
+  if (hash.length % 2 === 1) throw invalidArgument('encoding/hex: odd length hex string');
+  if (hash.length !== 64) throw invalidArgument(`invalid tx hash ${hash}: a tx hash is 32 bytes (64 hex digits)`);
+  return hash.toUpperCase();
+}
+
+/** `order_by`: the OrderBy enum by name or number; unspecified is ascending, as the SDK. */
+function descendingParam(value: string | undefined): boolean {
+  if (value === undefined || ['', '0', '1', 'ORDER_BY_UNSPECIFIED', 'ORDER_BY_ASC'].includes(value)) return false;
+  if (value === '2' || value === 'ORDER_BY_DESC') return true;
+  throw invalidArgument(`type mismatch, parameter: order_by, error: ${value} is not valid`);
+}
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** The conditions of `events=` (each one, ANDed) and `query=` (ANDed with them). */
+function conditionsOf(query: Query): Condition[] {
+  const events = [query.events ?? []].flat();
+  const text = single(query, 'query');
+  const conditions = [...events.map(parseEvent), ...(text ? parseQuery(text) : [])];
+  if (conditions.length === 0) throw invalidArgument('must declare at least one event to search');
+  return conditions;
+}
+
+export function registerTxs(app: Polka, ctx: ChainApiContext): void {
+  /** GetBlockWithTxs' errors: the SDK's text, with the statuses of GetBlockByHeight (400). */
+  const blockWithTxsErrors: HeightErrors = {
+    notPositive: async (height) => outOfChain(height, await latestHeight(ctx)),
+    aboveTip: async (height, tip) => outOfChain(height, tip ?? (await latestHeight(ctx))),
+  };
+  const outOfChain = (height: bigint, tip: number) =>
+    invalidArgument(
+      `requested height ${height} but height must not be less than 1 or greater than the current height ${tip}: invalid height`,
+    );
+
+  app.get(`${BASE}/block/:height`, async (req, res) => {
+    const height = int64Param('height', req.params.height)!;
+    const q = req.query as Query;
+    const page = pageRequest(q);
+    const block = await loadBlock(ctx, height, blockWithTxsErrors);
+    const n = block.txs.length;
+    const order = block.txs.map((_, i) => i);
+    if (page.reverse) order.reverse();
+    const limit = Number(min(page.limit > 0n ? page.limit : DEFAULT_PAGE, MAX_PAGE));
+    let start: number;
+    if (page.key.length > 0) {
+      if (page.key.length !== 4) throw invalidArgument('invalid pagination.key: not a next_key of this block');
+      const from = new DataView(page.key.buffer, page.key.byteOffset, 4).getUint32(0);
+      start = order.indexOf(from);
+      if (start < 0) start = n;
+    } else {
+      if (page.offset >= BigInt(n) && n !== 0)
+        throw invalidArgument(
+          `out of range: cannot paginate ${n} txs with offset ${page.offset} and limit ${limit}: invalid request`,
+        );
+      start = Number(page.offset);
+    }
+    const shown = order.slice(start, start + limit);
+    const next = order[start + limit];
+    let nextKey: string | null = null;
+    if (next !== undefined) {
+      const key = new Uint8Array(4);
+      new DataView(key.buffer).setUint32(0, next);
+      nextKey = toBase64(key);
+    }
+    sendJson(res, 200, {
+      txs: shown.map((i) => txJson(block.txs[i]!)),
+      ...cometBlockJson(block.parts, block.txs),
+      pagination: { next_key: nextKey, total: String(n) },
+    });
+  });
+
+  app.get(`${BASE}/:hash`, async (req, res) => {
+    const sent = req.params.hash!;
+    const found = await loadTx(ctx, hashParam(sent));
+    if (!found) throw notFound(`tx not found: ${sent}`);
+    sendJson(res, 200, txWithResponse(found));
+  });
+
+  app.get(BASE, async (req, res) => {
+    const q = req.query as Query;
+    const conditions = conditionsOf(q);
+    const descending = descendingParam(single(q, 'order_by'));
+    const page = pageRequest(q);
+    // SDK v0.47 clients page with `page` (1-based) and `limit`
+    const legacyPage = uint64Param('page', single(q, 'page'));
+    const legacyLimit = uint64Param('limit', single(q, 'limit'));
+    const limit = min(page.limit > 0n ? page.limit : legacyLimit || DEFAULT_PAGE, MAX_PAGE);
+    const cursor = page.key.length > 0 ? decodeCursor(page.key) : undefined;
+    const offset = cursor
+      ? 0n
+      : page.offset > 0n
+        ? page.offset
+        : legacyPage && legacyPage > 1n
+          ? (legacyPage - 1n) * limit
+          : 0n;
+    const result = await searchTxs(ctx.db, {
+      conditions,
+      descending: descending !== page.reverse,
+      cursor,
+      offset: Number(min(offset, BigInt(Number.MAX_SAFE_INTEGER))),
+      limit: Number(limit),
+      // as the SDK's Paginate: counted when asked, or when no page size was sent; never for a key page
+      countTotal: !cursor && (page.countTotal || page.limit === 0n),
+    });
+    const txs = [];
+    const responses = [];
+    for (const row of result.rows) {
+      const record = txRecordOf(row);
+      const tx = txJson(record.bytes);
+      txs.push(tx);
+      responses.push(txResponseJson(record, tx));
+    }
+    const total = result.total ?? '0';
+    sendJson(res, 200, {
+      txs,
+      tx_responses: responses,
+      pagination: { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total },
+      total,
+    });
+  });
+}

@@ -1,0 +1,85 @@
+// Blocks as the gateway prints them (docs/chain-api.md, "Blocks"): `block_id`, the CometBFT
+// `block` and the SDK's `sdk_block` (the same with the proposer as a bech32 consensus
+// address), built from the stored REST parts (src/chain/rest-block.ts) and the block's tx
+// bytes. The index keeps the parts as jsonb, which does not keep key order: they are laid
+// out again here in the gateway's order.
+import { fromBase64, toBase64, toBech32 } from '@cosmjs/encoding';
+
+/** `block_id`, `header` and `last_commit`, as stored or as shaped from the node. */
+export interface BlockParts {
+  block_id: unknown;
+  header: Record<string, unknown>;
+  last_commit: unknown;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: stored JSON, read field by field with defaults
+type Loose = any;
+
+/** Empty bytes are null in the gateway's JSON (older rows of the index hold ''). */
+const bytes = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+function blockId(id: Loose) {
+  return {
+    hash: bytes(id?.hash),
+    part_set_header: { total: Number(id?.part_set_header?.total ?? 0), hash: bytes(id?.part_set_header?.hash) },
+  };
+}
+
+function header(h: Loose) {
+  return {
+    version: { block: String(h.version?.block ?? '0'), app: String(h.version?.app ?? '0') },
+    chain_id: String(h.chain_id),
+    height: String(h.height),
+    time: String(h.time),
+    last_block_id: blockId(h.last_block_id),
+    last_commit_hash: bytes(h.last_commit_hash),
+    data_hash: bytes(h.data_hash),
+    validators_hash: bytes(h.validators_hash),
+    next_validators_hash: bytes(h.next_validators_hash),
+    consensus_hash: bytes(h.consensus_hash),
+    app_hash: bytes(h.app_hash),
+    last_results_hash: bytes(h.last_results_hash),
+    evidence_hash: bytes(h.evidence_hash),
+    proposer_address: bytes(h.proposer_address),
+  };
+}
+
+/** The last commit; the first block's (stored as null by older indexers) is CometBFT's empty commit. */
+function lastCommit(c: Loose) {
+  return {
+    height: String(c?.height ?? '0'),
+    round: Number(c?.round ?? 0),
+    block_id: blockId(c?.block_id),
+    signatures: ((c?.signatures ?? []) as Loose[]).map((s) => ({
+      block_id_flag: String(s.block_id_flag),
+      validator_address: bytes(s.validator_address),
+      timestamp: String(s.timestamp),
+      signature: bytes(s.signature),
+    })),
+  };
+}
+
+/** The CometBFT block (`block` of GetBlockByHeight and GetBlockWithTxs) and its id. */
+export function cometBlockJson(parts: BlockParts, txs: readonly Uint8Array[]) {
+  return {
+    block_id: blockId(parts.block_id),
+    block: {
+      header: header(parts.header),
+      data: { txs: txs.map((t) => toBase64(t)) },
+      evidence: { evidence: [] as never[] },
+      last_commit: lastCommit(parts.last_commit),
+    },
+  };
+}
+
+/** A consensus address (base64 bytes) in bech32 with the chain's `<prefix>valcons`. */
+function valcons(proposer: string | null, prefix: string): string {
+  return proposer ? toBech32(prefix, fromBase64(proposer)) : '';
+}
+
+/** GetBlockByHeight / GetLatestBlock: `block_id`, `block` and `sdk_block` (SDK 0.47+). */
+export function blockJson(parts: BlockParts, txs: readonly Uint8Array[], consensusPrefix: string) {
+  const { block_id, block } = cometBlockJson(parts, txs);
+  const sdkHeader = { ...block.header, proposer_address: valcons(block.header.proposer_address, consensusPrefix) };
+  return { block_id, block, sdk_block: { ...block, header: sdkHeader } };
+}

@@ -1,0 +1,196 @@
+// Blocks and transactions from the index, and from the node for what the index does not
+// hold (docs/chain-api.md, "Blocks" and "Transactions"): heights below the index's first
+// height, a gap, or a block the indexer has not written yet. The node's answers are
+// shaped exactly as the indexer shapes what it stores (src/chain/rest-block.ts).
+import { fromHex } from '@cosmjs/encoding';
+import { restBlock } from '../../chain/rest-block.ts';
+import { unpackEvents } from '../../chain/stored-events.ts';
+import type { BlockParts } from './block-json.ts';
+import type { ChainApiContext } from './context.ts';
+import { GatewayError, GRPC, invalidArgument, nodeFailure } from './gateway.ts';
+import { resultData, type TxRecord } from './tx-json.ts';
+
+/**
+ * The text of a JSON-RPC error the node answered with (cosmjs throws it as the error
+ * object's JSON), or undefined when the node gave no answer (unreachable, timed out).
+ */
+export function nodeRpcError(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  try {
+    const e = JSON.parse(error.message) as { code?: unknown; message?: unknown; data?: unknown };
+    if (typeof e?.code !== 'number' || typeof e.message !== 'string') return undefined;
+    return typeof e.data === 'string' && e.data !== '' ? e.data : e.message;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How long the node's tip height is kept: `blocks/latest` asks the node at most this often per process. */
+const TIP_TTL_MS = 500;
+
+/** The index's newest block height, if it holds any. */
+export async function indexTip(ctx: ChainApiContext): Promise<number | undefined> {
+  const [row] = await ctx.db.query<{ height: number }>('SELECT height FROM blocks ORDER BY height DESC LIMIT 1');
+  return row ? Number(row.height) : undefined;
+}
+
+/**
+ * The most recent finalized height: the node's tip, or the index's newest block when that
+ * is newer (another process read the node later) or the node cannot be reached.
+ */
+export async function latestHeight(ctx: ChainApiContext): Promise<number> {
+  const [node, index] = await Promise.allSettled([
+    ctx.slow('chain:tip', TIP_TTL_MS, async () => (await ctx.chain.comet.status()).syncInfo.latestBlockHeight),
+    indexTip(ctx),
+  ]);
+  const indexed = index.status === 'fulfilled' ? index.value : undefined;
+  if (node.status === 'fulfilled') return Math.max(node.value, indexed ?? 0);
+  if (indexed !== undefined) return indexed;
+  if (index.status === 'rejected') throw index.reason;
+  throw nodeFailure(node.reason);
+}
+
+export interface LoadedBlock {
+  height: number;
+  parts: BlockParts;
+  /** Every tx of the block, in block order. */
+  txs: Uint8Array[];
+}
+
+/** What a height outside the chain is answered with, by route. */
+export interface HeightErrors {
+  /** Height 0 or below. */
+  notPositive(height: bigint): Promise<GatewayError> | GatewayError;
+  /** Above the node's tip (`tip` when the node said it). */
+  aboveTip(height: bigint, tip: number | undefined): Promise<GatewayError> | GatewayError;
+}
+
+/** GetBlockByHeight's: CometBFT's text for 0 and below, the SDK's for a height not reached. */
+export const BLOCK_HEIGHT_ERRORS: HeightErrors = {
+  notPositive: (height) => invalidArgument(`height must be greater than 0, but got ${height}`),
+  aboveTip: () => invalidArgument('requested block height is bigger then the chain length'),
+};
+
+async function indexedBlock(ctx: ChainApiContext, height: number): Promise<LoadedBlock | undefined> {
+  const [row] = await ctx.db.query<{ block: BlockParts | string; tx_count: number }>(
+    'SELECT block, tx_count FROM blocks WHERE height = $1',
+    [height],
+  );
+  if (!row) return undefined;
+  const parts = typeof row.block === 'string' ? (JSON.parse(row.block) as BlockParts) : row.block;
+  const txs =
+    row.tx_count > 0
+      ? (
+          await ctx.db.query<{ tx_bytes: Uint8Array }>('SELECT tx_bytes FROM txs WHERE height = $1 ORDER BY tx_index', [
+            height,
+          ])
+        ).map((r) => r.tx_bytes)
+      : [];
+  return { height, parts, txs };
+}
+
+const CURRENT_HEIGHT = /current blockchain height (\d+)/;
+
+/** The block at `height`: from the index, else read through from the node. */
+export async function loadBlock(
+  ctx: ChainApiContext,
+  height: bigint,
+  errors: HeightErrors = BLOCK_HEIGHT_ERRORS,
+): Promise<LoadedBlock> {
+  if (height <= 0n) throw await errors.notPositive(height);
+  if (height > BigInt(Number.MAX_SAFE_INTEGER)) throw await errors.aboveTip(height, undefined);
+  const h = Number(height);
+  const stored = await indexedBlock(ctx, h);
+  if (stored) return stored;
+  let response: Awaited<ReturnType<ChainApiContext['chain']['comet']['block']>>;
+  try {
+    response = await ctx.chain.comet.block(h);
+  } catch (error) {
+    const said = nodeRpcError(error);
+    if (said === undefined) throw nodeFailure(error);
+    // CometBFT: "height 99 must be less than or equal to the current blockchain height 42"
+    const tip = CURRENT_HEIGHT.exec(said);
+    if (tip) throw await errors.aboveTip(height, Number(tip[1]));
+    // below the node's pruning base: "height 3 is not available, lowest height is 40"
+    throw new GatewayError(GRPC.UNKNOWN, said);
+  }
+  return { height: h, parts: restBlock(response), txs: [...response.block.txs] };
+}
+
+/** Columns of `txs` a TxRecord is made from (alias `t`). */
+export const TX_COLUMNS = `t.hash, t.height, t.tx_index, t.time, t.code, t.codespace, t.raw_log,
+  t.gas_wanted::text AS gas_wanted, t.gas_used::text AS gas_used, t.tx_bytes, t.events`;
+
+export interface TxRow {
+  hash: string;
+  height: number;
+  tx_index: number;
+  time: Date;
+  code: number;
+  codespace: string;
+  raw_log: string;
+  gas_wanted: string;
+  gas_used: string;
+  tx_bytes: Uint8Array;
+  events: Uint8Array;
+}
+
+/** An indexed tx. The index does not keep the result's data: `data` is ''. */
+export const txRecordOf = (r: TxRow): TxRecord => ({
+  hash: r.hash,
+  height: Number(r.height),
+  index: r.tx_index,
+  time: r.time,
+  code: r.code,
+  codespace: r.codespace,
+  log: r.raw_log,
+  data: '',
+  gasWanted: r.gas_wanted,
+  gasUsed: r.gas_used,
+  bytes: r.tx_bytes,
+  events: unpackEvents(r.events),
+});
+
+async function blockTime(ctx: ChainApiContext, height: number): Promise<Date> {
+  const [row] = await ctx.db.query<{ time: Date }>('SELECT time FROM blocks WHERE height = $1', [height]);
+  if (row) return row.time;
+  const meta = (await ctx.chain.comet.blockchain(height, height)).blockMetas[0];
+  if (!meta) throw new GatewayError(GRPC.UNKNOWN, `block ${height} not found`);
+  return new Date((meta.header.time as Date).getTime());
+}
+
+/**
+ * The tx with this hash (upper-case hex): from the index, else asked of the node once
+ * (older than the index, or not indexed yet). Undefined when neither holds it; a node that
+ * cannot be reached is a 503.
+ */
+export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxRecord | undefined> {
+  const [row] = await ctx.db.query<TxRow>(`SELECT ${TX_COLUMNS} FROM txs t WHERE t.hash = $1`, [hash]);
+  if (row) return txRecordOf(row);
+  try {
+    const found = await ctx.chain.comet.tx({ hash: fromHex(hash) });
+    const r = found.result;
+    return {
+      hash,
+      height: found.height,
+      index: found.index,
+      time: await blockTime(ctx, found.height),
+      code: r.code,
+      codespace: r.codespace ?? '',
+      log: r.log ?? '',
+      data: resultData(r.data),
+      gasWanted: r.gasWanted.toString(),
+      gasUsed: r.gasUsed.toString(),
+      bytes: found.tx,
+      events: r.events.map((e) => ({
+        type: e.type,
+        attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
+      })),
+    };
+  } catch (error) {
+    if (error instanceof GatewayError) throw error;
+    // the node answered: not found (or its tx index is off)
+    if (nodeRpcError(error) !== undefined) return undefined;
+    throw nodeFailure(error);
+  }
+}

@@ -1,0 +1,116 @@
+// Transactions as the Cosmos SDK gateway prints them (docs/chain-api.md, "Transactions"):
+// the `tx` decoded from its bytes (messages with "@type", signer infos, fee, signatures)
+// and the `tx_response` of its result, in the SDK v0.50 style (`logs: []`, `raw_log` as
+// the node wrote it, events with `msg_index`).
+import { toBase64, toHex } from '@cosmjs/encoding';
+import type { CompactBitArray } from 'cosmjs-types/cosmos/crypto/multisig/v1beta1/multisig';
+import { signModeToJSON } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
+import { AuthInfo, type ModeInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import type { RestEvent } from '../../chain/stored-events.ts';
+import { anyJson, bytes, coins } from './proto-json.ts';
+
+/** One transaction and its result, from the index or from the node. */
+export interface TxRecord {
+  hash: string; // upper-case hex
+  height: number;
+  index: number;
+  time: Date;
+  code: number;
+  codespace: string;
+  log: string;
+  /** The result's data (TxMsgData) as the SDK prints it: upper-case hex; '' when unknown. */
+  data: string;
+  gasWanted: string;
+  gasUsed: string;
+  bytes: Uint8Array;
+  events: RestEvent[];
+}
+
+function bitArrayJson(b: CompactBitArray | undefined) {
+  return b ? { extra_bits_stored: b.extraBitsStored, elems: bytes(b.elems) } : null;
+}
+
+/** A ModeInfo oneof: only the member that is set, the sign mode by name. */
+function modeInfoJson(m: ModeInfo | undefined): Record<string, unknown> | null {
+  if (m?.single) return { single: { mode: signModeToJSON(m.single.mode) } };
+  if (m?.multi)
+    return { multi: { bitarray: bitArrayJson(m.multi.bitarray), mode_infos: m.multi.modeInfos.map(modeInfoJson) } };
+  return null;
+}
+
+export type TxJson = ReturnType<typeof decodeTx>;
+
+function decodeTx(txBytes: Uint8Array) {
+  const raw = TxRaw.decode(txBytes);
+  const body = TxBody.decode(raw.bodyBytes);
+  const auth = AuthInfo.decode(raw.authInfoBytes);
+  return {
+    body: {
+      messages: body.messages.map(anyJson),
+      memo: body.memo,
+      timeout_height: body.timeoutHeight.toString(),
+      extension_options: body.extensionOptions.map(anyJson),
+      non_critical_extension_options: body.nonCriticalExtensionOptions.map(anyJson),
+    },
+    auth_info: {
+      signer_infos: auth.signerInfos.map((s) => ({
+        public_key: s.publicKey ? anyJson(s.publicKey) : null,
+        mode_info: modeInfoJson(s.modeInfo),
+        sequence: s.sequence.toString(),
+      })),
+      fee: auth.fee
+        ? {
+            amount: coins(auth.fee.amount),
+            gas_limit: auth.fee.gasLimit.toString(),
+            payer: auth.fee.payer,
+            granter: auth.fee.granter,
+          }
+        : null,
+      tip: auth.tip ? { amount: coins(auth.tip.amount), tipper: auth.tip.tipper } : null,
+    },
+    signatures: raw.signatures.map((s) => toBase64(s)),
+  };
+}
+
+/**
+ * A `cosmos.tx.v1beta1.Tx` decoded from its bytes, or null when they do not decode (a
+ * block may carry bytes its chain refused to run; the SDK has no JSON for them either).
+ */
+export function txJson(txBytes: Uint8Array): TxJson | null {
+  try {
+    return decodeTx(txBytes);
+  } catch {
+    return null;
+  }
+}
+
+/** `tx_response.timestamp`: the block time in RFC 3339 without fraction, as the SDK formats it. */
+export const txTimestamp = (time: Date) => `${time.toISOString().slice(0, 19)}Z`;
+
+/** The SDK's TxResponse of a transaction whose `tx` is already decoded. */
+export function txResponseJson(r: TxRecord, tx: TxJson | null) {
+  return {
+    height: String(r.height),
+    txhash: r.hash,
+    codespace: r.codespace,
+    code: r.code,
+    data: r.data,
+    raw_log: r.log,
+    logs: [] as never[],
+    info: '',
+    gas_wanted: r.gasWanted,
+    gas_used: r.gasUsed,
+    tx: tx ? { '@type': '/cosmos.tx.v1beta1.Tx', ...tx } : null,
+    timestamp: txTimestamp(r.time),
+    events: r.events,
+  };
+}
+
+/** `{tx, tx_response}` as `GET /cosmos/tx/v1beta1/txs/{hash}` answers. */
+export function txWithResponse(r: TxRecord) {
+  const tx = txJson(r.bytes);
+  return { tx, tx_response: txResponseJson(r, tx) };
+}
+
+/** A result's data bytes as the SDK prints `tx_response.data`. */
+export const resultData = (data: Uint8Array | undefined) => (data && data.length > 0 ? toHex(data).toUpperCase() : '');

@@ -1,0 +1,181 @@
+// Tx search (`GET /cosmos/tx/v1beta1/txs`, docs/chain-api.md "Transactions"):
+// the SDK's `events=` conditions (v0.47) and CometBFT `query=` strings (v0.50), read into
+// equality conditions on the attributes the index keeps (src/chain/indexed-attributes.ts)
+// and on `tx.height`, answered by SQL on tx_attributes' primary key (key, value, height,
+// tx_index) with keyset pagination.
+import { INDEXED_KEYS } from '../../chain/indexed-attributes.ts';
+import type { Queryable } from '../../db/types.ts';
+import { invalidArgument } from './gateway.ts';
+import { TX_COLUMNS, type TxRow } from './read-through.ts';
+
+export const TX_HEIGHT = 'tx.height';
+
+/** Every key a search may filter on, as the error for another key lists them. */
+export const SEARCHABLE_KEYS = [
+  ...[...INDEXED_KEYS].flatMap(([type, keys]) => [...keys].map((k) => `${type}.${k}`)),
+  TX_HEIGHT,
+];
+
+export interface Condition {
+  key: string;
+  value: string;
+}
+
+const EVENT_FORMAT = '{eventType}.{eventAttribute}={value}';
+/** The SDK v0.47 check of one `events=` value. */
+const EVENT = /^([a-zA-Z_]+\.[a-zA-Z_]+)=(\S+)$/;
+
+/** A value as written in a condition: `'quoted'` (CometBFT) or bare (SDK v0.45 style). */
+const unquote = (v: string) => (v.length >= 2 && v.startsWith("'") && v.endsWith("'") ? v.slice(1, -1) : v);
+
+function checked(key: string, value: string, written: string): Condition {
+  const known =
+    key === TX_HEIGHT || INDEXED_KEYS.get(key.slice(0, key.indexOf('.')))?.has(key.slice(key.indexOf('.') + 1));
+  if (!known)
+    throw invalidArgument(
+      `event ${written} cannot be searched: ${key} is not indexed; searchable keys: ${SEARCHABLE_KEYS.join(', ')}`,
+    );
+  if (key === TX_HEIGHT && !/^\d{1,18}$/.test(value))
+    throw invalidArgument(`event ${written}: ${TX_HEIGHT} must be a non-negative integer`);
+  return { key, value };
+}
+
+/** One `events=` value: `type.attribute=value` or `type.attribute='value'`. */
+export function parseEvent(event: string): Condition {
+  const m = EVENT.exec(event);
+  if (!m) throw invalidArgument(`invalid event; event ${event} should be of the format: ${EVENT_FORMAT}`);
+  return checked(m[1]!, unquote(m[2]!), event);
+}
+
+/** One condition of a CometBFT query: `key = 'value'`, `key = 123`, or another operator (refused). */
+const CONDITION = /^\s*([^\s=<>']+)\s*(=|<=|>=|<|>|CONTAINS|EXISTS)\s*('[^']*'|[^\s']+)?\s*/;
+
+/** A `query=` string: conditions joined by AND, each `key = value`. */
+export function parseQuery(query: string): Condition[] {
+  const conditions: Condition[] = [];
+  let rest = query;
+  for (;;) {
+    const m = CONDITION.exec(rest);
+    const written = m?.[0].trim() ?? rest.trim();
+    if (!m || (m[2] !== 'EXISTS' && m[3] === undefined))
+      throw invalidArgument(
+        `invalid query; ${JSON.stringify(query)} should be conditions of the form {eventType}.{eventAttribute}='{value}' joined by AND`,
+      );
+    if (m[2] !== '=')
+      throw invalidArgument(`condition ${written} cannot be searched: the index answers only = (equality) conditions`);
+    conditions.push(checked(m[1]!, unquote(m[3]!), written));
+    rest = rest.slice(m[0].length);
+    if (rest === '') return conditions;
+    const and = /^AND\s+/.exec(rest);
+    if (!and)
+      throw invalidArgument(
+        `invalid query; ${JSON.stringify(query)} should be conditions of the form {eventType}.{eventAttribute}='{value}' joined by AND`,
+      );
+    rest = rest.slice(and[0].length);
+  }
+}
+
+/** Where a page starts: the (height, tx_index) of its first tx. */
+export interface Cursor {
+  height: number;
+  txIndex: number;
+}
+
+/** `next_key`: 8 bytes of height and 4 of tx index, big-endian (opaque to clients). */
+export function encodeCursor(c: Cursor): Uint8Array {
+  const out = new Uint8Array(12);
+  const view = new DataView(out.buffer);
+  view.setBigUint64(0, BigInt(c.height));
+  view.setUint32(8, c.txIndex);
+  return out;
+}
+
+export function decodeCursor(key: Uint8Array): Cursor {
+  if (key.length !== 12) throw invalidArgument('invalid pagination.key: not a next_key of this search');
+  const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
+  const height = view.getBigUint64(0);
+  if (height > BigInt(Number.MAX_SAFE_INTEGER))
+    throw invalidArgument('invalid pagination.key: not a next_key of this search');
+  return { height: Number(height), txIndex: view.getUint32(8) };
+}
+
+export interface SearchRequest {
+  conditions: Condition[];
+  descending: boolean;
+  cursor?: Cursor;
+  offset: number;
+  limit: number;
+  countTotal: boolean;
+}
+
+export interface SearchResult {
+  rows: TxRow[];
+  next?: Cursor;
+  total?: string;
+}
+
+/** Least selective last: an action is shared by many txs, an address by few. */
+const selectivity = (c: Condition) => (c.key === 'message.action' ? 1 : 0);
+
+/**
+ * The matching txs of one page, in (height, tx_index) order, one more read than the page
+ * to know the next page's cursor. Each attribute condition is a probe of tx_attributes'
+ * primary key; the most selective drives, `tx.height` narrows its range.
+ */
+export async function searchTxs(db: Queryable, req: SearchRequest): Promise<SearchResult> {
+  const heights = new Set(req.conditions.filter((c) => c.key === TX_HEIGHT).map((c) => c.value));
+  if (heights.size > 1) return { rows: [], total: req.countTotal ? '0' : undefined };
+  const [height] = heights;
+  const seen = new Set<string>();
+  const attributes = req.conditions
+    .filter((c) => c.key !== TX_HEIGHT && !seen.has(`${c.key}\0${c.value}`) && seen.add(`${c.key}\0${c.value}`))
+    .sort((a, b) => selectivity(a) - selectivity(b));
+
+  const params: unknown[] = [];
+  const p = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  // the driving relation: the first attribute condition, or txs itself for tx.height alone
+  const [first, ...others] = attributes;
+  const d = first ? 'a0' : 't';
+  const joins: string[] = [];
+  const where: string[] = [];
+  if (first) {
+    where.push(`a0.key = ${p(first.key)}`, `a0.value = ${p(first.value)}`);
+    others.forEach((c, i) => {
+      const a = `a${i + 1}`;
+      joins.push(
+        `JOIN tx_attributes ${a} ON ${a}.key = ${p(c.key)} AND ${a}.value = ${p(c.value)} AND ${a}.height = a0.height AND ${a}.tx_index = a0.tx_index`,
+      );
+    });
+  }
+  if (height !== undefined) where.push(`${d}.height = ${p(height)}::bigint`);
+  const from = first ? `tx_attributes a0 ${joins.join(' ')}` : 'txs t';
+  const filter = where.join(' AND ');
+
+  const total = req.countTotal
+    ? (await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${from} WHERE ${filter}`, params.slice()))[0]!.n
+    : undefined;
+
+  const dir = req.descending ? 'DESC' : 'ASC';
+  const page = [...where];
+  if (req.cursor)
+    page.push(
+      `(${d}.height, ${d}.tx_index) ${req.descending ? '<=' : '>='} (${p(req.cursor.height)}::bigint, ${p(req.cursor.txIndex)}::integer)`,
+    );
+  const rows = await db.query<TxRow>(
+    `SELECT ${TX_COLUMNS}
+     FROM ${from}${first ? ' JOIN txs t ON t.height = a0.height AND t.tx_index = a0.tx_index' : ''}
+     WHERE ${page.join(' AND ')}
+     ORDER BY ${d}.height ${dir}, ${d}.tx_index ${dir}
+     LIMIT ${p(req.limit + 1)} OFFSET ${p(req.offset)}`,
+    params,
+  );
+  const extra = rows.length > req.limit ? rows.pop() : undefined;
+  return {
+    rows,
+    next: extra ? { height: Number(extra.height), txIndex: extra.tx_index } : undefined,
+    total,
+  };
+}

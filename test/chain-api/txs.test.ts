@@ -1,0 +1,524 @@
+// GET /cosmos/tx/v1beta1/txs/{hash}, /txs (search) and /txs/block/{height} over HTTP: txs
+// from the index equal to the node's (cosmjs reading the devnet), in the gateway's shape;
+// each filter form finds what the node's own tx_search finds; pages visit every tx once;
+// a second Chain API whose index starts later reads older txs and blocks through from the
+// node; every error case.
+import { sha256 } from '@cosmjs/crypto';
+import { fromHex, toBase64, toHex } from '@cosmjs/encoding';
+import { decodeTxRaw } from '@cosmjs/proto-signing';
+import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { ChainApi } from '../../src/api/chain/server.ts';
+import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
+import { type ChainCtx, chainGet, closeChainApi, openChainApi, startTestChainApi } from '../helpers/chain-api.ts';
+import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { randomAddress, signingClient } from '../helpers/devnet.ts';
+import { produceTraffic, startIndexer, withBlocks } from '../helpers/indexing.ts';
+import { assertShape, fixture } from '../helpers/rest-shape.ts';
+
+interface Late {
+  t: TestDatabase;
+  chain: ChainClient;
+  api: ChainApi;
+  from: number;
+}
+
+interface Sent {
+  hash: string;
+  height: number;
+}
+
+type Ctx = ChainCtx & {
+  late: Late;
+  a1: string;
+  a2: string;
+  a3: string;
+  r1: string;
+  r2: string;
+  tx1: Sent;
+  tx2: Sent;
+  failed: Sent;
+  series: Sent[];
+  /** A height with at least 3 generator txs. */
+  busy: number;
+};
+const test = suite<Ctx>('chain API: transactions', {} as Ctx);
+const TXS = '/cosmos/tx/v1beta1/txs';
+const EXECUTE = '/cosmwasm.wasm.v1.MsgExecuteContract';
+const q = encodeURIComponent;
+const MESSAGES_DIFFER = ['tx.body.messages', 'tx_response.tx.body.messages'];
+
+test.before(async (ctx) => {
+  await openChainApi(ctx);
+  const one = await signingClient(ctx.devnet, 1);
+  const two = await signingClient(ctx.devnet, 2);
+  const three = await signingClient(ctx.devnet, 3);
+  ctx.a1 = one.address;
+  ctx.a2 = two.address;
+  ctx.a3 = three.address;
+  ctx.r1 = randomAddress();
+  ctx.r2 = randomAddress();
+  const send = async (c: typeof one, to: string, amount: string, memo = '') => {
+    const r = await withBlocks(
+      ctx.devnet,
+      c.client.sendTokens(c.address, to, [{ denom: 'unative', amount }], 'auto', memo),
+    );
+    return { hash: r.transactionHash, height: r.height, code: r.code };
+  };
+  ctx.tx1 = await send(one, ctx.r1, '5', 'first');
+  ctx.tx2 = await send(two, ctx.r1, '6');
+  ctx.series = [];
+  for (let i = 1; i <= 7; i++) ctx.series.push(await send(one, ctx.r2, String(i)));
+  // a send above the balance: in a block, code 5
+  const failed = await withBlocks(
+    ctx.devnet,
+    three.client.sendTokens(
+      three.address,
+      ctx.r1,
+      [
+        { denom: 'unative', amount: '1' },
+        { denom: 'nothing', amount: '9' },
+      ],
+      {
+        amount: [{ denom: 'unative', amount: '2000' }],
+        gas: '200000',
+      },
+    ),
+  );
+  assert.ok(failed.code !== 0, 'the failing send failed');
+  ctx.failed = { hash: failed.transactionHash, height: failed.height };
+  for (const c of [one, two, three]) c.client.disconnect();
+  await produceTraffic(ctx.devnet, 3, 4);
+  await ctx.running.indexer.waitForHeight(ctx.devnet.height(), 30_000);
+  const [busy] = await ctx.t.db.query<{ height: number }>(
+    'SELECT height FROM txs GROUP BY height HAVING count(*) >= 3 ORDER BY height LIMIT 1',
+  );
+  assert.ok(busy, 'a block with 3 txs or more');
+  ctx.busy = Number(busy!.height);
+  // an index that starts after the series: the sends above are older than it
+  const from = ctx.series.at(-1)!.height + 1;
+  const t = await openTestDatabase();
+  const running = startIndexer(t.db, ctx.devnet, { pollIntervalMs: 100, startHeight: from });
+  await running.indexer.waitForHeight(ctx.devnet.height(), 30_000);
+  await running.stop();
+  const chain = createChainClient(ctx.devnet.rpcUrl);
+  ctx.late = { t, chain, api: await startTestChainApi(t, chain), from };
+});
+
+test.after(async (ctx) => {
+  await ctx.late?.api.close();
+  ctx.late?.chain.disconnect();
+  await ctx.late?.t.dispose();
+  await closeChainApi(ctx);
+});
+
+const hashOf = (tx: Uint8Array) => toHex(sha256(tx)).toUpperCase();
+
+/** The node's tx_search, every page, in height order. */
+async function nodeSearch(ctx: Ctx, query: string): Promise<string[]> {
+  const found = await ctx.running.chain.comet.txSearchAll({ query, order_by: 'asc' });
+  return found.txs.map((t) => toHex(t.hash).toUpperCase());
+}
+
+/** Every page of a search through next_key; the hashes in the order served. */
+async function searchAll(api: ChainApi, params: string, limit = 3): Promise<{ hashes: string[]; pages: number }> {
+  const hashes: string[] = [];
+  let key: string | null = null;
+  let pages = 0;
+  do {
+    const page = `${params}&pagination.limit=${limit}${key ? `&pagination.key=${q(key)}` : ''}`;
+    const { status, body } = await chainGet(api, `${TXS}?${page}`);
+    assert.is(status, 200, page);
+    assert.ok(body.txs.length <= limit);
+    assert.is(body.txs.length, body.tx_responses.length);
+    hashes.push(...body.tx_responses.map((r: { txhash: string }) => r.txhash));
+    key = body.pagination.next_key;
+    if (key) assert.match(key, /^[A-Za-z0-9+/]+=*$/);
+    pages++;
+    assert.ok(pages < 1000);
+  } while (key);
+  assert.is(new Set(hashes).size, hashes.length, 'no tx twice');
+  return { hashes, pages };
+}
+
+const searchHashes = async (api: ChainApi, params: string) => {
+  const { status, body } = await chainGet(api, `${TXS}?${params}`);
+  assert.is(status, 200, params);
+  return body.tx_responses.map((r: { txhash: string }) => r.txhash) as string[];
+};
+
+test('a tx by hash is the node’s: messages, signer, fee, signatures, result, events, time', async (ctx) => {
+  const { status, body } = await chainGet(ctx.api, `${TXS}/${ctx.tx1.hash.toLowerCase()}`);
+  assert.is(status, 200);
+  const node = await ctx.running.chain.comet.tx({ hash: fromHex(ctx.tx1.hash) });
+  const raw = decodeTxRaw(node.tx);
+  const r = body.tx_response;
+  assert.is(r.txhash, ctx.tx1.hash);
+  assert.is(r.height, String(node.height));
+  assert.is(r.code, 0);
+  assert.is(r.codespace, node.result.codespace ?? '');
+  assert.is(r.raw_log, node.result.log ?? '');
+  assert.equal(r.logs, []);
+  assert.is(r.gas_wanted, String(node.result.gasWanted));
+  assert.is(r.gas_used, String(node.result.gasUsed));
+  assert.equal(
+    r.events,
+    node.result.events.map((e) => ({
+      type: e.type,
+      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
+    })),
+  );
+  const { block } = await ctx.running.chain.comet.block(node.height);
+  assert.is(r.timestamp, `${(block.header.time as Date).toISOString().slice(0, 19)}Z`);
+  assert.equal(body.tx.body.messages, [
+    {
+      '@type': '/cosmos.bank.v1beta1.MsgSend',
+      from_address: ctx.a1,
+      to_address: ctx.r1,
+      amount: [{ denom: 'unative', amount: '5' }],
+    },
+  ]);
+  assert.is(body.tx.body.memo, 'first');
+  assert.is(body.tx.body.timeout_height, '0');
+  const signer = raw.authInfo.signerInfos[0]!;
+  assert.equal(body.tx.auth_info.signer_infos, [
+    {
+      public_key: {
+        '@type': '/cosmos.crypto.secp256k1.PubKey',
+        key: toBase64(PubKey.decode(signer.publicKey!.value).key),
+      },
+      mode_info: { single: { mode: 'SIGN_MODE_DIRECT' } },
+      sequence: signer.sequence.toString(),
+    },
+  ]);
+  assert.equal(body.tx.auth_info.fee, {
+    amount: raw.authInfo.fee!.amount.map((c) => ({ denom: c.denom, amount: c.amount })),
+    gas_limit: raw.authInfo.fee!.gasLimit.toString(),
+    payer: '',
+    granter: '',
+  });
+  assert.is(body.tx.auth_info.tip, null);
+  assert.equal(
+    body.tx.signatures,
+    raw.signatures.map((s) => toBase64(s)),
+  );
+  assert.equal(r.tx, { '@type': '/cosmos.tx.v1beta1.Tx', ...body.tx });
+  assertShape(body, 'tx-by-hash', { ignore: MESSAGES_DIFFER });
+});
+
+test('a contract call prints its msg as JSON, its funds as coins', async (ctx) => {
+  const [hash] = await nodeSearch(ctx, `message.action='${EXECUTE}'`);
+  const { status, body } = await chainGet(ctx.api, `${TXS}/${hash}`);
+  assert.is(status, 200);
+  const [message] = body.tx.body.messages;
+  const decoded = decodeTxRaw((await ctx.running.chain.comet.tx({ hash: fromHex(hash!) })).tx);
+  const { MsgExecuteContract } = await import('cosmjs-types/cosmwasm/wasm/v1/tx');
+  const node = MsgExecuteContract.decode(decoded.body.messages[0]!.value);
+  assert.equal(message, {
+    '@type': EXECUTE,
+    sender: node.sender,
+    contract: node.contract,
+    msg: JSON.parse(Buffer.from(node.msg).toString('utf8')),
+    funds: node.funds.map((c) => ({ denom: c.denom, amount: c.amount })),
+  });
+  assertShape(body, 'tx-by-hash', { ignore: MESSAGES_DIFFER });
+});
+
+test('a failed tx: its code and raw_log as the node has them', async (ctx) => {
+  const { body } = await chainGet(ctx.api, `${TXS}/${ctx.failed.hash}`);
+  const node = await ctx.running.chain.comet.tx({ hash: fromHex(ctx.failed.hash) });
+  assert.ok(node.result.code !== 0);
+  assert.is(body.tx_response.code, node.result.code);
+  assert.is(body.tx_response.codespace, node.result.codespace ?? '');
+  assert.is(body.tx_response.raw_log, node.result.log);
+  assert.ok(body.tx_response.raw_log.length > 0);
+  // the ante handler's events stay: it is found by its sender
+  const query = `message.sender='${ctx.a3}'`;
+  const found = (await searchAll(ctx.api, `events=${q(query)}`)).hashes;
+  assert.equal(found, await nodeSearch(ctx, query));
+  assert.ok(found.includes(ctx.failed.hash));
+});
+
+test('unknown and malformed hashes', async (ctx) => {
+  const unknown = toHex(sha256(new TextEncoder().encode('nobody'))); // lower case, as sent
+  for (const api of [ctx.api, ctx.late.api]) {
+    const { status, body } = await chainGet(api, `${TXS}/${unknown}`);
+    assert.is(status, 404);
+    assert.equal(body, { code: 5, message: `tx not found: ${unknown}`, details: [] });
+    assertShape(body, 'error-tx-not-found');
+  }
+  for (const [hash, message] of [
+    ['xyz', "encoding/hex: invalid byte: U+0078 'x'"],
+    ['ABC', 'encoding/hex: odd length hex string'],
+    ['ABCD', 'invalid tx hash ABCD: a tx hash is 32 bytes (64 hex digits)'],
+    [`${ctx.tx1.hash}00`, `invalid tx hash ${ctx.tx1.hash}00: a tx hash is 32 bytes (64 hex digits)`],
+  ] as const) {
+    const { status, body } = await chainGet(ctx.api, `${TXS}/${hash}`);
+    assert.is(status, 400, hash);
+    assert.equal(body, { code: 3, message, details: [] });
+  }
+});
+
+test('a tx older than the index is read through from the node', async (ctx) => {
+  const [low] = await ctx.late.t.db.query<{ low: number }>('SELECT min(height) AS low FROM txs');
+  assert.ok(Number(low!.low) >= ctx.late.from && ctx.tx1.height < ctx.late.from, 'tx1 is older than the late index');
+  for (const sent of [ctx.tx1, ctx.failed, ...ctx.series]) {
+    const indexed = await chainGet(ctx.api, `${TXS}/${sent.hash}`);
+    const through = await chainGet(ctx.late.api, `${TXS}/${sent.hash.toLowerCase()}`);
+    assert.is(through.status, 200);
+    // the node also has the result's data, which the index does not keep
+    const node = await ctx.running.chain.comet.tx({ hash: fromHex(sent.hash) });
+    assert.is(through.body.tx_response.data, toHex(node.result.data ?? new Uint8Array()).toUpperCase());
+    assert.is(indexed.body.tx_response.data, '');
+    through.body.tx_response.data = '';
+    assert.equal(through.body, indexed.body);
+  }
+});
+
+test('each filter form finds what the node’s tx_search finds', async (ctx) => {
+  const forms: [string, string][] = [
+    [`events=${q(`message.sender='${ctx.a1}'`)}`, `message.sender='${ctx.a1}'`],
+    [`events=${q(`transfer.recipient='${ctx.r1}'`)}`, `transfer.recipient='${ctx.r1}'`],
+    [`events=${q(`message.action='${EXECUTE}'`)}`, `message.action='${EXECUTE}'`],
+    [`events=${q(`message.action='/cosmos.bank.v1beta1.MsgSend'`)}`, `message.action='/cosmos.bank.v1beta1.MsgSend'`],
+    [`events=${q(`tx.height=${ctx.busy}`)}`, `tx.height=${ctx.busy}`],
+    [`events=${q(`tx.height='${ctx.busy}'`)}`, `tx.height=${ctx.busy}`],
+    // SDK 0.45 clients send values unquoted
+    [`events=${q(`transfer.recipient=${ctx.r2}`)}`, `transfer.recipient='${ctx.r2}'`],
+    // SDK 0.50 clients send a query
+    [`query=${q(`message.sender='${ctx.a2}'`)}`, `message.sender='${ctx.a2}'`],
+    [`query=${q(`tx.height = ${ctx.tx2.height}`)}`, `tx.height=${ctx.tx2.height}`],
+  ];
+  for (const [params, query] of forms) {
+    const expected = await nodeSearch(ctx, query);
+    assert.ok(expected.length > 0, query);
+    assert.equal((await searchAll(ctx.api, params)).hashes, expected, params);
+  }
+  assert.equal(await nodeSearch(ctx, `transfer.recipient='${ctx.r1}'`), [ctx.tx1.hash, ctx.tx2.hash]);
+  const { block } = await ctx.running.chain.comet.block(ctx.busy);
+  assert.equal(await searchHashes(ctx.api, `events=${q(`tx.height=${ctx.busy}`)}`), block.txs.map(hashOf));
+});
+
+test('conditions combine with AND: several events=, a query, or both', async (ctx) => {
+  const recipient = `transfer.recipient='${ctx.r1}'`;
+  const sender = `message.sender='${ctx.a2}'`;
+  assert.equal(await searchHashes(ctx.api, `events=${q(recipient)}&events=${q(sender)}`), [ctx.tx2.hash]);
+  assert.equal(await searchHashes(ctx.api, `query=${q(`${recipient} AND ${sender}`)}`), [ctx.tx2.hash]);
+  assert.equal(await searchHashes(ctx.api, `events=${q(recipient)}&query=${q(sender)}`), [ctx.tx2.hash]);
+  assert.equal(await searchHashes(ctx.api, `query=${q(`${recipient} AND tx.height=${ctx.tx1.height}`)}`), [
+    ctx.tx1.hash,
+  ]);
+  assert.equal(
+    await searchHashes(
+      ctx.api,
+      `query=${q(`${recipient} AND message.sender='${ctx.a1}' AND message.action='/cosmos.bank.v1beta1.MsgSend'`)}`,
+    ),
+    [ctx.tx1.hash],
+  );
+  assert.equal(
+    await searchHashes(
+      ctx.api,
+      `events=${q(`tx.height=${ctx.tx1.height}`)}&events=${q(`tx.height=${ctx.tx2.height}`)}`,
+    ),
+    [],
+  );
+  assert.equal(await searchHashes(ctx.api, `events=${q(`transfer.recipient='${ctx.r2}'`)}&events=${q(sender)}`), []);
+});
+
+test('order and pages: next_key visits every tx once, both directions', async (ctx) => {
+  const series = ctx.series.map((s) => s.hash);
+  const recipient = `events=${q(`transfer.recipient='${ctx.r2}'`)}`;
+  const asc = await searchAll(ctx.api, recipient);
+  assert.equal(asc.hashes, series);
+  assert.is(asc.pages, 3);
+  for (const desc of ['order_by=ORDER_BY_DESC', 'order_by=2', 'pagination.reverse=true']) {
+    assert.equal((await searchAll(ctx.api, `${recipient}&${desc}`)).hashes, [...series].reverse(), desc);
+  }
+  assert.equal((await searchAll(ctx.api, `${recipient}&order_by=ORDER_BY_ASC`, 1)).hashes, series);
+  assert.equal((await searchAll(ctx.api, `${recipient}&order_by=1`, 7)).hashes, series);
+  // txs of one block: the cursor steps through tx indexes
+  const { block } = await ctx.running.chain.comet.block(ctx.busy);
+  const busy = `events=${q(`tx.height=${ctx.busy}`)}`;
+  assert.equal((await searchAll(ctx.api, busy, 1)).hashes, block.txs.map(hashOf));
+  assert.equal((await searchAll(ctx.api, `${busy}&order_by=ORDER_BY_DESC`, 2)).hashes, block.txs.map(hashOf).reverse());
+  const action = `events=${q(`message.action='${EXECUTE}'`)}`;
+  assert.equal((await searchAll(ctx.api, action, 2)).hashes, await nodeSearch(ctx, `message.action='${EXECUTE}'`));
+});
+
+test('totals: counted when asked or with no page size, never on a key page; offsets; SDK 0.47 page/limit', async (ctx) => {
+  const series = ctx.series.map((s) => s.hash);
+  const recipient = `events=${q(`transfer.recipient='${ctx.r2}'`)}`;
+  const get = async (params: string) => (await chainGet(ctx.api, `${TXS}?${recipient}&${params}`)).body;
+  const counted = await get('pagination.limit=3&pagination.count_total=true');
+  assert.equal(counted.pagination.total, '7');
+  assert.is(counted.total, '7');
+  const notAsked = await get('pagination.limit=3');
+  assert.is(notAsked.pagination.total, '0');
+  assert.is(notAsked.total, '0');
+  const keyPage = await get(`pagination.key=${q(notAsked.pagination.next_key)}&pagination.count_total=true`);
+  assert.is(keyPage.total, '0');
+  assert.equal(
+    keyPage.tx_responses.map((r: { txhash: string }) => r.txhash),
+    series.slice(3),
+  );
+  const plain = await get('');
+  assert.is(plain.total, '7');
+  assert.is(plain.pagination.next_key, null);
+  const offset = await get('pagination.offset=2&pagination.limit=3');
+  assert.equal(
+    offset.tx_responses.map((r: { txhash: string }) => r.txhash),
+    series.slice(2, 5),
+  );
+  assert.ok(offset.pagination.next_key);
+  const legacy = await get('page=2&limit=3');
+  assert.equal(
+    legacy.tx_responses.map((r: { txhash: string }) => r.txhash),
+    series.slice(3, 6),
+  );
+  assert.is(legacy.total, '7');
+  const last = await get('page=3&limit=3');
+  assert.equal(
+    last.tx_responses.map((r: { txhash: string }) => r.txhash),
+    series.slice(6),
+  );
+  assert.is(last.pagination.next_key, null);
+  // a page holds at most 100
+  const capped = await get('pagination.limit=1000');
+  assert.is(capped.txs.length, 7);
+});
+
+test('the shape of a node’s search answer (txs-search.json; pagination an object, total beside it)', async (ctx) => {
+  const { body } = await chainGet(ctx.api, `${TXS}?events=${q(`transfer.recipient='${ctx.r1}'`)}`);
+  assertShape(body, 'txs-search', {
+    nullable: ['pagination'],
+    ignore: ['txs[].body.messages', 'tx_responses[].tx.body.messages'],
+  });
+  assert.equal(Object.keys(body.pagination), ['next_key', 'total']);
+  assert.is(body.txs.length, 2);
+  for (let i = 0; i < 2; i++)
+    assert.equal(body.tx_responses[i].tx, { '@type': '/cosmos.tx.v1beta1.Tx', ...body.txs[i] });
+  const byHash = await chainGet(ctx.api, `${TXS}/${ctx.tx2.hash}`);
+  assert.equal(body.tx_responses[1], byHash.body.tx_response);
+});
+
+test('search errors', async (ctx) => {
+  const expect = async (params: string, message: string | RegExp) => {
+    const { status, body } = await chainGet(ctx.api, `${TXS}${params}`);
+    assert.is(status, 400, params);
+    assert.is(body.code, 3, params);
+    assert.equal(body.details, []);
+    if (typeof message === 'string') assert.is(body.message, message, params);
+    else assert.match(body.message, message, params);
+  };
+  await expect('', 'must declare at least one event to search');
+  assert.equal(
+    (await chainGet(ctx.api, `${TXS}?order_by=ORDER_BY_DESC`)).body,
+    fixture('error-txs-must-declare-event-sdk047'),
+  );
+  const le = await chainGet(ctx.api, `${TXS}?events=${q('tx.height<=10')}`);
+  assert.equal(le.body, fixture('error-txs-invalid-event-sdk046'));
+  await expect(
+    `?events=${q('message.sender')}`,
+    'invalid event; event message.sender should be of the format: {eventType}.{eventAttribute}={value}',
+  );
+  await expect(`?events=${q("message.sender=''a b'")}`, /should be of the format/);
+  const keys = /message\.sender, message\.action, transfer\.recipient, tx\.height/;
+  await expect(`?events=${q("wasm._contract_address='native1x'")}`, keys);
+  await expect(`?events=${q("transfer.sender='native1x'")}`, keys);
+  await expect(`?query=${q(`message.sender='${ctx.a1}' AND coin_spent.spender='x'`)}`, keys);
+  await expect(`?query=${q('tx.height > 5')}`, /only = \(equality\)/);
+  await expect(`?query=${q('tx.height EXISTS')}`, /only = \(equality\)/);
+  await expect(`?query=${q('nonsense')}`, /invalid query/);
+  await expect(`?query=${q("message.sender='a' OR message.sender='b'")}`, /invalid query/);
+  await expect(`?events=${q('tx.height=abc')}`, /tx\.height must be a non-negative integer/);
+  const ok = `events=${q(`transfer.recipient='${ctx.r2}'`)}`;
+  await expect(`?${ok}&order_by=SIDEWAYS`, 'type mismatch, parameter: order_by, error: SIDEWAYS is not valid');
+  await expect(`?${ok}&pagination.key=AAAA`, /invalid pagination.key/);
+  await expect(`?${ok}&pagination.key=AAAAAAAAAAAAAAAA&pagination.offset=1`, /either offset or key/);
+  await expect(`?${ok}&pagination.limit=x`, /type mismatch, parameter: pagination.limit/);
+  await expect(`?${ok}&page=-1`, /type mismatch, parameter: page/);
+});
+
+test('a block’s txs: GetBlockWithTxs from the index, pages, read through below the index', async (ctx) => {
+  const { status, body } = await chainGet(ctx.api, `${TXS}/block/${ctx.busy}`);
+  assert.is(status, 200);
+  const { block } = await ctx.running.chain.comet.block(ctx.busy);
+  const hashes = block.txs.map(hashOf);
+  const singles = await Promise.all(hashes.map(async (h) => (await chainGet(ctx.api, `${TXS}/${h}`)).body.tx));
+  assert.equal(body.txs, singles);
+  const plainBlock = (await chainGet(ctx.api, `/cosmos/base/tendermint/v1beta1/blocks/${ctx.busy}`)).body;
+  assert.equal(body.block_id, plainBlock.block_id);
+  assert.equal(body.block, plainBlock.block);
+  assert.equal(body.pagination, { next_key: null, total: String(hashes.length) });
+  assertShape({ block_id: body.block_id, block: body.block }, 'blocks-height', { ignore: ['sdk_block'] });
+
+  // pages through next_key, offsets, reverse
+  const seen: unknown[] = [];
+  let key: string | null = null;
+  do {
+    const page: { txs: unknown[]; pagination: { next_key: string | null } } = (
+      await chainGet(ctx.api, `${TXS}/block/${ctx.busy}?pagination.limit=2${key ? `&pagination.key=${q(key)}` : ''}`)
+    ).body;
+    assert.ok(page.txs.length <= 2);
+    seen.push(...page.txs);
+    key = page.pagination.next_key;
+  } while (key);
+  assert.equal(seen, singles);
+  const second = (await chainGet(ctx.api, `${TXS}/block/${ctx.busy}?pagination.offset=1&pagination.limit=1`)).body;
+  assert.equal(second.txs, [singles[1]]);
+  const reversed = (await chainGet(ctx.api, `${TXS}/block/${ctx.busy}?pagination.reverse=true`)).body;
+  assert.equal(reversed.txs, [...singles].reverse());
+  const beyond = await chainGet(ctx.api, `${TXS}/block/${ctx.busy}?pagination.offset=${hashes.length}`);
+  assert.is(beyond.status, 400);
+  assert.is(beyond.body.code, 3);
+
+  // below the late index: read through from the node, the same answer
+  for (const height of [ctx.tx1.height, ctx.series[3]!.height, ctx.busy]) {
+    const indexed = await chainGet(ctx.api, `${TXS}/block/${height}`);
+    const through = await chainGet(ctx.late.api, `${TXS}/block/${height}`);
+    assert.is(through.status, 200);
+    assert.equal(through.body, indexed.body, `height ${height}`);
+  }
+  assert.ok(ctx.tx1.height < ctx.late.from);
+});
+
+test('a block’s txs: height errors', async (ctx) => {
+  const tip = (await ctx.running.chain.comet.status()).syncInfo.latestBlockHeight;
+  for (const api of [ctx.api, ctx.late.api]) {
+    for (const height of [0, -2, tip + 10]) {
+      const { status, body } = await chainGet(api, `${TXS}/block/${height}`);
+      assert.is(status, 400, String(height));
+      assert.equal(body, {
+        code: 3,
+        message: `requested height ${height} but height must not be less than 1 or greater than the current height ${tip}: invalid height`,
+        details: [],
+      });
+    }
+    const abc = await chainGet(api, `${TXS}/block/abc`);
+    assert.is(abc.status, 400);
+    assert.equal(abc.body, fixture('error-block-height-not-a-number'));
+  }
+});
+
+test('a node that cannot be reached: indexed txs answer, a hash the index lacks is 503', async (ctx) => {
+  await ctx.devnet.pause();
+  try {
+    assert.is((await chainGet(ctx.late.api, `${TXS}/${await lateHash(ctx)}`)).status, 200);
+    const older = await chainGet(ctx.late.api, `${TXS}/${ctx.tx1.hash}`);
+    assert.is(older.status, 503);
+    assert.equal(older.body, { code: 14, message: 'the chain node cannot be reached', details: [] });
+    const search = await chainGet(ctx.late.api, `${TXS}?events=${q(`message.action='${EXECUTE}'`)}`);
+    assert.is(search.status, 200);
+    assert.ok(search.body.txs.length > 0);
+  } finally {
+    await ctx.devnet.resume();
+  }
+});
+
+async function lateHash(ctx: Ctx): Promise<string> {
+  const [row] = await ctx.late.t.db.query<{ hash: string }>('SELECT hash FROM txs LIMIT 1');
+  return row!.hash;
+}
+
+test.run();
