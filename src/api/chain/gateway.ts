@@ -118,3 +118,31 @@ export async function fromNode<T>(call: () => Promise<T>): Promise<T> {
     throw nodeFailure(error);
   }
 }
+
+/**
+ * baseapp's gRPC-over-ABCI wraps a query's gRPC status in an SDK error, appending that
+ * error's text (NotFound → ": key not found", InvalidArgument and FailedPrecondition →
+ * ": invalid request", Unauthenticated → ": unauthorized", others → ": unknown request").
+ * A node's own gateway calls the query in-process and answers the status text alone.
+ */
+const ABCI_WRAP_SUFFIX: Record<number, string> = {
+  [GRPC.NOT_FOUND]: ': key not found',
+  [GRPC.INVALID_ARGUMENT]: ': invalid request',
+  [GRPC.FAILED_PRECONDITION]: ': invalid request',
+  16: ': unauthorized',
+};
+
+/**
+ * Like fromNode, for a gRPC query the node answered over ABCI: a refusal is worded as the
+ * node's gateway words it ("account <a> not found", not "… not found: key not found").
+ */
+export async function fromQuery<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await fromNode(call);
+  } catch (error) {
+    if (!(error instanceof GatewayError) || error.code === GRPC.UNAVAILABLE) throw error;
+    const suffix = ABCI_WRAP_SUFFIX[error.code] ?? ': unknown request';
+    if (!error.message.endsWith(suffix)) throw error;
+    throw new GatewayError(error.code, error.message.slice(0, -suffix.length), error.headers);
+  }
+}

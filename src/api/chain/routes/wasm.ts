@@ -1,5 +1,77 @@
-// (routes of this group are registered here)
-import type { Polka } from 'polka';
+// CosmWasm smart queries through the node (docs/chain-api.md, "Contracts"):
+// `GET /cosmwasm/wasm/v1/contract/{contract_address}/smart/{query_data}`. The query is the
+// base64 of a JSON value (standard or URL-safe alphabet, padding optional); its bytes go to
+// the node unchanged and the contract's JSON answer comes back unchanged under `data`
+// (never re-serialized, so 64-bit numbers in it keep their digits). Never cached.
+import type { ServerResponse } from 'node:http';
+import { fromBase64, fromUtf8 } from '@cosmjs/encoding';
+import { createProtobufRpcClient } from '@cosmjs/stargate';
+import { QueryClientImpl as WasmQuery } from 'cosmjs-types/cosmwasm/wasm/v1/query';
+import type { Polka, Request } from 'polka';
+import { HttpError } from '../../http/errors.ts';
+import { sendJsonText } from '../../http/respond.ts';
 import type { ChainApiContext } from '../context.ts';
+import { fromQuery, GatewayError, GRPC, gatewayBody, invalidArgument } from '../gateway.ts';
+import { addressParam } from '../params.ts';
 
-export function registerWasm(_app: Polka, _ctx: ChainApiContext): void {}
+/**
+ * A bytes path parameter as grpc-gateway's runtime.Bytes reads it (standard base64, else
+ * URL-safe), also without padding; refused with its "type mismatch … illegal base64 data
+ * at input byte N" (400, code 3).
+ */
+export function base64PathParam(name: string, value: string): Uint8Array {
+  const body = value.replace(/={1,2}$/, '');
+  const fail = (at: number) =>
+    invalidArgument(`type mismatch, parameter: ${name}, error: illegal base64 data at input byte ${at}`);
+  // Neither alphabet: the error is the URL-safe decoding's (the last one tried), at its
+  // first byte outside that alphabet.
+  if (!/^[A-Za-z0-9+/]*$/.test(body) && !/^[A-Za-z0-9_-]*$/.test(body)) throw fail(body.search(/[^A-Za-z0-9_-]/));
+  if (body.length % 4 === 1) throw fail(body.length - 1);
+  if (body.length !== value.length && value.length % 4 !== 0) throw fail(body.length);
+  const padded = body.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (body.length % 4)) % 4);
+  return fromBase64(padded);
+}
+
+/** wasmd's check of a query (RawContractMessage.ValidateBasic: valid JSON), 400 code 3 "invalid query data". */
+function jsonQuery(bytes: Uint8Array): Uint8Array {
+  try {
+    JSON.parse(fromUtf8(bytes));
+  } catch {
+    throw invalidArgument('invalid query data');
+  }
+  return bytes;
+}
+
+/**
+ * The contract refused the query, or there is no contract at the address: the node's body,
+ * code 2 (Unknown) with wasmd's text ("Generic error: …: query wasm contract failed",
+ * "address <a>: no such contract"), with HTTP 400 rather than grpc-gateway's 500: the
+ * query, not the service, is at fault, and clients retry a 5xx (docs/chain-api.md,
+ * "Contracts"; the same choice as a refused simulation).
+ */
+function refused(error: unknown): never {
+  if (error instanceof GatewayError && error.code === GRPC.UNKNOWN)
+    throw new HttpError(400, error.message, undefined, {}, gatewayBody(GRPC.UNKNOWN, error.message));
+  throw error;
+}
+
+export function registerWasm(app: Polka, ctx: ChainApiContext): void {
+  const wasm = new WasmQuery(createProtobufRpcClient(ctx.chain.queries));
+
+  app.get(
+    '/cosmwasm/wasm/v1/contract/:contract_address/smart/:query_data',
+    async (req: Request, res: ServerResponse) => {
+      const queryData = jsonQuery(base64PathParam('query_data', req.params.query_data ?? ''));
+      const address = addressParam(req.params.contract_address ?? '', ctx.prefixes.account, 'contract address');
+      const { data } = await fromQuery(() => wasm.SmartContractState({ address, queryData })).catch(refused);
+      let text: string;
+      try {
+        text = fromUtf8(data);
+        JSON.parse(text);
+      } catch {
+        throw new GatewayError(GRPC.INTERNAL, 'the contract answered with bytes that are not JSON');
+      }
+      sendJsonText(res, 200, `{"data":${text}}`);
+    },
+  );
+}
