@@ -1,6 +1,8 @@
 // PostgreSQL's COPY text format, for bulk writes through either adapter: one line per
 // row, tab-separated, \N for null, backslash escapes, bytea as \x hex.
 
+import { DatabaseError } from './types.ts';
+
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 const NEEDS_ESCAPE = /[\\\t\n\r]/;
 
@@ -137,6 +139,13 @@ function withoutExponent(s: string): string | undefined {
   return `${sign === '-' ? '-' : ''}${body}`;
 }
 
+// A value the binary encoder cannot write is refused as PostgreSQL's own input functions
+// refuse it (what the server adapter reports for the same row): SQLSTATE and message alike.
+const invalidInput = (type: string, v: unknown) =>
+  new DatabaseError(`invalid input syntax for type ${type}: "${String(v)}"`, { code: '22P02' });
+const outOfRange = (type: string, v: unknown) =>
+  new DatabaseError(`value "${String(v)}" is out of range for type ${type}`, { code: '22003' });
+
 function decimalText(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
   let s: string | undefined;
@@ -147,7 +156,7 @@ function decimalText(v: unknown): string {
     const expanded = withoutExponent(s);
     if (expanded !== undefined && DECIMAL.test(expanded)) return expanded;
   }
-  throw new TypeError(`not a decimal number for a numeric column: ${String(v)}`);
+  throw invalidInput('numeric', v);
 }
 
 function integer(v: unknown, bits: 16 | 32): number {
@@ -157,8 +166,10 @@ function integer(v: unknown, bits: 16 | 32): number {
       : typeof v === 'number' || typeof v === 'bigint'
         ? Number(v)
         : NaN;
+  const type = bits === 16 ? 'smallint' : 'integer';
+  if (!Number.isInteger(n)) throw invalidInput(type, v);
   const limit = 2 ** (bits - 1);
-  if (!Number.isInteger(n) || n < -limit || n >= limit) throw new TypeError(`not a ${bits}-bit integer: ${String(v)}`);
+  if (n < -limit || n >= limit) throw outOfRange(type, v);
   return n;
 }
 
@@ -170,7 +181,7 @@ function boolean(v: unknown): boolean {
   const text = String(v).trim().toLowerCase();
   if (TRUE.has(text)) return true;
   if (FALSE.has(text)) return false;
-  throw new TypeError(`not a boolean: ${String(v)}`);
+  throw invalidInput('boolean', v);
 }
 
 /** numeric's binary form: base-10000 digit groups with a weight, sign and display scale. */
@@ -202,7 +213,7 @@ function timestampMicros(v: unknown): bigint {
   if (v instanceof Date) return BigInt(v.getTime()) * 1000n - POSTGRES_EPOCH_MICROS;
   if (typeof v === 'string') {
     const ms = Date.parse(v);
-    if (Number.isNaN(ms)) throw new TypeError(`not a timestamp: ${v}`);
+    if (Number.isNaN(ms)) throw invalidInput('timestamp with time zone', v);
     // Date keeps milliseconds; the microseconds of a longer fraction are added back,
     // rounded to the microsecond as PostgreSQL rounds (half to even)
     const rest = /\.\d{3}(\d+)/.exec(v)?.[1] ?? '';
@@ -212,7 +223,7 @@ function timestampMicros(v: unknown): bigint {
       micros++;
     return BigInt(ms) * 1000n + BigInt(micros) - POSTGRES_EPOCH_MICROS;
   }
-  throw new TypeError(`not a timestamp: ${String(v)}`);
+  throw invalidInput('timestamp with time zone', v);
 }
 
 const jsonText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));

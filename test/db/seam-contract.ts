@@ -195,6 +195,7 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     );
     const err = await db.copyIn('seam_copy3', ['id', 'amt'], [[5, '-1']]).catch((e) => e);
     assert.instance(err, DatabaseError, 'the domain check still applies');
+    assert.is(err.code, '23514', `a check violation: ${err.message}`);
     // what PostgreSQL's own input would make of the same values
     await db.exec(
       'DROP TABLE IF EXISTS seam_copy5; CREATE TABLE seam_copy5 (id int, flag boolean, dec numeric, at timestamptz)',
@@ -219,19 +220,30 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
         [3, false, '0.0000001', '00:00:01.000000'],
       ],
     );
-    for (const bad of [
-      [4, 'maybe', null, null],
-      [1.7, null, null, null],
-      ['x', null, null, null],
-    ]) {
-      assert.ok(
-        await db.copyIn('seam_copy5', ['id', 'flag', 'dec', 'at'], [bad]).then(
-          () => false,
-          () => true,
-        ),
-        `${JSON.stringify(bad)} is refused`,
+    // refused as PostgreSQL's input functions refuse them, whichever adapter encodes the row
+    for (const [bad, code, message] of [
+      [[4, 'maybe', null, null], '22P02', 'invalid input syntax for type boolean: "maybe"'],
+      [[1.7, null, null, null], '22P02', 'invalid input syntax for type integer: "1.7"'],
+      [['x', null, null, null], '22P02', 'invalid input syntax for type integer: "x"'],
+      [[3_000_000_000, null, null, null], '22003', 'value "3000000000" is out of range for type integer'],
+      [[5, null, 'ten', null], '22P02', 'invalid input syntax for type numeric: "ten"'],
+    ] as const) {
+      const err = await db.copyIn('seam_copy5', ['id', 'flag', 'dec', 'at'], [bad]).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.instance(err, DatabaseError, `${JSON.stringify(bad)} is refused with a DatabaseError: ${err}`);
+      assert.equal(
+        { code: (err as DatabaseError).code, message: (err as DatabaseError).message },
+        { code, message },
+        `${JSON.stringify(bad)} is refused as PostgreSQL refuses it`,
       );
     }
+    assert.is(
+      (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seam_copy5 WHERE id > 3'))[0]!.n,
+      0,
+      'and stores nothing',
+    );
   });
 
   test('copyIn with ignoreDuplicates stores only new rows and says how many, in or out of a transaction', async ({
@@ -318,6 +330,7 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     );
     const bad = await db.copyIn('seam_copy4', ['id', 'label'], [[9, null]], { ignoreDuplicates: true }).catch((e) => e);
     assert.instance(bad, DatabaseError, 'other constraints still fail the copy');
+    assert.is(bad.code, '23502', `a not-null violation: ${bad.message}`);
     assert.is(
       await db.copyIn('seam_copy4', ['id', 'label'], [[9, 'nine']], { ignoreDuplicates: true }),
       1,
