@@ -1,9 +1,9 @@
 // The API's response cache: tag invalidation, shared in-flight computations, and the
-// stale-while-revalidate mode of the token list.
+// stale-while-revalidate mode of the token list. Time is a clock the tests move by hand and
+// every computation ends when the test says so: no test waits for time to pass.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ANY, createResponseCache, tokenTag } from '../../src/api/http/response-cache.ts';
-import { sleep } from '../helpers/wait.ts';
 
 const test = suite('response cache');
 
@@ -19,7 +19,21 @@ function gate() {
     },
     release: async () => {
       for (const go of waiting.splice(0)) go();
-      await sleep(0);
+      await settled();
+    },
+  };
+}
+
+/** Lets every promise reaction already queued run (they all run before the next macrotask). */
+const settled = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The cache's clock, moved only by the test. */
+function manualClock() {
+  let now = 1_000;
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
     },
   };
 }
@@ -53,16 +67,18 @@ test('a body whose data changed while it was computed is returned but not kept',
 });
 
 test('revalidate: the first request waits; after a change the last body is served while one new body is computed', async () => {
-  const cache = createResponseCache();
+  const clock = manualClock();
+  const cache = createResponseCache({ clock: clock.now });
   const g = gate();
   const opts = { maxStaleMs: 1000 };
   const first = cache.remember('list', [ANY], 60_000, g.compute, opts);
+  clock.advance(10); // the first computation takes 10 ms
   await g.release();
   assert.is(await first, 'body 1');
   assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 1', 'fresh: served without computing');
   assert.is(g.calls(), 1);
 
-  await sleep(200); // past the cooldown (4x the first computation's time)
+  clock.advance(40); // the cooldown, 4 x 10 ms, is over
   cache.invalidate([ANY]);
   assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 1', 'stale body served at once');
   assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 1');
@@ -72,33 +88,39 @@ test('revalidate: the first request waits; after a change the last body is serve
 });
 
 test('revalidate: past maxStaleMs requests wait for the new body', async () => {
-  const cache = createResponseCache();
+  const clock = manualClock();
+  const cache = createResponseCache({ clock: clock.now });
   const g = gate();
   const opts = { maxStaleMs: 50 };
   const first = cache.remember('list', [ANY], 60_000, g.compute, opts);
   await g.release();
   await first;
   cache.invalidate([ANY]);
-  await sleep(80);
+  clock.advance(51);
   let answered = false;
   const late = cache.remember('list', [ANY], 60_000, g.compute, opts).then((b) => {
     answered = true;
     return b;
   });
-  await sleep(20);
+  await settled();
   assert.not.ok(answered, 'too stale to serve: waits');
+  assert.is(g.calls(), 2, 'for the one new computation');
   await g.release();
   assert.is(await late, 'body 2');
 });
 
 test('revalidate: the TTL makes a body stale like an invalidation', async () => {
-  const cache = createResponseCache();
+  const clock = manualClock();
+  const cache = createResponseCache({ clock: clock.now });
   const g = gate();
   const opts = { maxStaleMs: 1000 };
   const first = cache.remember('list', [ANY], 30, g.compute, opts);
   await g.release();
   await first;
-  await sleep(200); // expired, and past the cooldown
+  clock.advance(29);
+  assert.is(await cache.remember('list', [ANY], 30, g.compute, opts), 'body 1', 'within the TTL: fresh');
+  assert.is(g.calls(), 1, 'not recomputed');
+  clock.advance(1);
   assert.is(await cache.remember('list', [ANY], 30, g.compute, opts), 'body 1', 'expired: served stale');
   assert.is(g.calls(), 2, 'and recomputed');
   await g.release();
@@ -106,39 +128,46 @@ test('revalidate: the TTL makes a body stale like an invalidation', async () => 
 });
 
 test('revalidate: a change during the computation leaves its body stale; recomputation waits 4x its duration', async () => {
-  const cache = createResponseCache();
-  let n = 0;
-  const slow = async () => {
-    await sleep(100);
-    return `body ${++n}`;
-  };
+  const clock = manualClock();
+  const cache = createResponseCache({ clock: clock.now });
+  const g = gate();
   const opts = { maxStaleMs: 5000 };
-  assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1');
+  const first = cache.remember('list', [ANY], 60_000, g.compute, opts);
+  clock.advance(100); // the computation takes 100 ms
+  await g.release();
+  assert.is(await first, 'body 1');
   cache.invalidate([ANY]);
-  assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1', 'served stale');
+  assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 1', 'served stale');
+  clock.advance(399);
   assert.is(
-    await cache.remember('list', [ANY], 60_000, slow, opts),
+    await cache.remember('list', [ANY], 60_000, g.compute, opts),
     'body 1',
     'cooling down: 4 x 100 ms since the last computation',
   );
-  await sleep(900);
-  assert.is(await cache.remember('list', [ANY], 60_000, slow, opts), 'body 1', 'stale still; recomputing now');
+  assert.is(g.calls(), 1, 'nothing recomputed while cooling down');
+  clock.advance(1);
+  assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 1', 'stale still; recomputing now');
+  assert.is(g.calls(), 2);
   cache.invalidate([ANY]); // during that computation
-  await sleep(300);
-  assert.is(n, 2);
+  clock.advance(100);
+  await g.release();
   assert.is(
-    await cache.remember('list', [ANY], 60_000, slow, opts),
+    await cache.remember('list', [ANY], 60_000, g.compute, opts),
     'body 2',
     'the new body, served though already stale',
   );
-  await sleep(900);
-  await cache.remember('list', [ANY], 60_000, slow, opts);
-  await sleep(300);
-  assert.is(n, 3, 'the body that went stale during its computation is recomputed');
+  assert.is(g.calls(), 2, 'cooling down again');
+  clock.advance(400);
+  assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 2');
+  assert.is(g.calls(), 3, 'the body that went stale during its computation is recomputed');
+  await g.release();
+  assert.is(await cache.remember('list', [ANY], 60_000, g.compute, opts), 'body 3', 'and fresh from then on');
+  assert.is(g.calls(), 3);
 });
 
 test('revalidate: a failed background computation keeps the old body until maxStaleMs, then the error reaches the request', async () => {
-  const cache = createResponseCache();
+  const clock = manualClock();
+  const cache = createResponseCache({ clock: clock.now });
   let fail = false;
   let n = 0;
   const compute = async () => {
@@ -149,8 +178,16 @@ test('revalidate: a failed background computation keeps the old body until maxSt
   assert.is(await cache.remember('list', [ANY], 60_000, compute, opts), 'body 1');
   fail = true;
   cache.invalidate([ANY]);
-  assert.is(await cache.remember('list', [ANY], 60_000, compute, opts), 'body 1');
-  await sleep(80);
+  assert.is(
+    await cache.remember('list', [ANY], 60_000, compute, opts),
+    'body 1',
+    'served stale; the recomputation fails',
+  );
+  await settled();
+  clock.advance(60);
+  assert.is(await cache.remember('list', [ANY], 60_000, compute, opts), 'body 1', 'still within maxStaleMs');
+  await settled();
+  clock.advance(1);
   const error = await cache.remember('list', [ANY], 60_000, compute, opts).then(
     () => undefined,
     (e: Error) => e,

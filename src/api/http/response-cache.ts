@@ -62,11 +62,16 @@ interface Revalidated {
 
 const MAX_BYTES = 64 * 1024 * 1024;
 /** A monotonic clock for staleness (a wall-clock jump must not stretch or cut it). */
-const clock = () => performance.now();
+const monotonic = () => performance.now();
 /** A revalidated body is recomputed at most once per this many times its compute time. */
 const REVALIDATE_COOLDOWN_FACTOR = 4;
 
-export function createResponseCache(): ResponseCache {
+export interface ResponseCacheOptions {
+  /** Milliseconds on a monotonic clock (default performance.now); tests pass a clock they move. */
+  clock?: () => number;
+}
+
+export function createResponseCache({ clock = monotonic }: ResponseCacheOptions = {}): ResponseCache {
   const byTag = new Map<string, Set<string>>();
   const tagsOf = new Map<string, readonly string[]>();
   const inFlight = new Map<string, Pending>();
