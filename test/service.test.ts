@@ -1,5 +1,6 @@
-// The README's first command: the service starts with no configuration, prints where
-// everything is, and Ctrl-C (SIGINT) stops it cleanly. Then, on the embedded database or on
+// The README's first command: the service starts with no configuration but its data
+// directory and ports (0 everywhere: any free port, so nothing already listening on the
+// defaults is in the way), prints where everything is, and Ctrl-C (SIGINT) stops it cleanly. Then, on the embedded database or on
 // the TimescaleDB server (TEST_DATABASE_URL): SIGTERM lets requests in flight finish and ends
 // the live feed; a database that holds another chain's index stops start-up with exit code 3;
 // the container healthcheck (scripts/healthcheck.mjs) follows /api/health.
@@ -35,9 +36,20 @@ function rawGet(port: string, route: string): Promise<{ response: Promise<string
   });
 }
 const STACK_TRACE = /^\s+at .+\(.+:\d+:\d+\)$/m;
+/**
+ * The whole environment of a child: what any process needs (PATH, HOME, TMPDIR), then what
+ * the test sets. Nothing else of the shell's reaches it (a DATABASE_URL or a port there would
+ * change what is tested).
+ */
+const baseEnv = (): Record<string, string> =>
+  Object.fromEntries(
+    ['PATH', 'HOME', 'TMPDIR'].flatMap((k) => (process.env[k] === undefined ? [] : [[k, process.env[k]!]])),
+  );
+/** Every port the service opens, as any free port: it prints the addresses it bound. */
+const ANY_PORTS = { LAUNCHPAD_API_PORT: '0', CHAIN_API_PORT: '0', RPC_PORT: '0', DEVNET_RPC_PORT: '0' };
 const healthcheck = (port: string) =>
   spawnSync(process.execPath, ['scripts/healthcheck.mjs'], {
-    env: { ...process.env, HOST: '127.0.0.1', LAUNCHPAD_API_PORT: port },
+    env: { ...baseEnv(), HOST: '127.0.0.1', LAUNCHPAD_API_PORT: port },
     encoding: 'utf8',
   });
 
@@ -47,7 +59,7 @@ function start(env: Record<string, string>): {
   exited: Promise<number | null>;
 } {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    env: { ...process.env, LOG_FORMAT: 'json', ...env },
+    env: { ...baseEnv(), LOG_FORMAT: 'json', ...ANY_PORTS, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -62,6 +74,23 @@ async function waitForOutput(output: () => string, pattern: RegExp, ms = 60_000)
   assert.match(output(), pattern);
 }
 
+/** The addresses a running service printed, each on a port of its own choosing (never a default one). */
+function endpoints(output: string) {
+  const printed = (pattern: RegExp, what: string) => {
+    const url = pattern.exec(output)?.[1];
+    assert.ok(url, `the service printed the ${what}: ${output}`);
+    const port = Number(new URL(url).port);
+    assert.ok(port > 0 && ![3000, 1317, 26657, 26667].includes(port), `the ${what} is on a free port, not ${port}`);
+    return url;
+  };
+  return {
+    launchpadApi: printed(/launchpad API\s+(http:\/\/\S+?)\/api\/tokens/, 'Launchpad API'),
+    chainApi: printed(/chain API\s+(http:\/\/\S+?)\/cosmos\//, 'Chain API'),
+    nodeHealth: printed(/node health\s+(http:\/\/\S+\/health)/, 'node health'),
+    devnetRpc: printed(/CometBFT RPC (http:\/\/\S+)/, "devnet's RPC"),
+  };
+}
+
 test('starts, prints where everything is, and stops cleanly on Ctrl-C', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
   const children: ChildProcess[] = [];
@@ -72,17 +101,30 @@ test('starts, prints where everything is, and stops cleanly on Ctrl-C', async ()
     assert.match(svc.output(), new RegExp(`database\\s+embedded TimescaleDB in ${dir}`));
     assert.ok(existsSync(path.join(dir, 'embedded.lock')), 'the data directory is locked while running');
 
-    // the Launchpad API it printed serves what the devnet's traffic produces
-    const api = /launchpad API\s+(http:\/\/\S+?)\/api\/tokens/.exec(svc.output())![1]!;
-    assert.match(svc.output(), /node health\s+http:\/\/\S+\/health/);
+    // every address it printed answers as what it is
+    const bound = endpoints(svc.output());
+    const api = bound.launchpadApi;
     assert.is((await getJson(`${api}/api/health`)).body.status, 'ok');
+    assert.equal((await getJson(bound.nodeHealth)).body, { jsonrpc: '2.0', id: -1, result: {} }, 'node health');
+    const status = (await getJson(`${bound.devnetRpc}/status`)).body;
+    assert.is(status.result.node_info.network, 'native-devnet-1', "the devnet's RPC");
+    const latest = await getJson(`${bound.chainApi}/cosmos/base/tendermint/v1beta1/blocks/latest`);
+    assert.is(latest.status, 200, 'the Chain API');
+    assert.is(latest.body.block.header.chain_id, 'native-devnet-1');
+    // the Launchpad API serves what the devnet's traffic produces
     const feed = await openSse(`${api}/api/sse/feed`);
     let trades: { token_address: string }[] = [];
-    for (let i = 0; i < 300 && trades.length === 0; i++) {
-      await sleep(200);
-      trades = (await getJson(`${api}/api/trades/recent`)).body.trades;
-    }
-    assert.ok(trades.length > 0, 'trades are indexed');
+    assert.ok(
+      await waitFor(
+        async () => {
+          trades = (await getJson(`${api}/api/trades/recent`)).body.trades;
+          return trades.length > 0;
+        },
+        60_000,
+        200,
+      ),
+      'trades are indexed within 60 s',
+    );
     const candles = (await getJson(`${api}/api/candles/${trades[0]!.token_address}?timeframe=1m`)).body.candles;
     assert.ok(candles.length > 0, 'the traded token has candles');
     assert.ok((await getJson(`${api}/api/tokens`)).body.tokens.length > 0, 'tokens are listed');
@@ -114,15 +156,16 @@ test('starts, prints where everything is, and stops cleanly on Ctrl-C', async ()
 test(`SIGTERM finishes requests in flight, ends the live feed and exits 0 (${serverUrl ? 'TimescaleDB server' : 'embedded database'})`, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
   const database = await databaseFor();
-  const ports = { LAUNCHPAD_API_PORT: '0', RPC_PORT: '0', DEVNET_RPC_PORT: '0' };
   let svc: ReturnType<typeof start> | undefined;
   try {
-    svc = start({ DATA_DIR: dir, ...database.env, ...ports });
+    svc = start({ DATA_DIR: dir, ...database.env });
     await waitForOutput(svc.output, /is running/);
-    const api = /launchpad API\s+(http:\/\/\S+?)\/api\/tokens/.exec(svc.output())![1]!;
+    const api = endpoints(svc.output()).launchpadApi;
     const port = new URL(api).port;
-    for (let i = 0; i < 100 && (await getJson(`${api}/api/trades/recent`)).body.trades.length === 0; i++)
-      await sleep(200);
+    assert.ok(
+      await waitFor(async () => (await getJson(`${api}/api/trades/recent`)).body.trades.length > 0, 60_000, 200),
+      'trades are indexed within 60 s',
+    );
 
     // the container healthcheck says healthy while /api/health says ok
     const healthy = healthcheck(port);
@@ -160,7 +203,7 @@ test(`SIGTERM finishes requests in flight, ends the live feed and exits 0 (${ser
 test(`an index of another chain stops start-up with exit code 3 and says what to do (${serverUrl ? 'TimescaleDB server' : 'embedded database'})`, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
   const database = await databaseFor();
-  const env = { DATA_DIR: dir, ...database.env, LAUNCHPAD_API_PORT: '0', RPC_PORT: '0', DEVNET_RPC_PORT: '0' };
+  const env = { DATA_DIR: dir, ...database.env };
   try {
     const first = start(env);
     await waitForOutput(first.output, /"msg":"Indexed (a block|blocks)"/);

@@ -66,6 +66,8 @@ export interface Devnet {
   generator: { setRate(tradesPerBlock: number): void; readonly rate: number };
   /** Produces blocks back to back (no waiting) until `trades` more trades are on the chain. */
   pregenerate(opts: { trades: number; tradesPerBlock: number }): Promise<void>;
+  /** How many websocket subscriptions (NewBlock, NewBlockHeader, Tx) clients hold now: a client is subscribed once it counts. */
+  subscriptions(): number;
   /** Fault hook: the RPC port stops answering (connection refused) until resume(); blocks go on. */
   pause(): Promise<void>;
   resume(): Promise<void>;
@@ -112,6 +114,7 @@ export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet>
     produceBlock: async () => blocks.produce(),
     generator,
     pregenerate: (opts) => blocks.pregenerate(opts),
+    subscriptions: () => server.subscriptions(),
     pause: () => server.pause(),
     resume: () => server.resume(),
     async close() {

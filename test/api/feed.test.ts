@@ -15,7 +15,7 @@ import {
   startApi,
 } from '../helpers/launchpad-api.ts';
 import { openSse } from '../helpers/sse.ts';
-import { sleep } from '../helpers/wait.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const test = suite<ApiCtx>('launchpad API: live feed', {} as ApiCtx);
 
@@ -183,7 +183,7 @@ test('SSE: a subscriber that stops reading is dropped; one that reads gets every
   stalled.pause();
   const reader = await openSse(`${api.url}/api/sse/feed`);
   try {
-    while (api.stats().subscribers < 2) await sleep(10);
+    assert.ok(await waitFor(() => api.stats().subscribers === 2, 10_000), 'both subscribers connected within 10 s');
     // a burst far larger than the socket buffers and the 4 MiB bound: 20 MB of events in one commit
     const data = JSON.stringify({ token_address: 'native1flood', padding: 'x'.repeat(1000) });
     const high = await t.db.transaction(async (tx) => {
@@ -201,7 +201,7 @@ test('SSE: a subscriber that stops reading is dropped; one that reads gets every
       return Number(row!.high);
     });
     await reader.until(() => Number(reader.events().at(-1)?.id) === Number(high), 60_000);
-    for (let i = 0; i < 500 && api.stats().dropped === 0; i++) await sleep(10);
+    assert.ok(await waitFor(() => api.stats().dropped > 0, 10_000), 'a subscriber was dropped within 10 s');
     assert.is(api.stats().dropped, 1, 'the stalled subscriber was dropped');
     assert.is(api.stats().subscribers, 1);
     assert.is(

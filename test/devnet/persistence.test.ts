@@ -9,7 +9,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDevnet } from '../../src/devnet/index.ts';
 import { rpc, rpcResult, signingClient } from '../helpers/devnet.ts';
-import { sleep } from '../helpers/wait.ts';
+import { waitFor, within } from '../helpers/wait.ts';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -72,16 +72,27 @@ test('persistence: after kill -9 the chain resumes at or beyond every height it 
     ['--import', 'tsx', path.join(import.meta.dirname, 'fixtures', 'run-devnet.ts'), dataDir],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
-    child.once('exit', (code) => reject(new Error(`devnet exited with ${code}`)));
-  });
+  const url = await within(
+    new Promise<string>((resolve, reject) => {
+      child.stdout.once('data', (chunk: Buffer) => resolve(chunk.toString().trim()));
+      child.once('exit', (code) => reject(new Error(`devnet exited with ${code}`)));
+    }),
+    60_000,
+    'the devnet child to print its URL',
+  );
   const client = await StargateClient.connect(url);
   let served = 0;
-  while (served < 15) {
-    await sleep(50);
-    served = await client.getHeight();
-  }
+  assert.ok(
+    await waitFor(
+      async () => {
+        served = await client.getHeight();
+        return served >= 15;
+      },
+      30_000,
+      50,
+    ),
+    `the devnet child served 15 blocks within 30 s (at ${served})`,
+  );
   const genesisBlock = await client.getBlock(1);
   const servedBlock = await client.getBlock(served);
   child.kill('SIGKILL');
@@ -89,11 +100,16 @@ test('persistence: after kill -9 the chain resumes at or beyond every height it 
   client.disconnect();
 
   const restored = await createDevnet({ port: 0, blockMs: 0, dataDir });
-  assert.ok(restored.height() >= served, `restored height ${restored.height()} must include served height ${served}`);
+  const resumedAt = restored.height();
+  assert.ok(resumedAt >= served, `restored height ${resumedAt} must include served height ${served}`);
   const again = await StargateClient.connect(restored.rpcUrl);
   assert.is((await again.getBlock(1)).id, genesisBlock.id, 'the same chain');
   assert.is((await again.getBlock(served)).id, servedBlock.id);
-  assert.is(await restored.produceBlock(), restored.height());
+  const tip = await again.getBlock(resumedAt);
+  const next = await restored.produceBlock();
+  assert.is(next, resumedAt + 1, 'the next block follows the restored tip');
+  const comet = await rpcResult(restored, 'block', { height: String(next) });
+  assert.is(comet.block.header.last_block_id.hash, tip.id, 'and links to it');
   again.disconnect();
   await restored.close();
 });

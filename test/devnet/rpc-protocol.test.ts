@@ -10,7 +10,7 @@ import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { type RpcAnswer, type RpcResult, rpc, rpcResult, signingClient, startDevnet } from '../helpers/devnet.ts';
 import { getJson } from '../helpers/http.ts';
-import { sleep } from '../helpers/wait.ts';
+import { waitFor, within } from '../helpers/wait.ts';
 
 let devnet: Devnet;
 
@@ -191,9 +191,12 @@ test('rpc: broadcast_tx_commit waits for the block and returns the result', asyn
     { amount: [{ denom: 'unative', amount: '2000' }], gas: '200000' },
     '',
   );
+  const mempool = async () => Number((await rpcResult(devnet, 'num_unconfirmed_txs')).n_txs);
+  const waiting = await mempool();
   const pending = rpcResult(devnet, 'broadcast_tx_commit', { tx: toBase64(TxRaw.encode(raw).finish()) });
-  setTimeout(() => void devnet.produceBlock(), 100);
-  const result = await pending;
+  assert.ok(await waitFor(async () => (await mempool()) > waiting, 5_000), 'the tx reached the mempool within 5 s');
+  await devnet.produceBlock();
+  const result = await within(pending, 5_000, 'broadcast_tx_commit to answer after the block');
   assert.is(result.check_tx.code, 0);
   assert.is(result.tx_result.code, 0);
   assert.is(result.height, String(devnet.height()));
@@ -206,6 +209,7 @@ test('websocket: subscribeNewBlock delivers each new block to cosmjs', async () 
   );
   const comet = Comet38Client.create(socket);
   const heights: number[] = [];
+  const before = devnet.subscriptions();
   const done = new Promise<void>((resolve, reject) => {
     const subscription = comet.subscribeNewBlock().subscribe({
       next: (block) => {
@@ -218,13 +222,13 @@ test('websocket: subscribeNewBlock delivers each new block to cosmjs', async () 
       error: reject,
     });
   });
-  await sleep(200);
+  assert.ok(await waitFor(() => devnet.subscriptions() === before + 1, 5_000), 'subscribed within 5 s');
   const first = await devnet.produceBlock();
   await devnet.produceBlock();
-  await done;
+  await within(done, 5_000, 'two NewBlock events');
   assert.equal(heights, [first, first + 1]);
   // xstream stops the subscription (and cosmjs sends `unsubscribe`) on a timer; disconnect after it.
-  await sleep(50);
+  assert.ok(await waitFor(() => devnet.subscriptions() === before, 5_000), 'unsubscribed within 5 s');
   comet.disconnect();
 });
 

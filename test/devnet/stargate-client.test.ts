@@ -6,7 +6,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { signingClient, startDevnet } from '../helpers/devnet.ts';
-import { sleep } from '../helpers/wait.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 let devnet: Devnet;
 let client: StargateClient;
@@ -40,15 +40,36 @@ test('stargate: the chain id is native-devnet-1 and cosmjs picks its CometBFT 0.
   comet.disconnect();
 });
 
+/** An RFC 3339 time with up to nine fraction digits, as nanoseconds since the epoch (exact). */
+function nanosOf(rfc3339: string): bigint {
+  const m = /^(.+T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(rfc3339);
+  assert.ok(m, `an RFC 3339 UTC time: ${rfc3339}`);
+  return BigInt(Date.parse(`${m[1]}Z`)) * 1_000_000n + BigInt((m[2] ?? '').padEnd(9, '0'));
+}
+
 test('stargate: the height rises with wall-clock block times that strictly increase', async () => {
   const first = await client.getHeight();
-  await sleep(350);
-  const second = await client.getHeight();
-  assert.ok(second > first, `height ${second} should exceed ${first}`);
-  const a = await client.getBlock(second - 1);
-  const b = await client.getBlock(second);
-  assert.ok(new Date(b.header.time).getTime() >= new Date(a.header.time).getTime());
-  assert.ok(Math.abs(Date.now() - new Date(b.header.time).getTime()) < 5_000, 'block time is wall-clock time');
+  let second = first;
+  assert.ok(
+    await waitFor(
+      async () => {
+        second = await client.getHeight();
+        return second >= first + 3;
+      },
+      10_000,
+      20,
+    ),
+    `the height rose from ${first} by 3 within 10 s (at ${second})`,
+  );
+  // every block since genesis, to the nanosecond (blocks 100 ms apart would hide equal times in milliseconds)
+  const times: bigint[] = [];
+  for (let h = 1; h <= second; h++) times.push(nanosOf((await client.getBlock(h)).header.time));
+  for (let h = 2; h <= second; h++) {
+    const [before, after] = [times[h - 2]!, times[h - 1]!];
+    assert.ok(after > before, `block ${h} time ${after} ns is after block ${h - 1} time ${before} ns`);
+  }
+  const latest = Number(times.at(-1)! / 1_000_000n);
+  assert.ok(Math.abs(Date.now() - latest) < 5_000, 'block time is wall-clock time');
 });
 
 test('stargate: getBlock returns a well-formed header linked to its parent', async () => {

@@ -19,8 +19,8 @@ import {
 } from '@cosmjs/stargate';
 import { Comet38Client } from '@cosmjs/tendermint-rpc';
 import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
-import { DEFAULT_DEVNET_MNEMONIC } from '../../src/config.ts';
 import { createNativeRegistry } from '../../src/chain/bridge-msg.ts';
+import { DEFAULT_DEVNET_MNEMONIC } from '../../src/config.ts';
 import { createDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.ts';
 
 export const GAS_PRICE = GasPrice.fromString('0.01unative');
@@ -116,6 +116,7 @@ export interface RpcResults {
   tx: SearchedTx;
   tx_search: { total_count: string; txs: SearchedTx[] };
   broadcast_tx_commit: { check_tx: { code: number }; tx_result: { code: number }; height: string };
+  num_unconfirmed_txs: { n_txs: string; total: string };
 }
 
 /** What `method` answers with: its entry in RpcResults, unknown for any other method. */

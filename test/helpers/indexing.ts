@@ -71,7 +71,8 @@ export async function produceTraffic(devnet: Devnet, blocks: number, rate: numbe
 }
 
 interface TradeRow {
-  time: Date;
+  /** As stored, to the microsecond: `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
+  time: string;
   block_height: number;
   tx_index: number;
   event_index: number;
@@ -93,15 +94,27 @@ interface TradeRow {
 
 export async function indexedTrades(db: Database): Promise<TradeRow[]> {
   return db.query<TradeRow>(
-    `SELECT time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction, token_address,
+    `SELECT to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction, token_address,
             price_unative::text, volume_unative::text, volume_token::text, fee_unative::text, trader,
             input_amount::text, output_amount::text, native_reserves::text
      FROM trades ORDER BY seq`,
   );
 }
 
+/**
+ * The time the index stores for a block time the ledger gives to the nanosecond, to the
+ * microsecond: the indexer keeps block times as JavaScript dates (src/indexer/fetch-blocks.ts),
+ * so the first three fraction digits, then 000. Compared as text, a stored time off by one
+ * microsecond fails, which a comparison of Dates (milliseconds) would let through.
+ */
+export function storedTime(rfc3339: string): string {
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?Z$/.exec(rfc3339);
+  if (!m) throw new Error(`not an RFC 3339 UTC time: ${rfc3339}`);
+  return `${m[1]}.${(m[2] ?? '').padEnd(9, '0').slice(0, 3)}000Z`;
+}
+
 const expectedRow = (t: LedgerTrade): TradeRow => ({
-  time: new Date(new Date(t.time).getTime()),
+  time: storedTime(t.time),
   block_height: t.height,
   tx_index: t.txIndex,
   event_index: t.eventIndex,

@@ -16,7 +16,7 @@ import { randomAddress, startDevnet } from './devnet.ts';
 import { getJson } from './http.ts';
 import { produceTraffic, setOraclePrice, startIndexer } from './indexing.ts';
 import { makeTrade, rng } from './trades.ts';
-import { sleep } from './wait.ts';
+import { waitFor } from './wait.ts';
 
 export interface ApiCtx {
   t: TestDatabase;
@@ -135,13 +135,14 @@ export async function indexLaunches(
       await produceTraffic(ctx.devnet, 5, rate);
   await ctx.running.indexer.waitForHeight(ctx.devnet.height(), 60_000);
   // metadata of AMM-born tokens comes from contract queries after the block is indexed
-  for (let i = 0; i < 100; i++) {
-    const [{ n }] = (await ctx.t.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM tokens WHERE NOT metadata_fetched`,
-    )) as [{ n: number }];
-    if (n === 0) break;
-    await sleep(100);
-  }
+  let pending = -1;
+  const fetched = async () => {
+    [{ pending }] = (await ctx.t.db.query<{ pending: number }>(
+      `SELECT count(*)::int AS pending FROM tokens WHERE NOT metadata_fetched`,
+    )) as [{ pending: number }];
+    return pending === 0;
+  };
+  if (!(await waitFor(fetched, 10_000, 100))) throw new Error(`${pending} tokens still without metadata after 10 s`);
   await apiCaughtUp(ctx);
 }
 
@@ -150,11 +151,8 @@ export async function apiCaughtUp({ t, api }: Pick<ApiCtx, 't' | 'api'>): Promis
   const [{ high }] = (await t.db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`)) as [
     { high: number | null },
   ];
-  const deadline = Date.now() + 10_000;
-  while (api.stats().lastEventId < Number(high ?? 0)) {
-    if (Date.now() > deadline) throw new Error(`API at event ${api.stats().lastEventId}, outbox at ${high}`);
-    await sleep(10);
-  }
+  if (!(await waitFor(() => api.stats().lastEventId >= Number(high ?? 0), 10_000)))
+    throw new Error(`API at event ${api.stats().lastEventId}, outbox at ${high} after 10 s`);
 }
 
 /** `blocks` more blocks of `rate` trades each, indexed and read by the API. */

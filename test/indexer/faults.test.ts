@@ -1,7 +1,7 @@
 // The indexer under faults: crashes in the middle of a batch, kill -9 of the process,
 // the node going away, another chain behind the same URL. Nothing is ever half-written,
 // duplicated or skipped.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -64,9 +64,16 @@ test('a crash at any step of a batch leaves none of it; the indexer resumes with
   }
 });
 
+// The kill times are random; FAULT_SEED=<n> replays a run (the seed is printed).
+const killSeed = process.env.FAULT_SEED ? Number(process.env.FAULT_SEED) : Math.floor(Math.random() * 2 ** 32);
+if (!Number.isSafeInteger(killSeed)) throw new Error(`FAULT_SEED must be an integer (got ${process.env.FAULT_SEED})`);
+
 test('kill -9 of the indexing process, many times, leaves a consistent index that resumes exactly', async () => {
+  console.log(`kill -9 times from seed ${killSeed} (FAULT_SEED=${killSeed} replays them)`);
+  const killAfter = rng(killSeed);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kill-test-'));
   const devnet = await startDevnet();
+  let child: ChildProcess | undefined;
   try {
     await setOraclePrice(devnet, 5_000_000n);
     await produceTraffic(devnet, 150, 12);
@@ -80,25 +87,32 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
     let kills = 0;
     let lastSeen = 0;
     for (let round = 0; round < 8 && lastSeen < devnet.height(); round++) {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'test/indexer/fixtures/index-chain.ts'], {
+      const current = spawn(process.execPath, ['--import', 'tsx', 'test/indexer/fixtures/index-chain.ts'], {
         env,
         stdio: ['ignore', 'pipe', 'inherit'],
       });
+      child = current;
       let out = '';
-      child.stdout.on('data', (d) => (out += d));
-      const exited = new Promise((r) => child.on('exit', r));
-      // let it commit a few batches, then kill it wherever it is
-      const deadline = Date.now() + 30_000;
-      const commitsBefore = () => (out.match(/committed/g) ?? []).length;
-      while (commitsBefore() < 2 && Date.now() < deadline && child.exitCode === null) await sleep(20);
-      await sleep(30 + Math.random() * 200);
-      child.kill('SIGKILL');
+      current.stdout.on('data', (d) => (out += d));
+      const exited = new Promise((r) => current.on('exit', r));
+      // let it commit two batches (or reach the tip), then kill it wherever it is
+      const heights = () => [...out.matchAll(/committed (\d+)/g)].map((m) => Number(m[1]));
+      assert.ok(
+        await waitFor(
+          () => heights().length >= 2 || Math.max(0, ...heights()) >= devnet.height() || current.exitCode !== null,
+          60_000,
+          20,
+        ),
+        `round ${round}: two batches committed within 60 s (${heights().length} so far)`,
+      );
+      assert.is(current.exitCode, null, `round ${round}: the indexing process is still running`);
+      await sleep(killAfter.int(30, 230)); // a random point in the following batches
+      current.kill('SIGKILL');
       await exited;
       kills++;
-      const heights = [...out.matchAll(/committed (\d+)/g)].map((m) => Number(m[1]));
-      lastSeen = Math.max(lastSeen, ...heights, 0);
+      lastSeen = Math.max(lastSeen, ...heights(), 0);
     }
-    assert.ok(kills >= 3, `killed ${kills} times`);
+    assert.ok(kills >= 3, `killed ${kills} times (seed ${killSeed})`);
     // a last run to the tip, then check everything
     const db = await createEmbeddedDatabase({ dataDir });
     try {
@@ -110,6 +124,7 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
       await db.close();
     }
   } finally {
+    if (child?.exitCode === null) child.kill('SIGKILL'); // a failed assertion must not leave it running
     await devnet.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

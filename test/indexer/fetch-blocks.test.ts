@@ -1,10 +1,14 @@
 // How the node's block results become what the index stores: CometBFT leaves empty
-// strings out of its JSON, and the attribute index keeps each (type.key, value) once.
+// strings out of its JSON, the attribute index keeps each (type.key, value) once, and a
+// block costs the same node calls whatever it holds.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { indexedAttributes } from '../../src/chain/indexed-attributes.ts';
 import { packEvents, unpackEvents } from '../../src/chain/stored-events.ts';
-import { type BlockResultsJson, eventsOf } from '../../src/indexer/fetch-blocks.ts';
+import { type BlockResultsJson, eventsOf, fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
+import { startDevnet } from '../helpers/devnet.ts';
+import { produceTraffic } from '../helpers/indexing.ts';
 
 const test = suite('block results');
 
@@ -42,13 +46,62 @@ test('the attribute index keeps each indexed (type.key, value) of a tx once, in 
   ]);
 });
 
-test('a tx with thousands of recipients is indexed in linear time', () => {
+test('a tx with 20,000 transfers to 10,000 recipients keeps each recipient once, in order of first appearance', () => {
   const many = Array.from({ length: 20_000 }, (_, i) => ({
     type: 'transfer',
     attributes: [{ key: 'recipient', value: `native1r${i % 10_000}` }],
   }));
   const pairs = indexedAttributes(many);
   assert.is(pairs.length, 10_000, 'each recipient once');
+  assert.equal(
+    pairs,
+    Array.from({ length: 10_000 }, (_, i) => ['transfer.recipient', `native1r${i}`]),
+  );
+});
+
+test('fetching blocks costs two node calls per block (block and block_results), however many txs each holds', async () => {
+  const devnet = await startDevnet();
+  const chain = createChainClient(devnet.rpcUrl);
+  try {
+    await produceTraffic(devnet, 3, 1);
+    const from = devnet.height() + 1;
+    await produceTraffic(devnet, 3, 40);
+    const to = devnet.height();
+    const calls: string[] = [];
+    const counted: ChainClient = {
+      ...chain,
+      comet: new Proxy(chain.comet, {
+        get(target, name, receiver) {
+          const value = Reflect.get(target, name, receiver);
+          if (typeof value !== 'function') return value;
+          return (...args: unknown[]) => {
+            calls.push(`comet.${String(name)}(${args.join(',')})`);
+            return value.apply(target, args);
+          };
+        },
+      }),
+      rawCall: (method, params) => {
+        calls.push(`${method}(${params.height})`);
+        return chain.rawCall(method, params);
+      },
+    };
+    const blocks = await fetchBlocks(counted, 1, to, devnet.contracts, 4);
+    assert.equal(
+      blocks.map((b) => b.height),
+      Array.from({ length: to }, (_, i) => i + 1),
+    );
+    const txs = blocks.reduce((n, b) => n + b.txs.length, 0);
+    assert.ok(
+      blocks.slice(from - 1).every((b) => b.txs.length >= 40),
+      'the last blocks hold 40 txs and more',
+    );
+    assert.ok(txs >= 120, `${txs} txs`);
+    const expected = blocks.flatMap((b) => [`comet.block(${b.height})`, `block_results(${b.height})`]);
+    assert.equal([...calls].sort(), [...expected].sort(), `${calls.length} calls for ${blocks.length} blocks`);
+  } finally {
+    chain.disconnect();
+    await devnet.close();
+  }
 });
 
 test.run();

@@ -11,7 +11,7 @@ import { writeBatch } from '../../src/indexer/write-batch.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { startDevnet } from '../helpers/devnet.ts';
 import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startIndexer } from '../helpers/indexing.ts';
-import { sleep } from '../helpers/wait.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const test = suite<{ t: TestDatabase; devnet: Devnet; stop: () => Promise<void> }>('indexer', {} as never);
 
@@ -117,15 +117,14 @@ test('graduation flags, reserves and prices match the contracts at the indexed h
 });
 
 test('token metadata is completed from token_info and marketing_info', async ({ t, devnet }) => {
-  const deadline = Date.now() + 10_000;
-  let pending = 1;
-  while (pending > 0 && Date.now() < deadline) {
+  let pending = -1;
+  const done = async () => {
     [{ pending }] = (await t.db.query<{ pending: number }>(
       `SELECT count(*)::int AS pending FROM tokens WHERE NOT metadata_fetched`,
     )) as [{ pending: number }];
-    if (pending) await sleep(200);
-  }
-  assert.is(pending, 0, 'every token has its metadata');
+    return pending === 0;
+  };
+  assert.ok(await waitFor(done, 10_000, 200), `every token has its metadata within 10 s (${pending} pending)`);
   const rows = await t.db.query<{ address: string; decimals: number; name: string | null; symbol: string | null }>(
     `SELECT address, decimals, name, symbol FROM tokens`,
   );
@@ -225,14 +224,19 @@ test('a new block wakes the indexer at once (NewBlock subscription), long before
   // one writer at a time: the indexer of the setup stops (and releases the writer lock at once)
   await ctx.stop();
   ctx.stop = async () => {};
+  assert.ok(await waitFor(() => devnet.subscriptions() === 0, 5_000), 'the stopped indexer unsubscribed');
   const running = startIndexer(t.db, devnet, { pollIntervalMs: 60_000 });
   try {
     await running.indexer.waitForHeight(devnet.height(), 10_000);
-    await sleep(300); // subscribed
+    // idle: 'live' is set at the end of a round, right before it waits for a block or the next poll
+    assert.ok(
+      await waitFor(() => running.indexer.status().state === 'live', 10_000),
+      'at the tip and waiting within 10 s',
+    );
+    assert.ok(await waitFor(() => devnet.subscriptions() === 1, 10_000), 'subscribed to NewBlockHeader within 10 s');
     await produceTraffic(devnet, 1, 3);
-    const started = Date.now();
+    // the next poll is a minute away: only the NewBlockHeader event can wake it in time
     await running.indexer.waitForHeight(devnet.height(), 5_000);
-    assert.ok(Date.now() - started < 5_000);
   } finally {
     await running.stop();
   }

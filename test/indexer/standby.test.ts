@@ -11,7 +11,7 @@ import type { Devnet } from '../../src/devnet/index.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
 import { startDevnet } from '../helpers/devnet.ts';
 import { assertTradesMatchLedger, produceTraffic, startIndexer } from '../helpers/indexing.ts';
-import { sleep, waitFor } from '../helpers/wait.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 const test = suite('one writer');
 const serverUrl = process.env.TEST_DATABASE_URL;
@@ -34,8 +34,12 @@ if (!serverUrl) {
       running.push(startIndexer(dbs[0]!, devnet));
       await running[0]!.indexer.waitForHeight(devnet.height(), 30_000);
       running.push(startIndexer(dbs[1]!, devnet));
-      await sleep(500);
+      assert.ok(
+        await waitFor(() => running[1]!.indexer.status().state !== 'starting', 10_000),
+        'the second indexer tried the writer lock within 10 s',
+      );
       assert.is(running[1]!.indexer.status().state, 'standby', 'the second indexer waits');
+      assert.is(running[0]!.indexer.status().state, 'live', 'the first writes on');
 
       // the writer's lock session dies (terminated, as by an operator or a failover): the lock
       // is free, and exactly one of the two holds it afterwards

@@ -16,6 +16,8 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 export interface RpcServer {
   readonly port: number;
   publishBlock: ReturnType<typeof createWebsocketServer>['publish'];
+  /** How many websocket subscriptions are held now. */
+  subscriptions(): number;
   pause(): Promise<void>;
   resume(): Promise<void>;
   readonly paused: boolean;
@@ -109,6 +111,7 @@ export async function startRpcServer(options: {
     publishBlock: (block) => {
       if (!paused) websocket.publish(block);
     },
+    subscriptions: () => websocket.subscriptions(),
     get paused() {
       return paused;
     },

@@ -108,6 +108,8 @@ export function createWebsocketServer(node: DevnetNode, methods: Record<string, 
   return {
     wss,
     publish,
+    /** How many subscriptions the connected clients hold now. */
+    subscriptions: () => [...clients.values()].reduce((n, subs) => n + subs.length, 0),
     disconnectAll() {
       for (const socket of clients.keys()) socket.terminate();
       clients.clear();
