@@ -3,7 +3,11 @@
 // (1) HTTP: req/s and p99 of the Launchpad API's hot routes against a Polka hello-world
 //     route served by the same kind of process, loaded by autocannon in the same run;
 //     printed as ratios (targets: tokens/:address >= 0.25, trades/recent >= 0.15,
-//     candles 1m limit 1000 >= 0.10).
+//     candles 1m limit 1000 >= 0.10). Per route, runs read-only (after warm-up the
+//     answers come from the response cache) alternate with runs under live writes: a
+//     block a second of --write-rate trades (default 50) through the indexer's write path
+//     (writeBatch in one transaction: trades, tokens, feed outbox and NOTIFY), so the
+//     cache is invalidated as in production. req/s are total requests over total time.
 // (2) Candles through the continuous aggregates vs the same candles by GROUP BY
 //     time_bucket over raw trades, per timeframe (target >= 20x).
 // (3) SSE fan-out: N idle subscribers on one API process; time from the NOTIFY's commit
@@ -18,7 +22,6 @@
 // reuse it; `--trades 1000000` is a quicker run. Uses DATABASE_URL when set, otherwise
 // an embedded TimescaleDB kept in the system temp directory.
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -26,7 +29,6 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { toBech32 } from '@cosmjs/encoding';
 import autocannon from 'autocannon';
 import { TIMEFRAMES } from '../src/api/launchpad/routes/candles.ts';
 import { openDatabase } from '../src/db/index.ts';
@@ -37,6 +39,8 @@ import type { Trade } from '../src/domain/events.ts';
 import { insertTrades } from '../src/indexer/trades.ts';
 import { makeTrade, rng } from '../test/helpers/trades.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
+import { benchTokenAddress, LIVE_TRADER, type LiveWriterStats, zipf } from './lib/live-writer.ts';
+import { measured, spread } from './lib/report.ts';
 import { median, percentile } from './lib/stats.ts';
 
 const { values } = parseArgs({
@@ -48,6 +52,7 @@ const { values } = parseArgs({
     subscribers: { type: 'string', default: '10000' },
     events: { type: 'string', default: '20' },
     fresh: { type: 'boolean', default: false },
+    'write-rate': { type: 'string', default: '50' },
   },
 });
 const TRADES = Number(values.trades);
@@ -56,41 +61,26 @@ const DURATION = Number(values.duration);
 const CONNECTIONS = Number(values.connections);
 const SUBSCRIBERS = Number(values.subscribers);
 const EVENTS = Number(values.events);
+const WRITE_RATE = Number(values['write-rate']);
 const DAY = 86_400_000;
 
-const tokenAddress = (i: number) => toBech32('native', createHash('sha256').update(`bench-token-${i}`).digest());
-const tokens = Array.from({ length: TOKENS }, (_, i) => tokenAddress(i));
-
-/** Zipf(s = 1) over token ranks: rank 0 is the most traded. */
-function zipf(n: number, next: () => number) {
-  const cdf: number[] = [];
-  let sum = 0;
-  for (let k = 1; k <= n; k++) {
-    sum += 1 / k;
-    cdf.push(sum);
-  }
-  return () => {
-    const u = next() * sum;
-    let lo = 0;
-    let hi = n - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (cdf[mid]! < u) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  };
-}
+const tokens = Array.from({ length: TOKENS }, (_, i) => benchTokenAddress(i));
 
 const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 async function prepare(db: Database): Promise<void> {
   await migrate(db);
-  const [{ n }] = (await db.query<{ n: number }>(`SELECT count(*)::bigint AS n FROM trades`)) as [{ n: number }];
+  // trades written by earlier runs' load under writes are told apart by their trader
+  const [{ n, live }] = (await db.query<{ n: number; live: number }>(
+    `SELECT count(*) FILTER (WHERE trader <> $1)::bigint AS n, count(*) FILTER (WHERE trader = $1)::bigint AS live FROM trades`,
+    [LIVE_TRADER],
+  )) as [{ n: number; live: number }];
   const [{ t }] = (await db.query<{ t: number }>(`SELECT count(*)::int AS t FROM tokens`)) as [{ t: number }];
   if (Number(n) === TRADES && t === TOKENS) {
-    console.log(`  reusing ${fmt(TRADES)} trades of ${fmt(TOKENS)} tokens`);
+    console.log(
+      `  reusing ${fmt(TRADES)} trades of ${fmt(TOKENS)} tokens${Number(live) > 0 ? ` (and ${fmt(Number(live))} written live by earlier runs)` : ''}`,
+    );
     return;
   }
   if (Number(n) !== 0) throw new Error('the bench database holds other data; run with --fresh');
@@ -147,7 +137,7 @@ async function prepare(db: Database): Promise<void> {
 
 async function caggVersusRaw(db: Database): Promise<void> {
   console.log(
-    '\n(2) 1000 candles of one token over 90 days: continuous aggregate vs GROUP BY time_bucket over raw trades (median of 5 warm runs)',
+    '\n(2) 1000 candles of one token over 90 days: continuous aggregate vs GROUP BY time_bucket over raw trades (5 warm runs each, after one untimed; ratio = total raw time / total aggregate time)',
   );
   console.log(
     '    round trip: the query as the API sends it, rows back in the process; in the database: planning + execution (EXPLAIN ANALYZE, no per-node timing)',
@@ -160,20 +150,20 @@ async function caggVersusRaw(db: Database): Promise<void> {
     ['median token', counts[Math.floor(counts.length / 2)]!],
   ] as const;
   const from = new Date(Date.now() - 90 * DAY);
-  const medianOf = async (run: () => Promise<number>) => {
+  const runsOf = async (run: () => Promise<number>) => {
     await run();
     const runs: number[] = [];
     for (let i = 0; i < 5; i++) runs.push(await run());
-    return median(runs);
+    return runs;
   };
   const roundTrip = (sql: string, params: unknown[]) =>
-    medianOf(async () => {
+    runsOf(async () => {
       const started = performance.now();
       await db.query(sql, params);
       return performance.now() - started;
     });
   const inDatabase = (sql: string, params: unknown[]) =>
-    medianOf(async () => {
+    runsOf(async () => {
       const [row] = await db.query<{ 'QUERY PLAN': [{ 'Planning Time': number; 'Execution Time': number }] }>(
         `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${sql}`,
         params,
@@ -192,9 +182,13 @@ async function caggVersusRaw(db: Database): Promise<void> {
       const params = [token_address, from];
       const [a, r] = [await roundTrip(aggregate, params), await roundTrip(raw, params)];
       const [ad, rd] = [await inDatabase(aggregate, params), await inDatabase(raw, params)];
+      const sum = (xs: number[]) => xs.reduce((x, y) => x + y, 0);
+      const times = (xs: number[]) => spread(xs, (v) => fmt(v, 2));
       console.log(
-        `    ${tf.padEnd(3)} round trip: aggregate ${fmt(a, 2).padStart(7)} ms, raw ${fmt(r, 2).padStart(7)} ms, ${fmt(r / a, 1).padStart(5)}x` +
-          `   in the database: aggregate ${fmt(ad, 2).padStart(7)} ms, raw ${fmt(rd, 2).padStart(7)} ms, ${fmt(rd / ad, 1).padStart(5)}x   (target >= 20x)`,
+        `    ${tf.padEnd(3)} round trip: ${fmt(sum(r) / sum(a), 1).padStart(5)}x (aggregate ${times(a)} ms; raw ${times(r)} ms)`,
+      );
+      console.log(
+        `        in the database: ${fmt(sum(rd) / sum(ad), 1).padStart(5)}x (aggregate ${times(ad)} ms; raw ${times(rd)} ms)   (target >= 20x)`,
       );
     }
   }
@@ -207,15 +201,28 @@ interface ServerProcess {
   stop(): Promise<void>;
 }
 
-function startServer(config: { databaseUrl?: string; dataDir: string }): Promise<ServerProcess> {
+function startServer(config: { databaseUrl?: string; dataDir: string; tokens: number }): Promise<ServerProcess> {
   const entry = fileURLToPath(new URL('./lib/api-bench-server.ts', import.meta.url));
   const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', entry, JSON.stringify(config)], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: child.stdout! });
-  const waiting: { prefix: string; resolve: (line: string) => void }[] = [];
+  const waiting: { prefix: string; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
   let ready: (info: { api: string; hello: string }) => void;
-  const readyP = new Promise<{ api: string; hello: string }>((r) => (ready = r));
+  let failed: (error: Error) => void;
+  const readyP = new Promise<{ api: string; hello: string }>((resolve, reject) => {
+    ready = resolve;
+    failed = reject;
+  });
+  let stopping = false;
+  child.once('exit', (code) => {
+    if (stopping) return;
+    // the server (or its live writer) failed: whatever waits on it fails too, loudly
+    const error = new Error(`the API bench server exited with code ${code}`);
+    failed(error);
+    for (const w of waiting.splice(0)) w.reject(error);
+    process.exitCode = 1;
+  });
   lines.on('line', (line) => {
     if (line.startsWith('ready ')) return ready(JSON.parse(line.slice(6)));
     const i = waiting.findIndex((w) => line.startsWith(w.prefix));
@@ -224,20 +231,32 @@ function startServer(config: { databaseUrl?: string; dataDir: string }): Promise
   return readyP.then((info) => ({
     ...info,
     send(command, answer) {
-      return new Promise((resolve) => {
-        waiting.push({ prefix: answer, resolve: (line) => resolve(line.slice(answer.length).trim()) });
+      return new Promise((resolve, reject) => {
+        waiting.push({ prefix: answer, resolve: (line) => resolve(line.slice(answer.length).trim()), reject });
         child.stdin!.write(`${command}\n`);
       });
     },
     stop: () =>
       new Promise<void>((resolve) => {
+        stopping = true;
+        if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.stdin!.write('quit\n');
       }),
   }));
 }
 
-async function load(title: string, url: string, paths: () => string) {
+interface Load {
+  requests: number;
+  seconds: number;
+  /** Total requests over the measured run's duration. */
+  rps: number;
+  /** Per-second samples of completed requests. */
+  perSecond: { min: number; median: number; max: number };
+  p99: number;
+}
+
+async function load(title: string, url: string, paths: () => string): Promise<Load> {
   const run = (duration: number) =>
     autocannon({
       url,
@@ -249,8 +268,17 @@ async function load(title: string, url: string, paths: () => string) {
   const result = await run(DURATION);
   const non2xx = result.non2xx + result.errors;
   if (non2xx > 0) console.log(`    (${title}: ${non2xx} non-2xx responses or errors)`);
-  return { rps: result.requests.average, p99: result.latency.p99 };
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    rps: result.requests.total / result.duration,
+    perSecond: { min: result.requests.min, median: result.requests.p50, max: result.requests.max },
+    p99: result.latency.p99,
+  };
 }
+
+const loadLine = (m: Load) =>
+  `${fmt(m.rps).padStart(7)} req/s  p99 ${fmt(m.p99, 1).padStart(6)} ms  (per second: min ${fmt(m.perSecond.min)} / median ${fmt(m.perSecond.median)} / max ${fmt(m.perSecond.max)})`;
 
 /**
  * A server that has been running has answered for most tokens already: one request per
@@ -273,27 +301,78 @@ async function coldPass(origin: string, name: string, paths: () => string) {
   );
 }
 
+/** Several runs as one: total requests over total time; the p99 of each run. */
+function combined(runs: readonly Load[]) {
+  const requests = runs.reduce((n, m) => n + m.requests, 0);
+  const seconds = runs.reduce((n, m) => n + m.seconds, 0);
+  return {
+    rps: requests / seconds,
+    text: `${fmt(requests / seconds).padStart(7)} req/s (${fmt(requests)} requests in ${fmt(seconds, 1)} s; p99 of each run ${runs.map((m) => fmt(m.p99)).join(' / ')} ms)`,
+  };
+}
+
 async function httpLoad(server: ServerProcess): Promise<void> {
-  console.log(`\n(1) HTTP load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per route after a 2 s warm-up`);
+  console.log(
+    `\n(1) HTTP load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; per route 2 runs read-only and 2 under live writes, alternating`,
+  );
+  console.log(
+    `    read-only: nothing is written (after the warm-up, answers come from the response cache); under live writes: a block a second of ${WRITE_RATE} trades through the indexer's write path (writeBatch in a transaction: chain index, tokens, trades, feed outbox + NOTIFY, which invalidates the cache) in the API process`,
+  );
   const r = rng(7);
   const pick = zipf(TOKENS, r.next);
   const apiUrl = new URL(server.api);
-  const hello = await load('hello', server.hello, () => '/hello');
-  console.log(
-    `  Polka hello-world                         ${fmt(hello.rps).padStart(7)} req/s  p99 ${fmt(hello.p99, 1).padStart(6)} ms`,
-  );
+  const helloRuns = [await load('hello', server.hello, () => '/hello')];
+  console.log(`  Polka hello-world (before the routes)     ${loadLine(helloRuns[0]!)}`);
   const routes = [
     ['/api/tokens/:address', 0.25, () => `/api/tokens/${tokens[pick()]}`],
     ['/api/trades/recent?token_address=…', 0.15, () => `/api/trades/recent?token_address=${tokens[pick()]}`],
     ['/api/candles/:t?timeframe=1m&limit=1000', 0.1, () => `/api/candles/${tokens[pick()]}?timeframe=1m&limit=1000`],
   ] as const;
+  const written: LiveWriterStats = { blocks: 0, trades: 0, seconds: 0, commitMs: [], late: 0 };
+  const results: { name: string; target: number; readOnly: Load[]; underWrites: Load[] }[] = [];
   for (const [name, target, paths] of routes) {
     await coldPass(apiUrl.origin, name, paths);
-    const m = await load(name, apiUrl.origin, paths);
+    const result = { name, target, readOnly: [] as Load[], underWrites: [] as Load[] };
+    for (let round = 0; round < 2; round++) {
+      for (const writes of round % 2 === 0 ? [false, true] : [true, false]) {
+        if (writes) await server.send(`write-start ${WRITE_RATE} 1000`, 'write-started');
+        const m = await load(name, apiUrl.origin, paths);
+        if (writes) {
+          const w = JSON.parse(await server.send('write-stop', 'write-stopped ')) as LiveWriterStats;
+          written.blocks += w.blocks;
+          written.trades += w.trades;
+          written.seconds += w.seconds;
+          written.late += w.late;
+          written.commitMs.push(...w.commitMs);
+        }
+        (writes ? result.underWrites : result.readOnly).push(m);
+        console.log(`  ${name.padEnd(41)} ${loadLine(m)}  ${writes ? 'under writes' : 'read-only'}`);
+      }
+    }
+    results.push(result);
+  }
+  helloRuns.push(await load('hello', server.hello, () => '/hello'));
+  console.log(`  Polka hello-world (after the routes)      ${loadLine(helloRuns[1]!)}`);
+  const hello = combined(helloRuns);
+  console.log(`  Polka hello-world, both runs:              ${hello.text}`);
+  for (const { name, target, readOnly, underWrites } of results) {
+    const ro = combined(readOnly);
+    const uw = combined(underWrites);
+    console.log(`  ${name}`);
     console.log(
-      `  ${name.padEnd(41)} ${fmt(m.rps).padStart(7)} req/s  p99 ${fmt(m.p99, 1).padStart(6)} ms   ratio ${fmt(m.rps / hello.rps, 2)} of hello-world (target >= ${target})`,
+      `    read-only     ${ro.text}   ratio ${fmt(ro.rps / hello.rps, 2)} of hello-world (target >= ${target})`,
+    );
+    console.log(
+      `    under writes  ${uw.text}   ratio ${fmt(uw.rps / hello.rps, 2)} of hello-world, ${fmt(uw.rps / ro.rps, 2)} of read-only`,
     );
   }
+  console.log(
+    `  written during the runs under writes: ${fmt(written.trades)} trades in ${fmt(written.blocks)} blocks over ${fmt(written.seconds, 1)} s = ${fmt(written.trades / written.seconds, 1)} trades/s` +
+      ` (${written.late} blocks late); a block's transaction p50 ${fmt(percentile(written.commitMs, 50), 1)} ms, p99 ${fmt(percentile(written.commitMs, 99), 1)} ms, max ${fmt(Math.max(...written.commitMs), 1)} ms`,
+  );
+  measured(
+    `req/s = all requests of a route's runs (${DURATION} s each, ${CONNECTIONS} connections, Zipf-picked tokens, after a 2 s warm-up) / their total duration; hello-world = its runs before and after the routes, same process shape, same run; read-only and under-writes runs alternate`,
+  );
 }
 
 async function sseFanOut(server: ServerProcess): Promise<void> {
@@ -354,10 +433,13 @@ async function sseFanOut(server: ServerProcess): Promise<void> {
     await new Promise((r) => setTimeout(r, 100));
   }
   console.log(
-    `  event sent (its transaction begins) -> last subscriber: p50 ${fmt(median(lastArrival), 1)} ms, p99 ${fmt(percentile(lastArrival, 99), 1)} ms over ${EVENTS} events`,
+    `  event sent (its transaction begins) -> last subscriber: p50 ${fmt(median(lastArrival), 1)} ms, p99 ${fmt(percentile(lastArrival, 99), 1)} ms, min ${fmt(Math.min(...lastArrival), 1)} ms, max ${fmt(Math.max(...lastArrival), 1)} ms over ${EVENTS} events`,
   );
   console.log(
     `  event sent (its transaction begins) -> each subscriber: p50 ${fmt(percentile(all, 50), 1)} ms, p99 ${fmt(percentile(all, 99), 1)} ms (${fmt(all.length)} deliveries)`,
+  );
+  measured(
+    `${EVENTS} feed events, each committed with its NOTIFY by the API process, timed from the start of its transaction to its arrival at each of ${fmt(SUBSCRIBERS)} SSE sockets of this process`,
   );
   const perSub = (k: 'rss' | 'heapUsed') => (after[k] - before[k]) / SUBSCRIBERS;
   console.log(
@@ -380,7 +462,7 @@ try {
 } finally {
   await db.close();
 }
-const server = await startServer({ databaseUrl, dataDir });
+const server = await startServer({ databaseUrl, dataDir, tokens: TOKENS });
 try {
   await httpLoad(server);
   await sseFanOut(server);

@@ -1,7 +1,14 @@
-// `npm run bench:ingest [-- --trades N]`: trades/s through the project's write path
-// (insertTrades into the trades hypertable with its continuous aggregates) against one
-// raw INSERT … SELECT FROM unnest(…) of the same rows into an identical hypertable
-// without aggregates, measured in the same run on the same database.
+// `npm run bench:ingest [-- --trades N --rounds R]`: rows/s of the same trades through
+// three paths, measured in the same run on the same database, their order rotated each
+// round so each path goes first in turn:
+// - project: insertTrades into the trades hypertable with its 4 continuous aggregates
+//   (db.copyIn with ignoreDuplicates: on the embedded database a binary COPY into a
+//   staging table, then INSERT … ON CONFLICT DO NOTHING into trades);
+// - the ceiling: db.copyIn of the very same rows (TRADE_COLUMNS, tradeRow) into an
+//   identical hypertable without aggregates, without ignoreDuplicates (embedded: one
+//   binary COPY straight into the table);
+// - unnest: one INSERT … SELECT FROM unnest(…) of 18 JS arrays into another identical table.
+// Rates are total rows over total time of a path; the ratios are of those rates.
 // Uses DATABASE_URL when set, otherwise an embedded TimescaleDB in a temporary directory.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +19,16 @@ import { migrate } from '../src/db/migrate.ts';
 import type { Trade } from '../src/domain/events.ts';
 import { insertTrades } from '../src/indexer/trades.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
-import { createRawTradesTable, ingestRounds, rawInsertTrades } from './lib/raw-insert.ts';
+import {
+  createRawTradesTables,
+  ingestRounds,
+  RAW_COPY_TABLE,
+  RAW_UNNEST_TABLE,
+  rawCopyTrades,
+  rawInsertTrades,
+  tradesFingerprint,
+} from './lib/raw-insert.ts';
+import { fmt, measured, ratio, rotation, tally, timed } from './lib/report.ts';
 
 const { values } = parseArgs({
   options: { trades: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '3' } },
@@ -25,38 +41,50 @@ const dataDir = databaseUrl ? '' : mkdtempSync(path.join(tmpdir(), 'bench-ingest
 const db = await openDatabase({ databaseUrl, dataDir });
 try {
   await migrate(db);
-  await createRawTradesTable(db);
-  const rawInsert = (rows: readonly Trade[]) => rawInsertTrades(db, rows);
-
-  const project: number[] = [];
-  const raw: number[] = [];
-  console.log(
-    `bench:ingest  ${total} trades in ${rounds} rounds, 1000 tokens over 90 days, on ${db.kind === 'embedded' ? 'embedded TimescaleDB (on disk)' : 'TimescaleDB server'}`,
-  );
+  await createRawTradesTables(db);
+  const paths = {
+    project: { tally: tally('project'), write: (rows: readonly Trade[]) => insertTrades(db, rows) },
+    copy: { tally: tally('copy'), write: (rows: readonly Trade[]) => rawCopyTrades(db, rows) },
+    unnest: { tally: tally('unnest'), write: (rows: readonly Trade[]) => rawInsertTrades(db, rows) },
+  };
+  const where = db.kind === 'embedded' ? 'embedded TimescaleDB (on disk)' : 'TimescaleDB server';
+  console.log(`bench:ingest  ${fmt(total)} trades in ${rounds} rounds, 1000 tokens over 90 days, on ${where}`);
   const slices = ingestRounds(total, rounds);
   for (let r = 0; r < rounds; r++) {
     const rows = slices[r]!;
-    // alternate which goes first so neither always gets the warmer cache
-    const order = r % 2 === 0 ? (['project', 'raw'] as const) : (['raw', 'project'] as const);
-    for (const which of order) {
-      const started = performance.now();
-      if (which === 'project') {
-        const n = await insertTrades(db, rows);
-        if (n !== rows.length) throw new Error(`write path stored ${n} of ${rows.length}`);
-      } else await rawInsert(rows);
-      const rate = rows.length / ((performance.now() - started) / 1000);
-      (which === 'project' ? project : raw).push(rate);
-      console.log(`  round ${r + 1}  ${which.padEnd(7)}  ${rows.length} rows  ${Math.round(rate)} rows/s`);
+    for (const name of rotation(['project', 'copy', 'unnest'] as const, r)) {
+      const target = paths[name];
+      const { seconds, value: stored } = await timed(() => target.write(rows));
+      if (stored !== rows.length) throw new Error(`${name} stored ${stored} of ${rows.length} rows`);
+      const rate = target.tally.add(rows.length, seconds);
+      console.log(
+        `  round ${r + 1}  ${name.padEnd(7)}  ${fmt(rows.length)} rows in ${fmt(seconds, 2)} s  ${fmt(rate)} rows/s`,
+      );
     }
   }
-  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  const projectRate = sum(project) / project.length;
-  const rawRate = sum(raw) / raw.length;
-  console.log(
-    `project write path (insertTrades, hypertable + 4 continuous aggregates): ${Math.round(projectRate)} rows/s`,
+  // the three tables hold the very same rows
+  const prints = await Promise.all(
+    ['trades', RAW_COPY_TABLE, RAW_UNNEST_TABLE].map((table) => tradesFingerprint(db, table)),
   );
-  console.log(`raw INSERT … SELECT FROM unnest into an identical table:               ${Math.round(rawRate)} rows/s`);
-  console.log(`ratio project/raw: ${(projectRate / rawRate).toFixed(2)} (target >= 0.5)`);
+  if (new Set(prints).size !== 1) throw new Error(`the paths stored different rows: ${prints.join(' | ')}`);
+  console.log(`  all three tables hold the same rows: ${prints[0]}`);
+  const copyLabel =
+    db.kind === 'embedded'
+      ? 'raw binary COPY into an identical table (db.copyIn, no ON CONFLICT)'
+      : 'raw db.copyIn into an identical table (the server adapter: INSERT … unnest of literals, no ON CONFLICT)';
+  console.log(
+    `project write path (insertTrades, hypertable + 4 continuous aggregates): ${paths.project.tally.describe('rows')}`,
+  );
+  console.log(`${copyLabel}: ${paths.copy.tally.describe('rows')}`);
+  console.log(
+    `raw INSERT … SELECT FROM unnest of 18 arrays into an identical table: ${paths.unnest.tally.describe('rows')}`,
+  );
+  console.log(
+    `ratio project/COPY ceiling: ${ratio(paths.project.tally, paths.copy.tally)}; project/unnest: ${ratio(paths.project.tally, paths.unnest.tally)} (target >= 0.5)`,
+  );
+  measured(
+    `the same ${fmt(paths.copy.tally.units())} trades (${rounds} time-ordered 30-day slices) written once by each path on ${where}, order rotated per round; rates = total rows / total seconds per path`,
+  );
 } finally {
   await db.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,10 @@
 // The server side of `npm run bench:api`, in its own process as in production: the
 // Launchpad API on a prepared database, and a Polka hello-world route on another port
 // (the baseline, same process shape). Prints `ready {json}` on stdout; reads commands on
-// stdin: `emit` commits one feed event with its NOTIFY and answers `emitted <id> <epoch ms>`.
+// stdin: `emit` commits one feed event with its NOTIFY and answers `emitted <id> <epoch ms>`;
+// `write-start <trades per block> <block ms>` starts live writes through the indexer's write
+// path in this process (as the embedded database requires: one process owns it), answering
+// `write-started`; `write-stop` answers `write-stopped {json}` with what was written.
 
 import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
@@ -11,8 +14,13 @@ import { openDatabase } from '../../src/db/index.ts';
 import { encodeNotice, FEED_CHANNEL } from '../../src/feed/notice.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
+import { createLiveWriter } from './live-writer.ts';
 
-const { databaseUrl, dataDir } = JSON.parse(process.argv[2]!) as { databaseUrl?: string; dataDir: string };
+const { databaseUrl, dataDir, tokens } = JSON.parse(process.argv[2]!) as {
+  databaseUrl?: string;
+  dataDir: string;
+  tokens: number;
+};
 const db = await openDatabase({ databaseUrl, dataDir });
 const api = await startLaunchpadApi({
   db,
@@ -33,6 +41,7 @@ await new Promise((resolve) => hello.server.once('listening', resolve));
 
 const now = () => performance.timeOrigin + performance.now();
 let seq = 0;
+let writer: ReturnType<typeof createLiveWriter> | undefined;
 createInterface({ input: process.stdin }).on('line', async (line) => {
   if (line === 'emit') {
     // what the indexer does: the outbox row and one NOTIFY in the same transaction
@@ -62,6 +71,15 @@ createInterface({ input: process.stdin }).on('line', async (line) => {
       return Number(row!.id);
     });
     process.stdout.write(`emitted ${id} ${sentAt}\n`);
+  } else if (line.startsWith('write-start ')) {
+    const [tradesPerBlock, blockMs] = line.split(' ').slice(1).map(Number) as [number, number];
+    writer = createLiveWriter(db, tokens, { tradesPerBlock, blockMs });
+    await writer.start();
+    process.stdout.write('write-started\n');
+  } else if (line === 'write-stop') {
+    const stats = await writer!.stop();
+    writer = undefined;
+    process.stdout.write(`write-stopped ${JSON.stringify(stats)}\n`);
   } else if (line === 'stats') {
     const m = process.memoryUsage();
     process.stdout.write(

@@ -1,24 +1,45 @@
-// The baseline of the write benchmarks: one raw INSERT … SELECT FROM unnest(…) into a
-// hypertable identical to trades (same columns, constraints and indexes) without aggregates.
-import type { Database } from '../../src/db/types.ts';
+// The baselines of the write benchmarks, into hypertables identical to trades (same
+// columns, constraints and indexes) without continuous aggregates:
+// - the ceiling: db.copyIn of the very rows writeTrades builds (TRADE_COLUMNS, tradeRow),
+//   without ignoreDuplicates: on the embedded database one binary COPY straight into the
+//   table; on a server the adapter's bulk path, one INSERT … SELECT FROM unnest of array
+//   literals (postgres.js has no COPY the adapter can use);
+// - one INSERT … SELECT FROM unnest(…) of 18 typed JS arrays, as a hand-written insert sends.
+import type { Database, Queryable } from '../../src/db/types.ts';
 import type { Trade } from '../../src/domain/events.ts';
+import { TRADE_COLUMNS, tradeRow } from '../../src/indexer/trades.ts';
 import { randomTrades } from '../../test/helpers/trades.ts';
 
-export async function createRawTradesTable(db: Database): Promise<void> {
-  await db.exec(`
-    DROP TABLE IF EXISTS bench_raw_trades;
-    CREATE TABLE bench_raw_trades (LIKE trades INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED INCLUDING INDEXES);
-    SELECT create_hypertable('bench_raw_trades', by_range('time', INTERVAL '1 day'));
-  `);
+/** The COPY ceiling's table. */
+export const RAW_COPY_TABLE = 'bench_raw_trades';
+/** The unnest baseline's table (the same rows cannot go into one table twice). */
+export const RAW_UNNEST_TABLE = 'bench_raw_trades_unnest';
+
+/** Creates (afresh) both baseline tables, each identical to trades. */
+export async function createRawTradesTables(db: Database): Promise<void> {
+  for (const table of [RAW_COPY_TABLE, RAW_UNNEST_TABLE]) {
+    await db.exec(`
+      DROP TABLE IF EXISTS ${table};
+      CREATE TABLE ${table} (LIKE trades INCLUDING DEFAULTS INCLUDING CONSTRAINTS INCLUDING GENERATED INCLUDING INDEXES);
+      SELECT create_hypertable('${table}', by_range('time', INTERVAL '1 day'));
+    `);
+  }
 }
 
-export async function rawInsertTrades(db: Database, rows: readonly Trade[]): Promise<void> {
+/** The ceiling: the rows writeTrades would send, bulk-loaded by db.copyIn into bench_raw_trades. */
+export async function rawCopyTrades(db: Queryable, rows: readonly Trade[]): Promise<number> {
+  return db.copyIn(RAW_COPY_TABLE, TRADE_COLUMNS, rows.map(tradeRow));
+}
+
+export async function rawInsertTrades(db: Queryable, rows: readonly Trade[]): Promise<number> {
   const col = <T>(f: (t: Trade) => T) => rows.map(f);
-  await db.query(
-    `INSERT INTO bench_raw_trades (time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction,
+  const [stored] = await db.query<{ n: number }>(
+    `WITH stored AS (INSERT INTO ${RAW_UNNEST_TABLE} (time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction,
        token_address, price_unative, volume_unative, volume_token, fee_unative, trader, input_amount, output_amount, native_reserves)
      SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
-       $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::text[], $16::numeric[], $17::numeric[], $18::numeric[])`,
+       $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::text[], $16::numeric[], $17::numeric[], $18::numeric[])
+     RETURNING 1)
+     SELECT count(*)::int AS n FROM stored`,
     [
       col((t) => t.time.toISOString()),
       col((t) => t.blockHeight),
@@ -40,6 +61,19 @@ export async function rawInsertTrades(db: Database, rows: readonly Trade[]): Pro
       col((t) => `${t.nativeReserves}`),
     ],
   );
+  return Number(stored!.n);
+}
+
+/**
+ * What a table of trades holds, to show that paths stored the very same rows: the count,
+ * and sums of the ordering key and of the amounts (as text: exact).
+ */
+export async function tradesFingerprint(db: Queryable, table: string): Promise<string> {
+  const [row] = await db.query<{ n: string; seq: string; volume: string; price: string }>(
+    `SELECT count(*)::text AS n, coalesce(sum(seq), 0)::text AS seq, coalesce(sum(volume_unative), 0)::text AS volume,
+            coalesce(sum(price_unative), 0)::text AS price FROM ${table}`,
+  );
+  return `${row!.n} rows, Σseq ${row!.seq}, Σvolume ${row!.volume}, Σprice ${row!.price}`;
 }
 
 /**

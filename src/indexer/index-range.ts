@@ -13,6 +13,8 @@ export interface BatchSummary extends WriteResult {
   fromHeight: number;
   toHeight: number;
   lastBlock: FetchedBlock;
+  /** Every block of the batch, in height order: its height and block time. */
+  blockTimes: { height: number; time: Date }[];
   ms: number;
 }
 
@@ -124,6 +126,7 @@ export async function indexRange(from: number, to: number, options: RangeOptions
       fromHeight: blocks[0]!.height,
       toHeight: blocks.at(-1)!.height,
       lastBlock: blocks.at(-1)!,
+      blockTimes: blocks.map((b) => ({ height: b.height, time: b.time })),
       ms: performance.now() - started,
     });
   }

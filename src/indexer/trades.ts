@@ -3,7 +3,8 @@
 import type { CopyOptions, Queryable } from '../db/types.ts';
 import type { Trade } from '../domain/events.ts';
 
-const TRADE_COLUMNS = [
+/** The columns of `trades` a trade is written to, in the order of `tradeRow`. */
+export const TRADE_COLUMNS = [
   'time',
   'block_height',
   'tx_index',
@@ -30,31 +31,31 @@ const TRADE_COLUMNS = [
  * skips it instead, so a replayed block stores nothing twice.
  */
 export async function writeTrades(db: Queryable, trades: readonly Trade[], options: CopyOptions = {}): Promise<number> {
-  return db.copyIn(
-    'trades',
-    TRADE_COLUMNS,
-    trades.map((t) => [
-      t.time,
-      t.blockHeight,
-      t.txIndex,
-      t.eventIndex,
-      t.msgIndex,
-      t.txHash,
-      t.source,
-      t.action,
-      t.direction,
-      t.tokenAddress,
-      t.priceUnative,
-      t.volumeUnative,
-      t.volumeToken,
-      t.feeUnative,
-      t.trader,
-      t.inputAmount,
-      t.outputAmount,
-      t.nativeReserves,
-    ]),
-    options,
-  );
+  return db.copyIn('trades', TRADE_COLUMNS, trades.map(tradeRow), options);
+}
+
+/** A trade as the row `writeTrades` bulk-loads, in `TRADE_COLUMNS` order. */
+export function tradeRow(t: Trade): unknown[] {
+  return [
+    t.time,
+    t.blockHeight,
+    t.txIndex,
+    t.eventIndex,
+    t.msgIndex,
+    t.txHash,
+    t.source,
+    t.action,
+    t.direction,
+    t.tokenAddress,
+    t.priceUnative,
+    t.volumeUnative,
+    t.volumeToken,
+    t.feeUnative,
+    t.trader,
+    t.inputAmount,
+    t.outputAmount,
+    t.nativeReserves,
+  ];
 }
 
 /** Inserts trades, skipping any already stored; returns how many were new. */
