@@ -51,6 +51,10 @@ export async function startRpcServer(options: {
 }): Promise<RpcServer> {
   const { methods, logger, host } = options;
   const server: Server = createServer();
+  // Longer than any client's idle keep-alive (undici's is 4 s), so a connection is never
+  // closed here just as a client reuses it.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const sockets = new Set<Socket>();
   server.on('connection', (socket) => {
     sockets.add(socket);
