@@ -93,6 +93,14 @@ const configSchema = z.object({
   CHAIN_API_BROADCAST_LIMIT: positiveInt(1).default(10),
   RATE_LIMIT_WINDOW_S: positiveInt(1).default(60),
   TRUST_PROXY: integer('must be the number of proxy hops to trust (0 when clients connect directly)').default(0),
+  PRICE_URL: url(['http:', 'https:']),
+  PRICE_JSON_PATH: z
+    .string()
+    .trim()
+    .regex(/^[^.\s]+(\.[^.\s]+)*$/, {
+      message: 'must be property names (or array indexes) joined by dots, e.g. native.usd',
+    })
+    .default('NATIVE'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_FORMAT: z.enum(['pretty', 'json', 'auto']).default('auto'),
 });

@@ -145,6 +145,8 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
   // An index of another chain is refused before anything is served (ChainMismatchError)
   await indexer.checked();
 
+  // the contracts' addresses carry the chain's account prefix
+  const accountPrefix = fromBech32(contracts.launchpad, 1023).prefix;
   const launchpadApi = await startLaunchpadApi({
     db,
     logger: logger.child({ component: 'launchpad-api' }),
@@ -156,14 +158,19 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       trustedHops: config.TRUST_PROXY,
     },
     index: indexSource(db, indexer),
+    wallet: {
+      chain,
+      accountPrefix,
+      launchpad: contracts.launchpad,
+      prices: { url: config.PRICE_URL, jsonPath: config.PRICE_JSON_PATH },
+    },
   });
   shutdown.add('launchpad API', () => launchpadApi.close());
   const chainApi = await startChainApi({
     db,
     chain,
     logger: logger.child({ component: 'chain-api' }),
-    // the contracts' addresses carry the chain's account prefix
-    accountPrefix: fromBech32(contracts.launchpad, 1023).prefix,
+    accountPrefix,
     host: config.HOST,
     port: config.CHAIN_API_PORT,
     rateLimit: {

@@ -63,6 +63,12 @@ export const LAUNCHPAD_EVENTS = {
   },
 } as const;
 
+/**
+ * The launchpad's own `wasm` event for a new oracle price (`action` = `set_oracle_price`):
+ * every curve's graduation threshold follows from that price.
+ */
+export const LAUNCHPAD_ORACLE_UPDATE = { type: 'wasm', actionAttribute: 'action', action: 'set_oracle_price' } as const;
+
 export const AMM_EVENTS = {
   swap: {
     type: 'wasm-swap',

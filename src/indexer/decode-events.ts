@@ -4,6 +4,7 @@ import {
   AMM_EVENTS,
   CONTRACT_ADDRESS_ATTRIBUTE,
   LAUNCHPAD_EVENTS,
+  LAUNCHPAD_ORACLE_UPDATE,
   MSG_INDEX_ATTRIBUTE,
   SWAP_DIRECTIONS,
 } from '../chain/contract-events.ts';
@@ -214,6 +215,8 @@ export interface DecodeResult {
   events: DomainEvent[];
   /** Events from our contracts that could not be decoded; reported, never stored half-right. */
   malformed: { at: EventPosition; type: string; error: string }[];
+  /** Where the launchpad's oracle price changed (every curve's graduation threshold with it). */
+  oracleUpdates?: EventPosition[];
 }
 
 /** Decodes the contract events of one block's successful transactions, in chain order. */
@@ -221,11 +224,12 @@ export function decodeBlockEvents(
   block: { height: number; time: Date; txs: readonly RawTx[] },
   contracts: ContractAddresses,
 ): DecodeResult {
-  const result: DecodeResult = { events: [], malformed: [] };
+  const result: DecodeResult = { events: [], malformed: [], oracleUpdates: [] };
   for (const tx of block.txs) {
     if (tx.code !== 0) continue; // a failed tx changed no contract state
     tx.events.forEach((event, eventIndex) => {
-      if (!event.type.startsWith('wasm-')) return;
+      const oracle = event.type === LAUNCHPAD_ORACLE_UPDATE.type;
+      if (!oracle && !event.type.startsWith('wasm-')) return;
       const r = attributeReader(event);
       const contract = r.contract();
       if (contract !== contracts.launchpad && contract !== contracts.amm) return;
@@ -237,6 +241,14 @@ export function decodeBlockEvents(
         msgIndex: r.msgIndex(),
         eventIndex,
       };
+      if (oracle) {
+        if (
+          contract === contracts.launchpad &&
+          r.optionalText(LAUNCHPAD_ORACLE_UPDATE.actionAttribute) === LAUNCHPAD_ORACLE_UPDATE.action
+        )
+          result.oracleUpdates!.push(at);
+        return;
+      }
       try {
         const decoded =
           contract === contracts.launchpad

@@ -1,6 +1,8 @@
 // Completes token rows from contract queries (CW20 token_info and marketing_info, the
 // launchpad's progress) outside the indexer's transaction: a failed query is retried
-// later with backoff and never holds up indexing.
+// later with backoff and never holds up indexing. A curve token's graduation threshold
+// comes from the same progress query, and is asked again whenever the indexer saw the
+// oracle price change (threshold_stale).
 import type { ChainClient } from '../chain/client.ts';
 import { CONTRACT_QUERIES } from '../chain/contract-events.ts';
 import type { Database } from '../db/types.ts';
@@ -28,7 +30,15 @@ interface Progress {
   graduated?: boolean;
   spot_price_unative?: string;
   native_reserves?: string;
+  graduation_threshold?: string;
 }
+
+const UINT = /^\d+$/;
+/** The progress answer's threshold when it is a positive integer, else null. */
+const thresholdOf = (p: Progress | undefined) =>
+  p?.graduation_threshold && UINT.test(p.graduation_threshold) && BigInt(p.graduation_threshold) > 0n
+    ? p.graduation_threshold
+    : null;
 
 const MAX_RETRY_MS = 10 * 60_000;
 
@@ -49,7 +59,8 @@ async function fetchMetadata(chain: ChainClient, contracts: ContractAddresses, t
     image: logo && typeof logo === 'object' && typeof logo.url === 'string' ? logo.url : null,
     creator: progress?.creator ?? null,
     spotPrice:
-      progress?.spot_price_unative && /^\d+$/.test(progress.spot_price_unative) ? progress.spot_price_unative : null,
+      progress?.spot_price_unative && UINT.test(progress.spot_price_unative) ? progress.spot_price_unative : null,
+    threshold: thresholdOf(progress),
   };
 }
 
@@ -93,9 +104,10 @@ export function createMetadataFetcher({
                name = coalesce(nullif(name, ''), $2), symbol = coalesce(nullif(symbol, ''), $3), decimals = coalesce(decimals, $4),
                description = coalesce(nullif(description, ''), $5), image = coalesce(nullif(image, ''), $6), creator = coalesce(creator, $7),
                current_price = CASE WHEN price_seq = 0 AND $8::numeric IS NOT NULL THEN $8::numeric ELSE current_price END,
+               graduation_threshold = coalesce($9::numeric, graduation_threshold),
                metadata_fetched = true, metadata_retry_at = NULL
              WHERE address = $1`,
-            [token.address, m.name, m.symbol, m.decimals, m.description, m.image, m.creator, m.spotPrice],
+            [token.address, m.name, m.symbol, m.decimals, m.description, m.image, m.creator, m.spotPrice, m.threshold],
           );
           await notify(db, { kind: 'token', address: token.address });
         } catch (error) {
@@ -116,10 +128,49 @@ export function createMetadataFetcher({
     );
   };
 
+  /**
+   * Reads the thresholds the indexer marked stale, `batch` tokens at a time. The mark is
+   * cleared before the query, so a price change during it marks the token again; a failed
+   * query marks it again too, and the next run retries. True when more may be waiting.
+   */
+  const refreshThresholds = async (): Promise<boolean> => {
+    const due = await db.query<{ address: string }>(
+      `UPDATE tokens SET threshold_stale = false
+       WHERE address IN (SELECT address FROM tokens WHERE threshold_stale ORDER BY address LIMIT $1)
+       RETURNING address`,
+      [batch],
+    );
+    if (due.length === 0) return false;
+    let failed = 0;
+    await Promise.all(
+      due.map(async ({ address }) => {
+        try {
+          const progress = await chain.smartQuery<Progress>(contracts.launchpad, CONTRACT_QUERIES.progress(address));
+          await db.query(
+            `UPDATE tokens SET graduation_threshold = coalesce($2::numeric, graduation_threshold) WHERE address = $1`,
+            [address, thresholdOf(progress)],
+          );
+        } catch (error) {
+          failed++;
+          await db.query(`UPDATE tokens SET threshold_stale = true WHERE address = $1`, [address]);
+          if (failed === 1)
+            logger.warn(
+              { token: address, err: (error as Error).message },
+              'Graduation threshold query failed; will retry',
+            );
+        }
+      }),
+    );
+    await notify(db, { kind: 'changed' }); // the API's cached token answers are stale
+    return failed === 0 && due.length === batch;
+  };
+
   const loop = async () => {
     do {
       again = false;
       await runOnce().catch((error) => logger.warn({ err: error }, 'Token metadata run failed'));
+      if (await refreshThresholds().catch((error) => logger.warn({ err: error }, 'Graduation threshold run failed')))
+        again = true;
     } while (again);
     running = undefined;
   };

@@ -36,6 +36,8 @@ export interface WriteResult {
   trades: number;
   newTokens: string[];
   feedEvents: number;
+  /** The oracle price changed in the batch: the curve tokens' graduation thresholds are to be read again. */
+  thresholdsStale: boolean;
 }
 
 async function checkContinuity(tx: Queryable, first: FetchedBlock): Promise<void> {
@@ -193,12 +195,16 @@ export async function writeBatch(
 ): Promise<WriteResult> {
   const first = batch.blocks[0];
   const last = batch.blocks.at(-1);
-  if (!first || !last) return { blocks: 0, txs: 0, trades: 0, newTokens: [], feedEvents: 0 };
+  if (!first || !last) return { blocks: 0, txs: 0, trades: 0, newTokens: [], feedEvents: 0, thresholdsStale: false };
   if (moveCursor) await checkContinuity(tx, first);
   faultPoint?.('continuity');
   const txs = await writeChainIndex(tx, batch.blocks, bulk);
   faultPoint?.('chain-index');
   const newTokens = await writeTokens(tx, batch.events);
+  const thresholdsStale = batch.blocks.some((b) => (b.decoded.oracleUpdates?.length ?? 0) > 0);
+  // the metadata fetcher asks the launchpad for the new thresholds (src/indexer/token-metadata.ts)
+  if (thresholdsStale)
+    await tx.query(`UPDATE tokens SET threshold_stale = true WHERE source = 'launchpad' AND NOT graduated`);
   faultPoint?.('tokens');
   const tradeList = batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
   const trades = await writeTrades(tx, tradeList, { ignoreDuplicates: !bulk });
@@ -214,5 +220,5 @@ export async function writeBatch(
     );
   }
   faultPoint?.('cursor');
-  return { blocks: batch.blocks.length, txs, trades, newTokens, feedEvents };
+  return { blocks: batch.blocks.length, txs, trades, newTokens, feedEvents, thresholdsStale };
 }

@@ -34,6 +34,8 @@ const TOKEN_FIELDS = [
   'trade_count_24h',
   'created_at',
   'first_seen_at',
+  'graduation_threshold',
+  'graduation_progress',
 ];
 const TRADE_FIELDS = [
   'time',

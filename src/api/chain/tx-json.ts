@@ -5,8 +5,9 @@
 import { toBase64, toHex } from '@cosmjs/encoding';
 import type { CompactBitArray } from 'cosmjs-types/cosmos/crypto/multisig/v1beta1/multisig';
 import { signModeToJSON } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
-import { AuthInfo, type ModeInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import type { ModeInfo } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { RestEvent } from '../../chain/stored-events.ts';
+import { decodeTxParts } from '../../chain/tx-decode.ts';
 import { anyJson, bytes, coins } from './proto-json.ts';
 
 /** One transaction and its result, from the index or from the node. */
@@ -41,9 +42,7 @@ function modeInfoJson(m: ModeInfo | undefined): Record<string, unknown> | null {
 export type TxJson = ReturnType<typeof decodeTx>;
 
 function decodeTx(txBytes: Uint8Array) {
-  const raw = TxRaw.decode(txBytes);
-  const body = TxBody.decode(raw.bodyBytes);
-  const auth = AuthInfo.decode(raw.authInfoBytes);
+  const { raw, body, authInfo: auth } = decodeTxParts(txBytes);
   return {
     body: {
       messages: body.messages.map(anyJson),

@@ -1,5 +1,5 @@
-// The Launchpad API (docs/launchpad-api.md) on one Polka app: tokens, trades, candles, health and the
-// SSE feed, behind the per-client rate limit, with JSON errors and CORS everywhere.
+// The Launchpad API (docs/launchpad-api.md) on one Polka app: tokens, trades, candles, health, the
+// SSE feed and the wallet routes, behind the per-client rate limit, with JSON errors and CORS everywhere.
 import polka from 'polka';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
@@ -10,12 +10,19 @@ import { createRateLimit } from '../http/rate-limit.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
 import { ANY, createResponseCache, tokenTag } from '../http/response-cache.ts';
 import { type Served, serve } from '../http/serve.ts';
+import { createBroadcaster } from './broadcast-once.ts';
 import { createFeedHub } from './feed-hub.ts';
+import { createPriceSource } from './price-source.ts';
 import { candles } from './routes/candles.ts';
 import { feed } from './routes/feed.ts';
 import { health } from './routes/health.ts';
 import { getToken, listTokens } from './routes/tokens.ts';
 import { recentTrades } from './routes/trades.ts';
+import { walletBalance } from './routes/wallet-balance.ts';
+import { walletBroadcast } from './routes/wallet-broadcast.ts';
+import { walletPrices } from './routes/wallet-prices.ts';
+import { walletTransactions } from './routes/wallet-transactions.ts';
+import type { WalletOptions } from './wallet.ts';
 
 export interface LaunchpadApiOptions {
   db: Database;
@@ -29,6 +36,8 @@ export interface LaunchpadApiOptions {
   keepaliveMs?: number;
   /** Unsent bytes after which an SSE subscriber that is not reading is dropped (default 1 MiB). */
   sseMaxBufferedBytes?: number;
+  /** The node and the chain's facts for the /api/wallet routes; without it they are not served. */
+  wallet?: WalletOptions;
 }
 
 export interface LaunchpadApi {
@@ -45,6 +54,10 @@ const ROUTES: [RegExp, string][] = [
   [/^\/api\/trades\/recent$/, '/api/trades/recent'],
   [/^\/api\/candles\/[^/]+$/, '/api/candles/:tokenAddress'],
   [/^\/api\/sse\/feed$/, '/api/sse/feed'],
+  [/^\/api\/wallet\/balance$/, '/api/wallet/balance'],
+  [/^\/api\/wallet\/transactions$/, '/api/wallet/transactions'],
+  [/^\/api\/wallet\/prices$/, '/api/wallet/prices'],
+  [/^\/api\/wallet\/broadcast$/, '/api/wallet/broadcast'],
   [/^\/metrics$/, '/metrics'],
 ];
 
@@ -69,10 +82,10 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     .use(createRateLimit(options.rateLimit))
     .use((req, res, next) => {
       if (req.method !== 'OPTIONS') return next();
-      // CORS preflight: these are public GET endpoints
+      // CORS preflight: public GET endpoints, and POST /api/wallet/broadcast (a JSON body)
       res.writeHead(204, {
         ...CORS_HEADERS,
-        'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+        'Access-Control-Allow-Methods': 'GET, HEAD, POST, OPTIONS',
         'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? 'Content-Type, Last-Event-ID',
         'Access-Control-Max-Age': 86400,
       });
@@ -85,6 +98,15 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     .get('/api/candles/:tokenAddress', candles(db, cache))
     .get('/api/sse/feed', feed(hub))
     .get('/metrics', metrics.handler);
+  const { wallet } = options;
+  if (wallet) {
+    const prices = createPriceSource({ chain: wallet.chain, launchpad: wallet.launchpad, logger }, wallet.prices);
+    app
+      .get('/api/wallet/balance', walletBalance(wallet))
+      .get('/api/wallet/transactions', walletTransactions(db, wallet))
+      .get('/api/wallet/prices', walletPrices(prices))
+      .post('/api/wallet/broadcast', walletBroadcast(createBroadcaster(db, wallet.chain, wallet.broadcast)));
+  }
 
   let served: Served;
   try {

@@ -2,13 +2,10 @@
 // transaction in the SDK's request JSON, checked here as far as its bytes go, then handed
 // to the node (docs/chain-api.md, "Broadcast and simulate").
 import type { IncomingMessage } from 'node:http';
-import { sha256 } from '@cosmjs/crypto';
-import { fromBase64, toBase64, toHex } from '@cosmjs/encoding';
-import { BinaryReader } from 'cosmjs-types/binary';
+import { toBase64, toHex } from '@cosmjs/encoding';
 import { MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { MsgDelegateResponse } from 'cosmjs-types/cosmos/staking/v1beta1/tx';
 import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
-import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { MsgExecuteContractResponse, MsgInstantiateContractResponse } from 'cosmjs-types/cosmwasm/wasm/v1/tx';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import type { Polka } from 'polka';
@@ -16,15 +13,19 @@ import { MsgBurnForBridgeOutResponse } from '../../../chain/bridge-msg.ts';
 import { BodyTooLargeError, readBody } from '../../http/body.ts';
 import { HttpError } from '../../http/errors.ts';
 import { sendJson } from '../../http/respond.ts';
+import {
+  BODY_LIMIT_BYTES,
+  NodeRefusedError,
+  type SentTx,
+  SignedTxError,
+  sendTx,
+  signedTxBytes,
+} from '../../http/signed-tx.ts';
 import type { ChainApiContext } from '../context.ts';
 import { GatewayError, GRPC, gatewayBody, invalidArgument, nodeFailure } from '../gateway.ts';
 import { anyJson, bytes, int64, messageJson } from '../proto-json.ts';
 
-/**
- * The largest request body: CometBFT's default max_tx_bytes (1 MiB) in base64 is 1.4 MB, so
- * every transaction a node with default settings accepts fits, with room for the JSON around it.
- */
-export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+export { BODY_LIMIT_BYTES };
 
 const BROADCAST_MODES: Record<string, 'sync' | 'async' | undefined> = {
   BROADCAST_MODE_SYNC: 'sync',
@@ -94,20 +95,14 @@ async function requestJson(req: IncomingMessage, message: string, fields: string
   return out;
 }
 
-/** `tx_bytes`: standard base64 with padding (how the SDK's JSON carries bytes) of a TxRaw. */
+/** `tx_bytes` as the gateway checks it (src/api/http/signed-tx.ts), refused in its words. */
 function signedTx(value: unknown): Uint8Array {
-  if (absent(value) || value === '')
-    throw invalidArgument('invalid empty tx: tx_bytes is required (the signed transaction, base64 of its TxRaw bytes)');
-  if (typeof value !== 'string') throw invalidArgument('tx_bytes must be a base64 string');
-  let txBytes: Uint8Array;
   try {
-    if (value.length % 4 !== 0) throw new Error('length not a multiple of 4');
-    txBytes = fromBase64(value);
-  } catch {
-    throw invalidArgument('tx_bytes is not base64 (standard alphabet with padding)');
+    return signedTxBytes(value);
+  } catch (error) {
+    if (error instanceof SignedTxError) throw invalidArgument(error.message);
+    throw error;
   }
-  checkTxRaw(txBytes);
-  return txBytes;
 }
 
 function broadcastMode(value: unknown): 'sync' | 'async' {
@@ -125,79 +120,13 @@ function broadcastMode(value: unknown): 'sync' | 'async' {
   );
 }
 
-const WIRE = { VARINT: 0, LEN: 2 } as const;
-/** Fields the SDK's decoder knows (number → wire type); an unknown one below 1024 is refused (ADR-020). */
-const TX_BODY_FIELDS: Record<number, number> = {
-  1: WIRE.LEN,
-  2: WIRE.LEN,
-  3: WIRE.VARINT,
-  1023: WIRE.LEN,
-  2047: WIRE.LEN,
-};
-const AUTH_INFO_FIELDS: Record<number, number> = { 1: WIRE.LEN, 2: WIRE.LEN, 3: WIRE.LEN };
-
-/**
- * The bytes must be what the SDK's tx decoder accepts: a TxRaw in canonical encoding
- * (ADR-027: fields in order, nothing unknown, nothing after them) whose body and auth info
- * decode. What the node checks beyond that (messages, signatures, fees) is its answer.
- */
-function checkTxRaw(txBytes: Uint8Array): void {
-  const refuse = (why: string) => invalidArgument(`tx parse error: tx_bytes is not a TxRaw: ${why}`);
-  let raw: TxRaw;
-  try {
-    raw = TxRaw.decode(txBytes);
-  } catch (error) {
-    throw refuse((error as Error).message);
-  }
-  if (!sameBytes(TxRaw.encode(raw).finish(), txBytes))
-    throw refuse('its encoding is not canonical (unknown or repeated fields, fields out of order, or trailing bytes)');
-  for (const [what, part, known, codec] of [
-    ['body', raw.bodyBytes, TX_BODY_FIELDS, TxBody],
-    ['auth info', raw.authInfoBytes, AUTH_INFO_FIELDS, AuthInfo],
-  ] as const) {
-    try {
-      checkFields(part, known);
-      codec.decode(part);
-    } catch (error) {
-      throw refuse(`its ${what} does not decode: ${(error as Error).message}`);
-    }
-  }
-}
-
-/** Walks the top-level fields: each must be known with its wire type, or non-critical (≥ 1024), and complete. */
-function checkFields(message: Uint8Array, known: Record<number, number>): void {
-  const reader = new BinaryReader(message);
-  while (reader.pos < reader.len) {
-    const tag = reader.uint32();
-    const [field, wireType] = [tag >>> 3, tag & 7];
-    if (field === 0) throw new Error(`field number 0 at offset ${reader.pos}`);
-    const expected = known[field];
-    if (expected === undefined && field < 1024) throw new Error(`unknown field ${field}`);
-    if (expected !== undefined && expected !== wireType)
-      throw new Error(`field ${field} has wire type ${wireType}, expected ${expected}`);
-    reader.skipType(wireType);
-    if (reader.pos > reader.len) throw new Error(`field ${field} runs past the end`);
-  }
-}
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
-
 // ---------------------------------------------------------------------------------------
 // Broadcast: the SDK's TxResponse for a broadcast (client/broadcast.go): the hash and
 // CheckTx's code, codespace and log on SYNC; nothing of the block, which is not known yet.
 
-interface BroadcastResult {
-  /** absent on ASYNC: CometBFT answers before CheckTx */
-  code?: number;
-  codespace?: string;
-  log?: string;
-  data?: Uint8Array;
-  hash: Uint8Array | string;
-}
-
-const txResponse = (r: BroadcastResult) => ({
+const txResponse = (r: SentTx) => ({
   height: '0',
-  txhash: typeof r.hash === 'string' ? r.hash : toHex(r.hash).toUpperCase(),
+  txhash: r.hash,
   codespace: r.codespace ?? '',
   code: r.code ?? 0,
   data: r.data && r.data.length > 0 ? toHex(r.data).toUpperCase() : '',
@@ -211,44 +140,13 @@ const txResponse = (r: BroadcastResult) => ({
   events: [],
 });
 
-/** CometBFT's mempool refusals the SDK answers as a TxResponse with its own code (client.CheckCometError). */
-const MEMPOOL_REFUSALS: [text: string, code: number][] = [
-  ['tx already exists in cache', 19],
-  ['mempool is full', 20],
-  ['tx too large', 21],
-];
-
 async function broadcast(ctx: ChainApiContext, tx: Uint8Array, mode: 'sync' | 'async') {
   try {
-    const result =
-      mode === 'sync' ? await ctx.chain.comet.broadcastTxSync({ tx }) : await ctx.chain.comet.broadcastTxAsync({ tx });
-    return txResponse(result);
+    return txResponse(await sendTx(ctx.chain, tx, mode));
   } catch (error) {
-    const refusal = rpcErrorText(error);
-    if (refusal === undefined) throw nodeFailure(error);
-    const known = MEMPOOL_REFUSALS.find(([text]) => refusal.toLowerCase().includes(text));
-    if (known) return txResponse({ code: known[1], codespace: 'sdk', hash: toHex(sha256(tx)).toUpperCase() });
-    throw new GatewayError(GRPC.UNKNOWN, refusal);
+    if (error instanceof NodeRefusedError) throw new GatewayError(GRPC.UNKNOWN, error.message);
+    throw nodeFailure(error);
   }
-}
-
-/** The text of a JSON-RPC error the node answered with (cosmjs throws it as JSON), or undefined when it did not answer. */
-function rpcErrorText(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const cause = (error as Error & { cause?: { body?: unknown } }).cause;
-  for (const text of [error.message, typeof cause?.body === 'string' ? cause.body : '']) {
-    try {
-      const parsed = JSON.parse(text) as {
-        data?: unknown;
-        message?: unknown;
-        error?: { data?: unknown; message?: unknown };
-      };
-      const rpc = parsed.error ?? parsed;
-      const said = [rpc.message, rpc.data].filter((s) => typeof s === 'string' && s !== '');
-      if (said.length > 0) return said.join(': ');
-    } catch {}
-  }
-  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // GET /api/tokens and GET /api/tokens/:address (docs/launchpad-api.md "Token"): tokens with their reserves,
-// last price and the last 24 hours of volume and trades.
+// last price, the last 24 hours of volume and trades, and a curve token's graduation threshold and progress.
 import { z } from 'zod';
 import type { Database } from '../../../db/types.ts';
 import { notFound } from '../../http/errors.ts';
@@ -23,13 +23,34 @@ interface TokenRow {
   trade_count_24h: number;
   created_at: Date | null;
   first_seen_at: Date;
+  graduation_threshold: string | null;
 }
 
 const TOKEN_COLUMNS = `
   t.address, t.name, t.symbol, t.image, t.description, t.creator, t.source, t.graduated,
   t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
   coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
-  t.created_at, t.first_seen_at`;
+  t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold`;
+
+/**
+ * A curve token's progress toward graduation: reserves ÷ threshold to the basis point
+ * (floored, at most 1), written as the launchpad's progress query writes it ("0.0041").
+ */
+export function graduationProgress(reserves: string, threshold: string): string {
+  const bps = (BigInt(reserves) * 10_000n) / BigInt(threshold);
+  const capped = bps > 10_000n ? 10_000n : bps;
+  return `${capped / 10_000n}.${(capped % 10_000n).toString().padStart(4, '0')}`;
+}
+
+/** Both graduation fields: null for a graduated or AMM token, and until the launchpad told the threshold. */
+function graduationJson(t: TokenRow) {
+  const curve =
+    t.source === 'launchpad' && !t.graduated && t.graduation_threshold !== null && t.graduation_threshold !== '0';
+  return {
+    graduation_threshold: curve ? t.graduation_threshold : null,
+    graduation_progress: curve ? graduationProgress(t.native_reserves, t.graduation_threshold!) : null,
+  };
+}
 
 const tokenJson = (t: TokenRow) => ({
   address: t.address,
@@ -46,6 +67,7 @@ const tokenJson = (t: TokenRow) => ({
   trade_count_24h: Number(t.trade_count_24h),
   created_at: t.created_at ? t.created_at.toISOString() : null,
   first_seen_at: t.first_seen_at.toISOString(),
+  ...graduationJson(t),
 });
 
 /** Tokens with their last 24 hours of trades: all of them, or the one at `address`. */

@@ -1,0 +1,176 @@
+// A signed transaction sent to the service for broadcast, as both APIs take it: base64 of
+// its TxRaw bytes, checked as far as the SDK's decoder checks them, then handed to the node
+// with BROADCAST_MODE_SYNC or ASYNC through cosmjs. Each API words the problems in its own
+// error style (SignedTxError carries the text).
+import { sha256 } from '@cosmjs/crypto';
+import { fromBase64, toHex } from '@cosmjs/encoding';
+import { BinaryReader } from 'cosmjs-types/binary';
+import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import type { ChainClient } from '../../chain/client.ts';
+import { ServiceError } from '../../internal/errors.ts';
+
+/**
+ * The largest request body: CometBFT's default max_tx_bytes (1 MiB) in base64 is 1.4 MB, so
+ * every transaction a node with default settings accepts fits, with room for the JSON around it.
+ */
+export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
+/** What is wrong with a `tx_bytes` value, in words for the client. */
+export class SignedTxError extends ServiceError {
+  override name = 'SignedTxError';
+}
+
+/** The hash CometBFT and the SDK give a transaction: upper-case hex SHA-256 of its bytes. */
+export const txHashOf = (txBytes: Uint8Array) => toHex(sha256(txBytes)).toUpperCase();
+
+const absent = (v: unknown) => v === undefined || v === null;
+
+/** `tx_bytes`: standard base64 with padding (how the SDK's JSON carries bytes) of a TxRaw; throws SignedTxError. */
+export function signedTxBytes(value: unknown): Uint8Array {
+  if (absent(value) || value === '')
+    throw new SignedTxError(
+      'invalid empty tx: tx_bytes is required (the signed transaction, base64 of its TxRaw bytes)',
+    );
+  if (typeof value !== 'string') throw new SignedTxError('tx_bytes must be a base64 string');
+  let txBytes: Uint8Array;
+  try {
+    if (value.length % 4 !== 0) throw new Error('length not a multiple of 4');
+    txBytes = fromBase64(value);
+  } catch {
+    throw new SignedTxError('tx_bytes is not base64 (standard alphabet with padding)');
+  }
+  checkTxRaw(txBytes);
+  return txBytes;
+}
+
+const WIRE = { VARINT: 0, LEN: 2 } as const;
+/** Fields the SDK's decoder knows (number → wire type); an unknown one below 1024 is refused (ADR-020). */
+const TX_BODY_FIELDS: Record<number, number> = {
+  1: WIRE.LEN,
+  2: WIRE.LEN,
+  3: WIRE.VARINT,
+  1023: WIRE.LEN,
+  2047: WIRE.LEN,
+};
+const AUTH_INFO_FIELDS: Record<number, number> = { 1: WIRE.LEN, 2: WIRE.LEN, 3: WIRE.LEN };
+
+/**
+ * The bytes must be what the SDK's tx decoder accepts: a TxRaw in canonical encoding
+ * (ADR-027: fields in order, nothing unknown, nothing after them) whose body and auth info
+ * decode. What the node checks beyond that (messages, signatures, fees) is its answer.
+ */
+function checkTxRaw(txBytes: Uint8Array): void {
+  const refuse = (why: string) => new SignedTxError(`tx parse error: tx_bytes is not a TxRaw: ${why}`);
+  let raw: TxRaw;
+  try {
+    raw = TxRaw.decode(txBytes);
+  } catch (error) {
+    throw refuse((error as Error).message);
+  }
+  if (!sameBytes(TxRaw.encode(raw).finish(), txBytes))
+    throw refuse('its encoding is not canonical (unknown or repeated fields, fields out of order, or trailing bytes)');
+  for (const [what, part, known, codec] of [
+    ['body', raw.bodyBytes, TX_BODY_FIELDS, TxBody],
+    ['auth info', raw.authInfoBytes, AUTH_INFO_FIELDS, AuthInfo],
+  ] as const) {
+    try {
+      checkFields(part, known);
+      codec.decode(part);
+    } catch (error) {
+      throw refuse(`its ${what} does not decode: ${(error as Error).message}`);
+    }
+  }
+}
+
+/** Walks the top-level fields: each must be known with its wire type, or non-critical (≥ 1024), and complete. */
+function checkFields(message: Uint8Array, known: Record<number, number>): void {
+  const reader = new BinaryReader(message);
+  while (reader.pos < reader.len) {
+    const tag = reader.uint32();
+    const [field, wireType] = [tag >>> 3, tag & 7];
+    if (field === 0) throw new Error(`field number 0 at offset ${reader.pos}`);
+    const expected = known[field];
+    if (expected === undefined && field < 1024) throw new Error(`unknown field ${field}`);
+    if (expected !== undefined && expected !== wireType)
+      throw new Error(`field ${field} has wire type ${wireType}, expected ${expected}`);
+    reader.skipType(wireType);
+    if (reader.pos > reader.len) throw new Error(`field ${field} runs past the end`);
+  }
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+// ---------------------------------------------------------------------------------------
+// Sending: the node's answer, or why it gave none.
+
+/** The node's verdict on a broadcast (CheckTx's on SYNC; nothing checked yet on ASYNC). */
+export interface SentTx {
+  /** upper-case hex */
+  hash: string;
+  /** absent on ASYNC: CometBFT answers before CheckTx */
+  code?: number;
+  codespace?: string;
+  log?: string;
+  data?: Uint8Array;
+}
+
+/** The node answered the broadcast with a JSON-RPC error the SDK has no code for; `message` is its text. */
+export class NodeRefusedError extends ServiceError {
+  override name = 'NodeRefusedError';
+}
+
+/** CometBFT's mempool refusals the SDK answers as a TxResponse with its own code (client.CheckCometError). */
+const MEMPOOL_REFUSALS: [text: string, code: number][] = [
+  ['tx already exists in cache', 19],
+  ['mempool is full', 20],
+  ['tx too large', 21],
+];
+
+/** The SDK's codes for a mempool that is full right now: the same bytes may be accepted later. */
+export const MEMPOOL_FULL_CODE = 20;
+
+/**
+ * Broadcasts `tx`. Resolves to the node's verdict (a mempool refusal as the SDK's code,
+ * codespace `sdk`); rejects with NodeRefusedError for another refusal, or with the
+ * client's own error when the node gave no answer (unreachable, timed out).
+ */
+export async function sendTx(chain: ChainClient, tx: Uint8Array, mode: 'sync' | 'async'): Promise<SentTx> {
+  try {
+    const result =
+      mode === 'sync' ? await chain.comet.broadcastTxSync({ tx }) : await chain.comet.broadcastTxAsync({ tx });
+    const sync = result as Partial<{ code: number; codespace: string; log: string; data: Uint8Array }>;
+    return {
+      hash: toHex(result.hash).toUpperCase(),
+      code: sync.code,
+      codespace: sync.codespace,
+      log: sync.log,
+      data: sync.data,
+    };
+  } catch (error) {
+    const refusal = rpcErrorText(error);
+    if (refusal === undefined) throw error;
+    const known = MEMPOOL_REFUSALS.find(([text]) => refusal.toLowerCase().includes(text));
+    // as the SDK answers them: its code and codespace, no log
+    if (known) return { code: known[1], codespace: 'sdk', hash: txHashOf(tx) };
+    throw new NodeRefusedError(refusal);
+  }
+}
+
+/** The text of a JSON-RPC error the node answered with (cosmjs throws it as JSON), or undefined when it did not answer. */
+function rpcErrorText(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const cause = (error as Error & { cause?: { body?: unknown } }).cause;
+  for (const text of [error.message, typeof cause?.body === 'string' ? cause.body : '']) {
+    try {
+      const parsed = JSON.parse(text) as {
+        data?: unknown;
+        message?: unknown;
+        error?: { data?: unknown; message?: unknown };
+      };
+      const rpc = parsed.error ?? parsed;
+      const said = [rpc.message, rpc.data].filter((s) => typeof s === 'string' && s !== '');
+      if (said.length > 0) return said.join(': ');
+    } catch {}
+  }
+  return undefined;
+}

@@ -1,0 +1,25 @@
+// GET /api/wallet/balance?address= (docs/launchpad-api.md "Wallet"): the address's unative
+// as the node's bank module holds it now.
+import { z } from 'zod';
+import { sendJson } from '../../http/respond.ts';
+import { parseOrThrow } from '../../http/validate.ts';
+import type { Handler } from '../handler.ts';
+import { nodeAnswered, nodeUnavailable, type WalletOptions, walletAddress } from '../wallet.ts';
+
+export const NATIVE_DENOM = 'unative';
+
+export function walletBalance({ chain, accountPrefix }: WalletOptions): Handler {
+  const query = z.object({ address: walletAddress(accountPrefix) });
+  return async (req, res) => {
+    const { address } = parseOrThrow(query, req.query);
+    let amount: string;
+    try {
+      // an address the chain has never seen holds nothing: the bank module answers 0
+      amount = (await chain.queries.bank.balance(address, NATIVE_DENOM))?.amount ?? '0';
+    } catch (error) {
+      if (nodeAnswered(error)) throw error;
+      throw nodeUnavailable();
+    }
+    sendJson(res, 200, { address, balance: amount || '0' });
+  };
+}

@@ -1,0 +1,42 @@
+// POST /api/wallet/broadcast (docs/launchpad-api.md "Wallet"): `{"tx_bytes": <base64 TxRaw>}`
+// checked as the Chain API's broadcast checks it (src/api/http/signed-tx.ts), then broadcast
+// once per tx hash (src/api/launchpad/broadcast-once.ts) with BROADCAST_MODE_SYNC; the answer
+// is CheckTx's code and log.
+import { BodyTooLargeError, readBody } from '../../http/body.ts';
+import { badRequest, HttpError } from '../../http/errors.ts';
+import { sendJson } from '../../http/respond.ts';
+import { BODY_LIMIT_BYTES, SignedTxError, signedTxBytes } from '../../http/signed-tx.ts';
+import type { BroadcastResult } from '../broadcast-once.ts';
+import type { Handler } from '../handler.ts';
+
+const INVALID = 'Invalid request body';
+
+export function walletBroadcast(broadcast: (txBytes: Uint8Array) => Promise<BroadcastResult>): Handler {
+  return async (req, res) => {
+    let raw: Buffer;
+    try {
+      raw = await readBody(req, BODY_LIMIT_BYTES);
+    } catch (error) {
+      if (error instanceof BodyTooLargeError)
+        throw new HttpError(413, 'Request body too large', [{ message: `at most ${error.limitBytes} bytes` }]);
+      throw badRequest(INVALID, [{ message: 'the request body could not be read' }]);
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw badRequest(INVALID, [{ message: 'must be JSON: {"tx_bytes": "<base64 of the signed TxRaw>"}' }]);
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body))
+      throw badRequest(INVALID, [{ message: 'must be a JSON object: {"tx_bytes": "<base64 of the signed TxRaw>"}' }]);
+    let txBytes: Uint8Array;
+    try {
+      txBytes = signedTxBytes((body as { tx_bytes?: unknown }).tx_bytes);
+    } catch (error) {
+      if (error instanceof SignedTxError)
+        throw badRequest(INVALID, [{ parameter: 'tx_bytes', message: error.message }]);
+      throw error;
+    }
+    sendJson(res, 200, await broadcast(txBytes));
+  };
+}

@@ -1,0 +1,98 @@
+// GET /api/wallet/transactions?address=&limit=&page= (docs/launchpad-api.md "Wallet"): the
+// address's transactions from the chain index, newest first. A tx is the address's when it
+// sent it (message.sender) or received a transfer in it (transfer.recipient); a tx with both
+// is listed once. Each list is a backward scan of tx_attributes' primary key
+// (key, value, height, tx_index), merged; only the page's txs are read from txs.
+import { z } from 'zod';
+import { tryDecodeTxParts } from '../../../chain/tx-decode.ts';
+import type { Database } from '../../../db/types.ts';
+import { sendJson } from '../../http/respond.ts';
+import { parseOrThrow, queryInt } from '../../http/validate.ts';
+import type { Handler } from '../handler.ts';
+import { type WalletOptions, walletAddress } from '../wallet.ts';
+
+/** The attribute keys that make a tx an address's (src/chain/indexed-attributes.ts keeps both). */
+const SENDER = 'message.sender';
+const RECIPIENT = 'transfer.recipient';
+
+/** `total` is counted up to this many txs; past it, it is null (paging goes on with `has_more`). */
+export const TOTAL_CAP = 10_000;
+/** Pages past this are refused: (page − 1) × limit must stay an exact integer everywhere. */
+const MAX_PAGE = 1_000_000_000;
+
+interface HistoryRow {
+  hash: string;
+  height: number | string;
+  time: Date;
+  code: number;
+  tx_bytes: Uint8Array;
+}
+
+/** The newest `n` (height, tx_index) of the address's txs, both keys merged without repeats. */
+const MINE = `
+  (SELECT height, tx_index FROM tx_attributes WHERE key = '${SENDER}' AND value = $1
+   ORDER BY height DESC, tx_index DESC LIMIT $2)
+  UNION
+  (SELECT height, tx_index FROM tx_attributes WHERE key = '${RECIPIENT}' AND value = $1
+   ORDER BY height DESC, tx_index DESC LIMIT $2)`;
+
+async function historyPage(db: Database, address: string, offset: number, limit: number) {
+  // one more than the page, to know whether another follows
+  const rows = await db.query<HistoryRow>(
+    `SELECT t.hash, t.height, t.time, t.code, t.tx_bytes
+     FROM (SELECT height, tx_index FROM (${MINE}) mine
+           ORDER BY height DESC, tx_index DESC LIMIT $3 OFFSET $4) m
+     JOIN txs t ON t.height = m.height AND t.tx_index = m.tx_index
+     ORDER BY t.height DESC, t.tx_index DESC`,
+    [address, String(offset + limit + 1), limit + 1, String(offset)],
+  );
+  const hasMore = rows.length > limit;
+  return { rows: hasMore ? rows.slice(0, limit) : rows, hasMore };
+}
+
+/** How many txs the address has, or null past TOTAL_CAP (each list is read at most that far). */
+async function countHistory(db: Database, address: string): Promise<number | null> {
+  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${MINE}) mine`, [
+    address,
+    TOTAL_CAP + 1,
+  ]);
+  const n = Number(row?.n ?? 0);
+  return n > TOTAL_CAP ? null : n;
+}
+
+/** What a wallet shows of a tx: its messages' type URLs, fee and memo, decoded from its bytes (empty when they do not decode). */
+function historyJson(r: HistoryRow) {
+  const tx = tryDecodeTxParts(r.tx_bytes);
+  return {
+    tx_hash: r.hash,
+    height: Number(r.height),
+    time: r.time.toISOString(),
+    code: r.code,
+    messages: tx ? tx.body.messages.map((m) => m.typeUrl) : [],
+    fee: tx ? (tx.authInfo.fee?.amount ?? []).map((c) => ({ denom: c.denom, amount: c.amount })) : [],
+    memo: tx ? tx.body.memo : '',
+  };
+}
+
+export function walletTransactions(db: Database, { accountPrefix }: WalletOptions): Handler {
+  const query = z.object({
+    address: walletAddress(accountPrefix),
+    limit: queryInt(1, 100).default(20),
+    page: queryInt(1, MAX_PAGE).default(1),
+  });
+  return async (req, res) => {
+    const { address, limit, page } = parseOrThrow(query, req.query);
+    const [history, total] = await Promise.all([
+      historyPage(db, address, (page - 1) * limit, limit),
+      countHistory(db, address),
+    ]);
+    sendJson(res, 200, {
+      address,
+      page,
+      limit,
+      total,
+      has_more: history.hasMore,
+      transactions: history.rows.map(historyJson),
+    });
+  };
+}
