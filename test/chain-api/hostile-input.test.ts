@@ -2,24 +2,48 @@
 // path or method it does not serve), never a 5xx, every answer but a HEAD's is JSON, every
 // error the gateway's `{code, message, details}` with the status its code maps to, and the
 // process keeps serving. Generated hostile input goes to every route and parameter (the
-// approach of test/api/hostile-input.test.ts): bad numbers, heights and hashes,
-// bech32-like and random addresses, base64 mistakes, unicode (lone surrogates and NUL
-// bytes percent-encoded), SQL fragments, overlong values, repeated parameters,
-// percent-encoding mistakes, prototype property names; POST bodies that are not JSON, not
-// the request's fields, or a signed transaction's bytes mutated; odd methods and request
-// lines the HTTP parser refuses.
+// approach of test/api/hostile-input.test.ts, from test/helpers/hostile.ts): bad numbers,
+// heights and hashes, bech32-like and random addresses, base64 mistakes, unicode (lone
+// surrogates and NUL bytes percent-encoded), SQL fragments, overlong values, repeated
+// parameters, percent-encoding mistakes, prototype property names; POST bodies that are
+// not JSON, not the request's fields, or a signed transaction's bytes mutated; odd methods
+// and request lines the HTTP parser refuses.
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
-import { Writable } from 'node:stream';
 import { sha256 } from '@cosmjs/crypto';
-import { toBase64, toBech32, toHex } from '@cosmjs/encoding';
+import { toBase64, toHex } from '@cosmjs/encoding';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import fc from 'fast-check';
-import { pino } from 'pino';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ChainCtx, closeChainApi, openChainApi, startTestChainApi } from '../helpers/chain-api.ts';
 import { feeFor, queryClient, randomAddress, signingClient } from '../helpers/devnet.ts';
+import {
+  type Answer,
+  addressesWith,
+  checkWith,
+  describe,
+  enc,
+  encodingMistakesWith,
+  expectAnswer,
+  holds,
+  hostileFrom,
+  inUrl,
+  junkFrom,
+  known,
+  numbersWith,
+  oddMethodRequests,
+  overlongFrom,
+  paramWith,
+  protoKeysWith,
+  query,
+  type Request,
+  recordErrors,
+  refusedRequestLines,
+  setUpBefore,
+  sqlWith,
+  unicodeWith,
+  unknownPaths,
+} from '../helpers/hostile.ts';
 import { produceTraffic } from '../helpers/indexing.ts';
 
 interface Ctx extends ChainCtx {
@@ -36,16 +60,7 @@ const test = suite('chain API: hostile input');
 const ctx = {} as Ctx;
 
 /** What the Chain API logged as errors (the cause of a 5xx), shown when the property fails. */
-const serverErrors: string[] = [];
-const errorLog = pino(
-  { level: 'error', base: undefined },
-  new Writable({
-    write(chunk, _encoding, done) {
-      serverErrors.push(String(chunk));
-      done();
-    },
-  }),
-);
+const { serverErrors, logger } = recordErrors();
 
 // Each property's share of the run (about 700 requests in all, with the examples always tried).
 const RUNS = {
@@ -66,46 +81,13 @@ const RUNS = {
   raw: 30,
 };
 
-/**
- * Runs a property `runs` times (plus `examples`, always tried) and fails with a short
- * report: long generated values are cut so the counterexample stays readable.
- * HOSTILE_SEED=n replays a run; HOSTILE_SCALE=k runs every property k times as often.
- */
-async function holds<Ts extends [unknown, ...unknown[]]>(
-  property: fc.IAsyncPropertyWithHooks<Ts>,
-  runs: number,
-  examples: Ts[] = [],
-) {
-  const scale = Number(process.env.HOSTILE_SCALE ?? 1);
-  const out = await fc.check(property, {
-    numRuns: Math.round(runs * scale),
-    examples,
-    seed: process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : undefined,
-  });
-  if (!out.failed) return;
-  const cut = (_key: string, v: unknown) =>
-    typeof v === 'string' && v.length > 200 ? `${v.slice(0, 120)}… (${v.length} chars)` : v;
-  const cause = out.errorInstance instanceof Error ? out.errorInstance.message : String(out.errorInstance);
-  assert.unreachable(
-    `failed after ${out.numRuns} runs (HOSTILE_SEED=${out.seed}, path ${out.counterexamplePath}): ${JSON.stringify(out.counterexample, cut)}\n${cause}`,
-  );
-}
-
-test.before(async () => {
-  // uvu swallows an error thrown by a before hook: say it, then fail every test
-  await setUp().catch((error) => {
-    console.error('Setting up the hostile-input tests failed:', error);
-    throw error;
-  });
-});
-
-async function setUp() {
+setUpBefore(test, async () => {
   await openChainApi(ctx);
   await produceTraffic(ctx.devnet, 6, 4);
   ctx.tip = ctx.devnet.height();
   await ctx.running.indexer.waitForHeight(ctx.tip, 30_000);
   await ctx.api.close();
-  ctx.api = await startTestChainApi(ctx.t, ctx.running.chain, { logger: errorLog });
+  ctx.api = await startTestChainApi(ctx.t, ctx.running.chain, { logger });
   ctx.txHashes = [...new Set(ctx.devnet.ledger.trades.map((t) => t.txHash))];
   ctx.accounts = ctx.devnet.accounts.map((a) => a.address);
   ctx.contracts = [
@@ -126,139 +108,39 @@ async function setUp() {
   };
   ctx.tx = TxRaw.encode(await client.sign(address, [msg], feeFor(200_000), '')).finish();
   client.disconnect();
-}
+});
 
 test.after(() => closeChainApi(ctx));
 
 // ---------------------------------------------------------------------------------------
-// Encoding: every generator yields text as it goes into the URL (already percent-encoded,
-// or deliberately raw), so malformed encodings reach the server as they are.
+// Hostile values: the shared ones (test/helpers/hostile.ts) with the Chain API's own.
 
-/** Percent-encodes every UTF-16 unit; a lone surrogate as its 3-byte (WTF-8) form, which is not UTF-8. */
-function enc(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const pair =
-      c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && s.charCodeAt(i + 1) >= 0xdc00 && s.charCodeAt(i + 1) <= 0xdfff;
-    if (pair) {
-      out += encodeURIComponent(s.slice(i, i + 2));
-      i++;
-    } else if (c >= 0xd800 && c <= 0xdfff) {
-      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]
-        .map((b) => `%${b.toString(16).toUpperCase()}`)
-        .join('');
-    } else out += encodeURIComponent(s[i]!);
-  }
-  return out;
-}
-
-/** A plain string either percent-encoded or left raw (the URL parser then encodes what it must; `&`, `=`, `#` stay syntax). */
-const inUrl = (text: fc.Arbitrary<string>) =>
-  fc.oneof({ weight: 4, arbitrary: text.map(enc) }, { weight: 1, arbitrary: text });
-
-const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
-const pick = <T>(xs: ArrayLike<T>, i: number): T => xs[i % xs.length]!;
-const known = (of: () => string[]) => fc.nat().map((i) => pick(of(), i));
 const knownAccount = known(() => ctx.accounts);
 const knownContract = known(() => ctx.contracts);
 const knownValidator = known(() => ctx.validators);
 const knownHash = known(() => ctx.txHashes);
 
-const numbers = fc.oneof(
-  fc.constantFrom(
-    '0',
-    '-0',
-    '-1',
-    '1.5',
-    '.5',
-    '1e2',
-    '1e309',
-    'NaN',
-    'Infinity',
-    '0x10',
-    '0b101',
-    '1_000',
-    '+5',
-    ' 5',
-    '5 ',
-    '00050',
-    '٥٠',
-    '５０',
-    '9007199254740993',
-    '9223372036854775807',
-    '9223372036854775808',
-    '18446744073709551615',
-    '18446744073709551616',
-    '-9223372036854775808',
-    '-9223372036854775809',
-    '99999999999999999999999999',
-    'null',
-    'true',
-    '[]',
-    '{}',
-  ),
-  fc.integer({ min: -(2 ** 53), max: 2 ** 53 }).map(String),
-  fc.double().map(String),
-  fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
-);
+const numbers = numbersWith({
+  texts: ['9223372036854775807', '9223372036854775808', '18446744073709551615', '-9223372036854775808'],
+  bigIntBound: 2n ** 70n,
+});
 const heights = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: 1, max: 40 }).map(String) },
   { weight: 1, arbitrary: fc.constant(null).map(() => String(ctx.tip)) },
   { weight: 1, arbitrary: fc.constant(null).map(() => String(ctx.tip + 1)) },
 );
 
-const bech32Mangled = (valid: fc.Arbitrary<string>) =>
-  fc
-    .tuple(valid, fc.nat(), fc.constantFrom('flip', 'upper', 'truncate', 'append', 'no-separator', 'double', 'space'))
-    .map(([a, i, how]) => {
-      const at = 7 + (i % (a.length - 7));
-      switch (how) {
-        case 'flip':
-          return a.slice(0, at) + pick(BECH32, BECH32.indexOf(a[at]!) + 1 + (i % 31)) + a.slice(at + 1);
-        case 'upper':
-          return a.toUpperCase();
-        case 'truncate':
-          return a.slice(0, at);
-        case 'append':
-          return a + pick(BECH32, i);
-        case 'no-separator':
-          return a.replace('1', '');
-        case 'double':
-          return `${a},${a}`;
-        default:
-          return ` ${a} `;
-      }
-    });
-
 /** bech32-like and random addresses: other prefixes and lengths, broken checksums, wrong case. */
-const addresses = fc.oneof(
-  { weight: 2, arbitrary: knownAccount },
-  { weight: 1, arbitrary: knownContract },
-  { weight: 1, arbitrary: knownValidator },
-  { weight: 1, arbitrary: fc.constant(null).map(() => randomAddress()) },
-  {
-    weight: 2,
-    arbitrary: fc
-      .tuple(
-        fc.constantFrom('native', 'nativevaloper', 'nativevalcons', 'cosmos', 'a', 'NATIVE', '', 'x'.repeat(83)),
-        fc.constantFrom(0, 1, 19, 20, 21, 32, 33, 64, 200),
-      )
-      .map(([prefix, n]) => {
-        try {
-          return toBech32(prefix, randomBytes(n), 1023);
-        } catch {
-          return `${prefix}1${randomBytes(n).toString('hex')}`;
-        }
-      }),
-  },
-  { weight: 3, arbitrary: bech32Mangled(fc.oneof(knownAccount, knownValidator, knownContract)) },
-  {
-    weight: 1,
-    arbitrary: fc.string({ unit: fc.constantFrom(...BECH32), minLength: 0, maxLength: 120 }).map((s) => `native1${s}`),
-  },
-  { weight: 1, arbitrary: fc.string({ maxLength: 80 }) },
-);
+const addresses = addressesWith({
+  known: [
+    { weight: 2, arbitrary: knownAccount },
+    { weight: 1, arbitrary: knownContract },
+    { weight: 1, arbitrary: knownValidator },
+  ],
+  prefixes: ['native', 'nativevaloper', 'nativevalcons', 'cosmos', 'a', 'NATIVE', '', 'x'.repeat(83)],
+  lengths: [0, 1, 19, 20, 21, 32, 33, 64, 200],
+  mangled: fc.oneof(knownAccount, knownValidator, knownContract),
+});
 
 const hashes = fc.oneof(
   { weight: 3, arbitrary: knownHash },
@@ -278,125 +160,32 @@ const base64s = fc.oneof(
   fc.constantFrom('', '=', '==', 'A', 'AB', 'ABC', 'A===', '****', 'YQ', 'YQ=', 'e30=', 'bnVsbA==', 'WzFd'),
 );
 
-const loneSurrogate = fc.integer({ min: 0xd800, max: 0xdfff }).map((c) => String.fromCharCode(c));
-const unicode = fc.oneof(
-  fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.string({
-    unit: fc.oneof(
-      loneSurrogate,
-      fc.constantFrom('\0', '\uFFFF', '\uFEFF', '\u202E', 'é', '😀', '\u0301', '\n', '\r\n', '\t'),
-    ),
-    maxLength: 12,
-  }),
-  fc.tuple(knownAccount, fc.constantFrom('\0', '\uD800', '\uDFFF', '\u200B', 'ı')).map(([a, c]) => a + c),
-);
+const unicode = unicodeWith(knownAccount);
 
-const sql = fc.constantFrom(
-  "' OR '1'='1",
+const sql = sqlWith(
   "'; DROP TABLE txs; --",
-  '1; SELECT pg_sleep(10)',
-  '1) OR (1=1',
-  '$1',
-  '$2::text',
-  "\\'",
-  '\\',
   "' UNION SELECT hash, raw_log FROM txs --",
-  "%' --",
-  "E'\\x00'",
-  "'||(SELECT version())||'",
   "message.sender='a' OR 1=1 --",
 );
 
-const protoKeys = fc.constantFrom(
-  '__proto__',
-  'constructor',
-  'prototype',
-  'toString',
-  'valueOf',
-  'hasOwnProperty',
-  'then',
-  'length',
-);
+const protoKeys = protoKeysWith();
 
-/** Raw URL text that is not a correct percent-encoding, or is URL syntax inside a value. */
-const encodingMistakes = fc.constantFrom(
-  '%',
-  '%%',
-  '%G1',
-  '%2',
-  '%E0%A4',
-  '%C0%80',
-  '%ED%A0%80',
-  '%F4%90%80%80',
-  '%FF%FE',
-  '%u0041',
-  '%25%',
-  '%00',
-  '%0A',
-  '%0D%0A',
-  '+',
-  '%2B',
-  '%20',
-  '&',
-  '=',
-  '==',
-  '?',
-  '#',
-  '%23',
-  '%26',
-  '%3D',
-  ';',
-  '..',
-  '%2e%2e',
-  '%2F',
-  '/',
-  '\\',
-  '[]',
-  ',',
-);
-
-const overlong = fc
-  .tuple(fc.integer({ min: 8_000, max: 14_000 }), fc.constantFrom('9', 'a', 'q', 'A', '%41', ',', 'é'))
-  .map(([n, unit]) => unit.repeat(unit.startsWith('%') ? Math.ceil(n / 3) : n));
-
-/** Anything hostile, for any parameter; `valid` adds good values of that parameter so the others are reached too. */
-const hostile = (valid?: fc.Arbitrary<string>) =>
-  fc.oneof(
-    ...(valid ? [{ weight: 6, arbitrary: valid }] : []),
-    { weight: 3, arbitrary: inUrl(numbers) },
-    { weight: 3, arbitrary: inUrl(addresses) },
+const hostile = hostileFrom({
+  numbers,
+  addresses,
+  own: [
     { weight: 1, arbitrary: inUrl(hashes) },
     { weight: 1, arbitrary: inUrl(base64s) },
-    { weight: 2, arbitrary: unicode.map(enc) },
-    { weight: 1, arbitrary: inUrl(sql) },
-    { weight: 1, arbitrary: protoKeys },
-    { weight: 2, arbitrary: encodingMistakes },
-    { weight: 1, arbitrary: overlong },
-    { weight: 1, arbitrary: fc.constant('') },
-  );
+  ],
+  unicode,
+  sql,
+  protoKeys,
+  encodingMistakes: encodingMistakesWith(),
+  overlong: overlongFrom(8_000, ['9', 'a', 'q', 'A', '%41', ',', 'é']),
+});
 
-type Param = [name: string, values: string[]];
-/** A parameter's occurrences in the query: absent, once, or repeated; sometimes as a bare key or with a mangled name. */
-const param = (name: string, value: fc.Arbitrary<string>): fc.Arbitrary<Param> =>
-  fc
-    .tuple(
-      fc.oneof(
-        { weight: 3, arbitrary: fc.constant(0) },
-        { weight: 8, arbitrary: fc.constant(1) },
-        { weight: 1, arbitrary: fc.integer({ min: 2, max: 3 }) },
-      ),
-      fc.array(value, { minLength: 3, maxLength: 3 }),
-      fc.oneof(
-        { weight: 12, arbitrary: fc.constant(name) },
-        { weight: 1, arbitrary: fc.constantFrom(`${name}[]`, name.toUpperCase(), `${name}%00`, ` ${name}`) },
-      ),
-      fc.boolean(),
-    )
-    .map(([count, values, key, bare]) => [key, bare && count === 1 ? ['\u0000bare'] : values.slice(0, count)]);
-
-const junkParams = fc
-  .array(fc.tuple(hostile(), hostile()), { maxLength: 2 })
-  .map((pairs) => pairs.map(([k, v]): Param => [k, [v]]));
+const param = paramWith();
+const junkParams = junkFrom(hostile);
 
 /** pagination.* as list routes read them, each valid or hostile. */
 const pagination = fc.tuple(
@@ -407,50 +196,8 @@ const pagination = fc.tuple(
   param('pagination.reverse', hostile(fc.constantFrom('true', 'false', 't', 'F'))),
 );
 
-function query(params: Param[]): string {
-  const parts = params.flatMap(([name, values]) => values.map((v) => (v === '\u0000bare' ? name : `${name}=${v}`)));
-  return parts.length ? `?${parts.join('&')}` : '';
-}
-
 // ---------------------------------------------------------------------------------------
-// Requests and the property every answer must satisfy.
-
-interface Request {
-  method?: string;
-  path: string;
-  headers?: Record<string, string>;
-  body?: string;
-}
-interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
-}
-
-const describe = (r: Request) =>
-  `${r.method ?? 'GET'} ${r.path.length > 300 ? `${r.path.slice(0, 300)}… (${r.path.length} chars)` : r.path}${r.headers ? ` ${JSON.stringify(r.headers).slice(0, 200)}` : ''}${r.body === undefined ? '' : ` body ${JSON.stringify(r.body.slice(0, 200))}`}`;
-
-async function send(r: Request): Promise<Answer> {
-  const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new Error(`no answer within 10 s to ${describe(r)}`)), 10_000);
-  try {
-    const res = await fetch(`${ctx.api.url}${r.path}`, {
-      method: r.method ?? 'GET',
-      headers: r.headers,
-      body: r.body,
-      signal: abort.signal,
-      redirect: 'manual',
-    });
-    return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
-  } catch (error) {
-    const cause = (error as Error & { cause?: Error & { code?: string } }).cause;
-    throw new Error(
-      `${describe(r)}: ${(error as Error).message}${cause ? ` (${cause.code ?? ''} ${cause.message})` : ''}`,
-    );
-  } finally {
-    clearTimeout(timer);
-  }
-}
+// The property every answer must satisfy: the shared one, and the gateway's error body.
 
 /** grpc-gateway's HTTPStatusFromCode for the codes an answer may carry. */
 const STATUS_OF_CODE: Record<number, number> = { 2: 500, 3: 400, 5: 404, 8: 429, 9: 400, 11: 400, 12: 501 };
@@ -468,23 +215,9 @@ const DOCUMENTED: [status: number, code: number, path?: string | RegExp][] = [
 ];
 
 function expectSane(r: Request, a: Answer) {
+  const body = expectAnswer(r, a, { serverErrors, alsoAllowed: [501] });
+  if (body === undefined) return;
   const what = describe(r);
-  const logged = serverErrors.length ? `\nserver log: ${serverErrors.at(-1)!.slice(0, 2000)}` : '';
-  assert.ok(
-    (a.status >= 200 && a.status < 500) || a.status === 501,
-    `${what} answered ${a.status} ${a.text.slice(0, 300)}${logged}`,
-  );
-  if ((r.method ?? 'GET') === 'HEAD' || a.status === 204) {
-    assert.is(a.text, '', `${what}: no body`);
-    return;
-  }
-  assert.is(a.contentType, 'application/json; charset=utf-8', `${what} answered ${a.status} as ${a.contentType}`);
-  let body: unknown;
-  try {
-    body = JSON.parse(a.text);
-  } catch {
-    assert.unreachable(`${what} answered ${a.status} with a body that is not JSON: ${a.text.slice(0, 300)}`);
-  }
   assert.ok(body !== null && typeof body === 'object' && !Array.isArray(body), `${what}: a JSON object`);
   if (a.status < 300) return;
   const error = body as { code: unknown; message: unknown; details: unknown };
@@ -504,11 +237,7 @@ function expectSane(r: Request, a: Answer) {
   assert.ok(fits, `${what}: HTTP ${a.status} with code ${code} (${error.message})`);
 }
 
-async function check(r: Request): Promise<Answer> {
-  const a = await send(r);
-  expectSane(r, a);
-  return a;
-}
+const check = checkWith(() => ctx.api.url, expectSane);
 
 /** A GET route's property: the path from its parts, and the query from its parameters. */
 function getRoute<Ts extends [unknown, ...unknown[]]>(
@@ -863,35 +592,27 @@ test('POST simulate: hostile bodies and mutated transactions', async () => {
 // Paths, methods and request lines.
 
 test('unknown paths are a 501 (or a route, when the path normalizes to one)', async () => {
-  const segment = hostile(
-    fc.constantFrom(
-      'cosmos',
-      'cosmwasm',
-      'bank',
-      'tx',
-      'txs',
-      'v1beta1',
-      'v1',
-      'base',
-      'tendermint',
-      'blocks',
-      'latest',
-      'staking',
-      'validators',
-      'gov',
-      'params',
-      'Cosmos',
-      '.',
-      '..',
-      '',
-      '%2e',
-      '%2F',
-    ),
-  );
+  const names = [
+    'cosmos',
+    'cosmwasm',
+    'bank',
+    'tx',
+    'txs',
+    'v1beta1',
+    'v1',
+    'base',
+    'tendermint',
+    'blocks',
+    'latest',
+    'staking',
+    'validators',
+    'gov',
+    'params',
+    'Cosmos',
+  ];
   await holds(
-    fc.asyncProperty(fc.array(segment, { minLength: 1, maxLength: 6 }), fc.boolean(), async (segments, trailing) => {
-      const path = `/${segments.join('/')}${trailing ? '/' : ''}`;
-      await check({ path: path.startsWith('//') ? `/x${path}` : path });
+    fc.asyncProperty(unknownPaths(hostile, names, 6), async (path) => {
+      await check({ path });
     }),
     RUNS.unknown,
   );
@@ -915,105 +636,42 @@ test('odd methods on every route: POST, PUT, DELETE, PATCH, OPTIONS, HEAD', asyn
     knownHash.map((h) => `/cosmos/tx/v1beta1/txs/${h}`),
     knownAccount.map((a) => `/cosmos/bank/v1beta1/balances/${a}`),
   );
-  const headerText = fc.string({
-    unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
-    maxLength: 200,
+  const requests = oddMethodRequests({
+    paths,
+    bodies: fc.oneof(unicode, sql, fc.constantFrom('{', '{"tx_bytes":"AAAA"}', 'null', '[]')),
+    corsHeaders: ['Access-Control-Request-Headers', 'Origin'],
   });
   await holds(
-    fc.asyncProperty(
-      fc.constantFrom('POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
-      paths,
-      fc.option(fc.oneof(unicode, sql, fc.constantFrom('{', '{"tx_bytes":"AAAA"}', 'null', '[]')), { nil: undefined }),
-      fc.option(headerText, { nil: undefined }),
-      async (method, path, text, header) => {
-        const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-        if (header !== undefined) Object.assign(headers, { 'Access-Control-Request-Headers': header, Origin: header });
-        const r: Request = { method, path, headers, body: method === 'HEAD' ? undefined : text };
-        const a = await check(r);
-        const posted = method === 'POST' && /^\/cosmos\/tx\/v1beta1\/(txs|simulate)$/.test(path);
-        if (method === 'OPTIONS') assert.is(a.status, 204, describe(r));
-        else if (method !== 'HEAD' && !posted) assert.is(a.status, 501, describe(r));
-      },
-    ),
+    fc.asyncProperty(requests, async (r) => {
+      const a = await check(r);
+      const posted = r.method === 'POST' && /^\/cosmos\/tx\/v1beta1\/(txs|simulate)$/.test(r.path);
+      if (r.method === 'OPTIONS') assert.is(a.status, 204, describe(r));
+      else if (r.method !== 'HEAD' && !posted) assert.is(a.status, 501, describe(r));
+    }),
     RUNS.methods,
   );
 });
 
-/** One request written as raw bytes; resolves with the answer's status, content type and body. */
-function rawRequest(bytes: Buffer): Promise<Answer> {
-  const { hostname, port } = new URL(ctx.api.url);
-  return new Promise((resolve, reject) => {
-    const socket = net.connect(Number(port), hostname, () => socket.end(bytes));
-    const chunks: Buffer[] = [];
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no answer within 5 s to ${JSON.stringify(bytes.toString('latin1').slice(0, 200))}`));
-    }, 5000);
-    socket.on('data', (c) => chunks.push(c));
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearTimeout(timer);
-      const text = Buffer.concat(chunks).toString('utf8');
-      const [head = '', ...rest] = text.split('\r\n\r\n');
-      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
-      const contentType = /^content-type:\s*(.*)$/im.exec(head)?.[1]?.trim() ?? '';
-      let body = rest.join('\r\n\r\n');
-      if (/^transfer-encoding:\s*chunked/im.test(head))
-        body = body.replace(/(?:^|\r\n)[0-9a-f]+\r\n/gi, '').replace(/\r\n$/, '');
-      resolve({ status, contentType, text: body });
-    });
-  });
-}
-
 test('request lines the HTTP parser refuses, and request targets fetch cannot send', async () => {
-  const target = fc.oneof(
-    fc.constantFrom(
-      '*',
-      'http://127.0.0.1/cosmos/base/tendermint/v1beta1/syncing',
-      '/cosmos/base/tendermint/v1beta1/syncing?x=\u0000',
+  await refusedRequestLines({
+    base: ctx.api.url,
+    plain: `${TENDERMINT}/syncing`,
+    targets: [
       '/cosmos/bank/v1beta1/balances/native1\u0000',
-      '/cosmos/base/tendermint/v1beta1/syncing\u0001',
-      '/cosmos/base/tendermint/v1beta1/syncing x',
-      '',
       '/cosmos/tx/v1beta1/txs/\u00ff',
-      '//cosmos/base/tendermint/v1beta1/syncing',
       '/cosmos/tx/v1beta1/txs?events=tx.height=1\u007f',
-    ),
-    fc
-      .tuple(
-        fc.constantFrom(
-          '/cosmos/tx/v1beta1/txs/',
-          '/cosmos/base/tendermint/v1beta1/blocks/',
-          '/cosmos/bank/v1beta1/balances/',
-          '/cosmos/tx/v1beta1/txs?events=',
-        ),
-        fc.string({ unit: 'binary', maxLength: 20 }),
-      )
-      .map(([p, s]) => p + s),
-  );
-  const method = fc.constantFrom('GET', 'GET', 'POST', 'HEAD', 'FOO', 'get', 'G\u0000T', 'CONNECT', 'TRACE', '');
-  const version = fc.constantFrom('HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/9.9', 'HTTP/1', '');
-  const extraHeader = fc.constantFrom(
-    '',
-    'Bad Header\r\n',
-    'Content-Length: -1\r\n',
-    'Content-Length: 1\r\nContent-Length: 2\r\n',
-    'Transfer-Encoding: chunked\r\n',
-    'Content-Length: 99999999999\r\n',
-    ' folded: x\r\n',
-    'X: \u00ff\r\n',
-  );
-  await holds(
-    fc.asyncProperty(method, target, version, extraHeader, async (m, t, v, h) => {
-      const line = `${m} ${t}${v ? ` ${v}` : ''}`;
-      const a = await rawRequest(Buffer.from(`${line}\r\nHost: 127.0.0.1\r\nConnection: close\r\n${h}\r\n`, 'utf8'));
-      // a request the parser refused is answered like a GET (its method is not known)
-      const r: Request = { method: m === 'HEAD' && a.text === '' ? 'HEAD' : 'GET', path: JSON.stringify(line + h) };
-      assert.ok(a.status !== 0, `${describe(r)}: the connection closed without an answer`);
-      expectSane(r, a);
-    }),
-    RUNS.raw,
-  );
+    ],
+    prefixes: [
+      '/cosmos/tx/v1beta1/txs/',
+      '/cosmos/base/tendermint/v1beta1/blocks/',
+      '/cosmos/bank/v1beta1/balances/',
+      '/cosmos/tx/v1beta1/txs?events=',
+    ],
+    methods: ['POST'],
+    headers: ['Content-Length: 99999999999\r\n'],
+    expectSane,
+    runs: RUNS.raw,
+  });
 });
 
 test('the process still serves: reads answer, a signed transaction is broadcast, nothing was logged as an error', async () => {

@@ -9,6 +9,7 @@ import { openTestDatabase, type TestDatabase } from './database.ts';
 import { startDevnet } from './devnet.ts';
 import { getJson } from './http.ts';
 import { startIndexer } from './indexing.ts';
+import { closeStarted } from './teardown.ts';
 
 export interface ChainCtx {
   t: TestDatabase;
@@ -44,14 +45,8 @@ export async function openChainApi(ctx: ChainCtx): Promise<void> {
 }
 
 /** Stops what openChainApi started; each step runs even when the one before fails. */
-export async function closeChainApi(ctx: Partial<ChainCtx>): Promise<void> {
-  for (const step of [
-    () => ctx.api?.close(),
-    () => ctx.running?.stop(),
-    () => ctx.devnet?.close(),
-    () => ctx.t?.dispose(),
-  ])
-    await step()?.catch(() => {});
+export function closeChainApi(ctx: Partial<ChainCtx>): Promise<void> {
+  return closeStarted(ctx);
 }
 
 /** GETs `path` from the Chain API: status, headers and the JSON body. */

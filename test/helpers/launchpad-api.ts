@@ -15,6 +15,7 @@ import { openTestDatabase, type TestDatabase } from './database.ts';
 import { randomAddress, startDevnet } from './devnet.ts';
 import { getJson } from './http.ts';
 import { produceTraffic, setOraclePrice, startIndexer } from './indexing.ts';
+import { closeStarted } from './teardown.ts';
 import { makeTrade, rng } from './trades.ts';
 import { waitFor } from './wait.ts';
 
@@ -70,14 +71,8 @@ export async function openApi(ctx: ApiCtx): Promise<void> {
 }
 
 /** Stops what openApi started; each step runs even when the one before fails (a test may have closed the database). */
-export async function closeApi(ctx: Partial<ApiCtx>): Promise<void> {
-  for (const step of [
-    () => ctx.api?.close(),
-    () => ctx.running?.stop(),
-    () => ctx.devnet?.close(),
-    () => ctx.t?.dispose(),
-  ])
-    await step()?.catch(() => {});
+export function closeApi(ctx: Partial<ApiCtx>): Promise<void> {
+  return closeStarted(ctx);
 }
 
 /**
