@@ -94,3 +94,38 @@ export const CONTRACT_QUERIES = {
   /** The launchpad's curve state of a token: reserves, graduation threshold, progress, spot price. */
   progress: (token: string) => ({ progress: { token_address: token } }),
 } as const;
+
+/**
+ * cw20-base's balance events: the token's own `wasm` event (`_contract_address` = the token)
+ * with `action` and `amount`, and per action the attributes naming whose balance moves
+ * (`by`, the spender of a `*_from`, moves nothing). Some forks name the owner of a `*_from`
+ * movement `owner` instead of `from`. Balances given at instantiation have no event.
+ */
+export const CW20_EVENTS = {
+  type: 'wasm',
+  actionAttribute: 'action',
+  amount: 'amount',
+  ownerFallback: 'owner',
+  actions: {
+    transfer: { from: 'from', to: 'to' },
+    send: { from: 'from', to: 'to' },
+    transfer_from: { from: 'from', to: 'to' },
+    send_from: { from: 'from', to: 'to' },
+    mint: { to: 'to' },
+    burn: { from: 'from' },
+    burn_from: { from: 'from' },
+  },
+} as const;
+
+/**
+ * Where the index learns that a CW20 was created and who got its supply: a token the
+ * launchpad creates (`wasm-token_created`) starts with its whole supply on the launchpad; a
+ * token the AMM creates with `create_token_pool` (no custom event: the AMM's `wasm` event with
+ * this `action` names it in `token_address`) starts with its whole supply on the AMM.
+ */
+export const AMM_TOKEN_CREATED = {
+  type: 'wasm',
+  actionAttribute: 'action',
+  action: 'create_token_pool',
+  token: 'token_address',
+} as const;

@@ -10,6 +10,7 @@ import { type CometBlock, restBlock } from '../chain/rest-block.ts';
 import { packEvents } from '../chain/stored-events.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
 import type { ContractAddresses } from '../domain/events.ts';
+import { type Cw20Changes, decodeCw20 } from './decode-cw20.ts';
 import { type DecodeResult, decodeBlockEvents, type RawEvent, type RawTx } from './decode-events.ts';
 import { BlockShapeError } from './errors.ts';
 
@@ -39,6 +40,8 @@ export interface FetchedBlock {
   txs: FetchedTx[];
   /** The launchpad's and AMM's events of its txs, decoded. */
   decoded: DecodeResult;
+  /** Its CW20 balance movements and token creations (src/indexer/decode-cw20.ts); none when absent. */
+  cw20?: Cw20Changes;
   /** block_id, header and last_commit in the Cosmos REST shape (src/chain/rest-block.ts; the Chain API serves it). */
   rest: object;
 }
@@ -134,6 +137,7 @@ function shapeBlock(
     proposer: upperHex(block.header.proposerAddress),
     txs,
     decoded: decodeBlockEvents({ height, time, txs: raw }, contracts),
+    cw20: decodeCw20(raw, contracts),
     rest: restBlock(response),
   };
 }

@@ -1,11 +1,12 @@
 // Writes one batch of blocks in one transaction: chain index (blocks, txs, event
-// attributes), tokens, trades, SSE outbox rows and the cursor, with one NOTIFY. A crash
+// attributes), tokens, CW20 balances, trades, SSE outbox rows and the cursor, with one NOTIFY. A crash
 // at any point leaves either the whole batch or none of it.
 import type { Queryable } from '../db/types.ts';
 import type { DomainEvent } from '../domain/events.ts';
 import { notify } from '../feed/notice.ts';
 import { appendToOutbox } from '../feed/outbox.ts';
 import { readCursor } from './cursor.ts';
+import { writeCw20Balances } from './cw20-balances.ts';
 import { ChainMismatchError, CursorMovedError } from './errors.ts';
 import type { FetchedBlock } from './fetch-blocks.ts';
 import { foldTokenChanges } from './token-changes.ts';
@@ -206,12 +207,16 @@ export async function writeBatch(
   if (thresholdsStale)
     await tx.query(`UPDATE tokens SET threshold_stale = true WHERE source = 'launchpad' AND NOT graduated`);
   faultPoint?.('tokens');
+  const balancesChanged = await writeCw20Balances(tx, batch.blocks, { head: moveCursor, newTokens: newTokens.length });
+  faultPoint?.('cw20-balances');
   const tradeList = batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
   const trades = await writeTrades(tx, tradeList, { ignoreDuplicates: !bulk });
   faultPoint?.('trades');
   const feedEvents = emitFeed ? await appendToOutbox(tx, batch.events) : 0;
   // without feed events (a backfill) readers still learn that indexed data changed
   if (!emitFeed && (trades > 0 || newTokens.length > 0)) await notify(tx, { kind: 'changed' });
+  // nor do blocks whose only news is CW20 balances (plain transfers): readers drop their holdings
+  else if (balancesChanged && !(emitFeed && feedEvents > 0)) await notify(tx, { kind: 'changed' });
   faultPoint?.('feed');
   if (moveCursor) {
     await tx.query(

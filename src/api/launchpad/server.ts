@@ -12,6 +12,7 @@ import { ANY, createResponseCache, tokenTag } from '../http/response-cache.ts';
 import { type Served, serve } from '../http/serve.ts';
 import { createBroadcaster } from './broadcast-once.ts';
 import { createFeedHub } from './feed-hub.ts';
+import { createHoldings } from './holdings.ts';
 import { createPriceSource } from './price-source.ts';
 import { candles } from './routes/candles.ts';
 import { feed } from './routes/feed.ts';
@@ -21,6 +22,7 @@ import { recentTrades } from './routes/trades.ts';
 import { walletBalance } from './routes/wallet-balance.ts';
 import { walletBroadcast } from './routes/wallet-broadcast.ts';
 import { walletPrices } from './routes/wallet-prices.ts';
+import { walletTokens } from './routes/wallet-tokens.ts';
 import { walletTransactions } from './routes/wallet-transactions.ts';
 import type { WalletOptions } from './wallet.ts';
 
@@ -38,6 +40,8 @@ export interface LaunchpadApiOptions {
   sseMaxBufferedBytes?: number;
   /** The node and the chain's facts for the /api/wallet routes; without it they are not served. */
   wallet?: WalletOptions;
+  /** At most how long an address's holdings are answered from memory (default 2000 ms, 0 not at all); the index's commits drop them sooner. */
+  holdingsCacheMs?: number;
 }
 
 export interface LaunchpadApi {
@@ -55,6 +59,7 @@ const ROUTES: [RegExp, string][] = [
   [/^\/api\/candles\/[^/]+$/, '/api/candles/:tokenAddress'],
   [/^\/api\/sse\/feed$/, '/api/sse/feed'],
   [/^\/api\/wallet\/balance$/, '/api/wallet/balance'],
+  [/^\/api\/wallet\/tokens$/, '/api/wallet/tokens'],
   [/^\/api\/wallet\/transactions$/, '/api/wallet/transactions'],
   [/^\/api\/wallet\/prices$/, '/api/wallet/prices'],
   [/^\/api\/wallet\/broadcast$/, '/api/wallet/broadcast'],
@@ -103,6 +108,10 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     const prices = createPriceSource({ chain: wallet.chain, launchpad: wallet.launchpad, logger }, wallet.prices);
     app
       .get('/api/wallet/balance', walletBalance(wallet))
+      .get(
+        '/api/wallet/tokens',
+        walletTokens(wallet, createHoldings({ db, chain: wallet.chain, logger }), cache, options.holdingsCacheMs),
+      )
       .get('/api/wallet/transactions', walletTransactions(db, wallet))
       .get('/api/wallet/prices', walletPrices(prices))
       .post('/api/wallet/broadcast', walletBroadcast(createBroadcaster(db, wallet.chain, wallet.broadcast)));

@@ -1,0 +1,119 @@
+// The write path of CW20 balances (docs/indexing.md "CW20 balances"), inside the batch's
+// transaction: each block's movements are added to cw20_balances once, by the transaction
+// that records the block in cw20_applied_blocks (a replayed or backfilled block adds
+// nothing); token creations are recorded; and cw20_state.complete_from follows the run of
+// applied blocks that ends at the cursor.
+import type { Queryable } from '../db/types.ts';
+import type { FetchedBlock } from './fetch-blocks.ts';
+
+export interface Cw20WriteOptions {
+  /** The batch extends the index at its head (the cursor moves to its last block). */
+  head: boolean;
+  /** Tokens rows the batch inserted: the set of known tokens changed. */
+  newTokens: number;
+}
+
+/** Movements as parallel arrays, for unnest: holder, token, signed amount, height. */
+function movementColumns(blocks: readonly FetchedBlock[]) {
+  const holders: string[] = [];
+  const tokens: string[] = [];
+  const amounts: string[] = [];
+  const heights: number[] = [];
+  for (const b of blocks) {
+    for (const m of b.cw20?.movements ?? []) {
+      holders.push(m.holder);
+      tokens.push(m.token);
+      amounts.push(m.amount.toString());
+      heights.push(b.height);
+    }
+  }
+  return [holders, tokens, amounts, heights];
+}
+
+/**
+ * The lowest height of the run of applied blocks that ends at `top` (an applied height):
+ * walks down the applied heights until one whose predecessor is missing.
+ */
+async function runBottom(tx: Queryable, top: number): Promise<number> {
+  const [row] = await tx.query<{ height: number }>(
+    `SELECT a.height FROM cw20_applied_blocks a
+     WHERE a.height <= $1 AND NOT EXISTS (SELECT 1 FROM cw20_applied_blocks p WHERE p.height = a.height - 1)
+     ORDER BY a.height DESC LIMIT 1`,
+    [top],
+  );
+  return Number(row!.height);
+}
+
+/** Writes the batch's CW20 changes; resolves to whether any balance or vouching changed. */
+export async function writeCw20Balances(
+  tx: Queryable,
+  blocks: readonly FetchedBlock[],
+  { head, newTokens }: Cw20WriteOptions,
+): Promise<boolean> {
+  const first = blocks[0];
+  const last = blocks.at(-1);
+  if (!first || !last) return false;
+  // Only the blocks this transaction records as applied contribute their movements.
+  const moved = await tx.query(
+    `WITH applied AS (
+       INSERT INTO cw20_applied_blocks (height) SELECT unnest($1::bigint[])
+       ON CONFLICT DO NOTHING RETURNING height
+     )
+     INSERT INTO cw20_balances AS b (holder, token, balance)
+     SELECT m.holder, m.token, sum(m.amount)
+     FROM unnest($2::text[], $3::text[], $4::numeric[], $5::bigint[]) AS m(holder, token, amount, height)
+     WHERE m.height IN (SELECT height FROM applied)
+     GROUP BY m.holder, m.token
+     HAVING sum(m.amount) <> 0
+     ORDER BY m.holder, m.token
+     ON CONFLICT (holder, token) DO UPDATE SET balance = b.balance + excluded.balance
+     RETURNING 1`,
+    [blocks.map((b) => b.height), ...movementColumns(blocks)],
+  );
+
+  const origins = new Map<string, { height: number; holder: string }>();
+  const unreadable = new Set<string>();
+  for (const b of blocks) {
+    for (const o of b.cw20?.origins ?? [])
+      if (!origins.has(o.token)) origins.set(o.token, { height: b.height, holder: o.initialHolder });
+    for (const token of b.cw20?.unreadable ?? []) unreadable.add(token);
+  }
+  let vouchingChanged = newTokens > 0;
+  if (origins.size > 0) {
+    const created = await tx.query(
+      `INSERT INTO cw20_tokens AS c (token, created_height, initial_holder)
+       SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])
+       ON CONFLICT (token) DO UPDATE SET created_height = excluded.created_height, initial_holder = excluded.initial_holder
+       WHERE c.created_height IS NULL
+       RETURNING token`,
+      [[...origins.keys()], [...origins.values()].map((o) => o.height), [...origins.values()].map((o) => o.holder)],
+    );
+    vouchingChanged ||= created.length > 0;
+  }
+  if (unreadable.size > 0) {
+    const marked = await tx.query(
+      `INSERT INTO cw20_tokens AS c (token, unreadable) SELECT unnest($1::text[]), true
+       ON CONFLICT (token) DO UPDATE SET unreadable = true WHERE NOT c.unreadable
+       RETURNING token`,
+      [[...unreadable]],
+    );
+    vouchingChanged ||= marked.length > 0;
+  }
+
+  // complete_from: set by the first batch at the head; lowered when a batch fills the heights
+  // just below it (a backfill's last batch), down through whatever run of applied blocks it joins.
+  const [state] = await tx.query<{ complete_from: number | null }>(`SELECT complete_from FROM cw20_state`);
+  const from = state?.complete_from == null ? undefined : Number(state.complete_from);
+  let completeFrom: number | undefined;
+  if (from === undefined && head) completeFrom = await runBottom(tx, last.height);
+  else if (from !== undefined && first.height <= from - 1 && from - 1 <= last.height)
+    completeFrom = await runBottom(tx, from - 1);
+  if (vouchingChanged || completeFrom !== undefined) {
+    await tx.query(
+      `UPDATE cw20_state SET version = version + 1,
+         complete_from = CASE WHEN $1::bigint IS NULL THEN complete_from ELSE least(coalesce(complete_from, $1::bigint), $1::bigint) END`,
+      [completeFrom ?? null],
+    );
+  }
+  return moved.length > 0 || vouchingChanged || completeFrom !== undefined;
+}

@@ -1,0 +1,198 @@
+// CW20 balances in the index, below the API: cw20-base's events as the contract emits them
+// (including the mint and *_from forms the devnet's CW20 has no messages for) decoded into
+// movements, and the write path adding each block's movements once whatever order and how
+// often blocks arrive, with the run of complete blocks that says what the index vouches for.
+import { test } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { Database } from '../../src/db/types.ts';
+import { writeCw20Balances } from '../../src/indexer/cw20-balances.ts';
+import { type Cw20Changes, decodeCw20 } from '../../src/indexer/decode-cw20.ts';
+import type { RawTx } from '../../src/indexer/decode-events.ts';
+import type { FetchedBlock } from '../../src/indexer/fetch-blocks.ts';
+import { openTestDatabase } from '../helpers/database.ts';
+
+const contracts = { launchpad: 'native1launchpad', amm: 'native1amm' };
+const TOKEN = 'native1token';
+
+const wasm = (contract: string, ...attributes: [string, string][]) => ({
+  type: 'wasm',
+  attributes: [['_contract_address', contract], ...attributes, ['msg_index', '0']].map(([key, value]) => ({
+    key: key!,
+    value: value!,
+  })),
+});
+
+const tx = (events: RawTx['events'], code = 0): RawTx => ({ hash: 'H', index: 0, code, events });
+
+const movements = (changes: Cw20Changes) =>
+  Object.fromEntries(changes.movements.map((m) => [`${m.token} ${m.holder}`, m.amount]));
+
+test('every cw20-base balance event moves what the contract moved', () => {
+  const changes = decodeCw20(
+    [
+      tx([
+        wasm(TOKEN, ['action', 'mint'], ['to', 'alice'], ['amount', '1000']),
+        wasm(TOKEN, ['action', 'transfer'], ['from', 'alice'], ['to', 'bob'], ['amount', '100']),
+        wasm(TOKEN, ['action', 'send'], ['from', 'alice'], ['to', 'pool'], ['amount', '50']),
+        wasm(TOKEN, ['action', 'burn'], ['from', 'bob'], ['amount', '10']),
+        wasm(TOKEN, ['action', 'transfer_from'], ['from', 'alice'], ['to', 'carol'], ['by', 'bob'], ['amount', '7']),
+        wasm(TOKEN, ['action', 'send_from'], ['from', 'alice'], ['to', 'pool'], ['by', 'bob'], ['amount', '3']),
+        wasm(TOKEN, ['action', 'burn_from'], ['from', 'carol'], ['by', 'bob'], ['amount', '2']),
+        // a fork naming the owner `owner`
+        wasm(
+          'native1fork',
+          ['action', 'transfer_from'],
+          ['owner', 'alice'],
+          ['to', 'dave'],
+          ['by', 'bob'],
+          ['amount', '5'],
+        ),
+        // moves nothing: a self-transfer, another contract's own actions
+        wasm(TOKEN, ['action', 'transfer'], ['from', 'erin'], ['to', 'erin'], ['amount', '9']),
+        wasm(TOKEN, ['action', 'increase_allowance'], ['owner', 'alice'], ['spender', 'bob'], ['amount', '99']),
+        wasm(contracts.launchpad, ['action', 'buy'], ['token_address', TOKEN]),
+        { type: 'transfer', attributes: [{ key: 'amount', value: '5unative' }] },
+      ]),
+      // a failed tx moved nothing
+      tx([wasm(TOKEN, ['action', 'mint'], ['to', 'mallory'], ['amount', '1000000'])], 5),
+    ],
+    contracts,
+  );
+  assert.equal(movements(changes), {
+    [`${TOKEN} alice`]: 1000n - 100n - 50n - 7n - 3n,
+    [`${TOKEN} bob`]: 100n - 10n,
+    [`${TOKEN} pool`]: 50n + 3n,
+    [`${TOKEN} carol`]: 7n - 2n,
+    'native1fork alice': -5n,
+    'native1fork dave': 5n,
+  });
+  assert.equal(changes.origins, []);
+  assert.equal(changes.unreadable, []);
+});
+
+test('a balance event that breaks its shape marks the contract unreadable instead of moving anything', () => {
+  const changes = decodeCw20(
+    [
+      tx([
+        wasm('native1a', ['action', 'transfer'], ['from', 'alice'], ['to', 'bob'], ['amount', '1.5']),
+        wasm('native1b', ['action', 'transfer'], ['from', 'alice'], ['amount', '1']),
+        wasm('native1c', ['action', 'burn'], ['from', 'alice']),
+      ]),
+    ],
+    contracts,
+  );
+  assert.equal(changes.movements, []);
+  assert.equal(changes.unreadable.sort(), ['native1a', 'native1b', 'native1c']);
+});
+
+test('tokens the launchpad and the AMM create start with their supply on the creator', () => {
+  const launched = {
+    type: 'wasm-token_created',
+    attributes: [
+      { key: '_contract_address', value: contracts.launchpad },
+      { key: 'token_address', value: 'native1launched' },
+    ],
+  };
+  const impostor = {
+    ...launched,
+    attributes: [{ key: '_contract_address', value: 'native1other' }, launched.attributes[1]!],
+  };
+  const changes = decodeCw20(
+    [
+      tx([
+        launched,
+        impostor,
+        wasm(contracts.amm, ['action', 'create_token_pool'], ['token_address', 'native1direct']),
+        wasm('native1other', ['action', 'create_token_pool'], ['token_address', 'native1fake']),
+      ]),
+    ],
+    contracts,
+  );
+  assert.equal(changes.origins, [
+    { token: 'native1launched', initialHolder: contracts.launchpad },
+    { token: 'native1direct', initialHolder: contracts.amm },
+  ]);
+});
+
+/** A block carrying only what writeCw20Balances reads. */
+const block = (height: number, cw20: Partial<Cw20Changes> = {}) =>
+  ({ height, cw20: { movements: [], origins: [], unreadable: [], ...cw20 } }) as unknown as FetchedBlock;
+
+const give = (holder: string, amount: bigint, token = TOKEN) => ({ token, holder, amount });
+
+async function state(db: Database) {
+  const [s] = await db.query<{ complete_from: number | null; version: number }>(
+    `SELECT complete_from, version FROM cw20_state`,
+  );
+  const balances = await db.query<{ holder: string; balance: string }>(
+    `SELECT holder, balance::text FROM cw20_balances WHERE token = $1 ORDER BY holder`,
+    [TOKEN],
+  );
+  return {
+    completeFrom: s!.complete_from === null ? null : Number(s!.complete_from),
+    version: Number(s!.version),
+    balances: Object.fromEntries(balances.map((b) => [b.holder, b.balance])),
+  };
+}
+
+test('each block adds its movements once, in any order; complete_from follows the run of blocks ending at the head', async () => {
+  const t = await openTestDatabase();
+  const { db } = t;
+  const write = (blocks: FetchedBlock[], head = false, newTokens = 0) =>
+    db.transaction((tx) => writeCw20Balances(tx, blocks, { head, newTokens }));
+  try {
+    const b1 = block(1, { origins: [{ token: TOKEN, initialHolder: contracts.launchpad }] });
+    const b2 = block(2, { movements: [give('alice', 100n), give(contracts.launchpad, -100n)] });
+    const b3 = block(3, { movements: [give('alice', -40n), give('bob', 40n)] });
+    const b5 = block(5, { movements: [give('bob', -40n), give('carol', 40n)] });
+    const b6 = block(6, { movements: [give('alice', 1n), give('carol', -1n)] });
+    assert.equal(await state(db), { completeFrom: null, version: 0, balances: {} });
+
+    await write([b5, b6], true); // the live indexer's first batch
+    let s = await state(db);
+    assert.is(s.completeFrom, 5);
+    assert.equal(s.balances, { alice: '1', bob: '-40', carol: '39' });
+    await write([b5, b6], true); // the same blocks again (a restarted indexer)
+    await write([b6]);
+    assert.equal((await state(db)).balances, s.balances, 'replays add nothing');
+
+    await write([b2]); // a backfill below the index, not adjacent to it: height 3 and 4 are missing
+    s = await state(db);
+    assert.is(s.completeFrom, 5);
+    assert.equal(s.balances, { alice: '101', bob: '-40', carol: '39', [contracts.launchpad]: '-100' });
+    await write([block(4)]); // adjacent, but 3 is still missing
+    assert.is((await state(db)).completeFrom, 4);
+    const before = (await state(db)).version;
+    await write([b3]); // fills the gap: the run now reaches down to 2
+    s = await state(db);
+    assert.is(s.completeFrom, 2);
+    assert.ok(s.version > before, 'a new complete_from bumps the version');
+    assert.equal(s.balances, { alice: '61', bob: '0', carol: '39', [contracts.launchpad]: '-100' });
+
+    await write([b1, b2, b3]); // the token's creation, and blocks seen already
+    s = await state(db);
+    assert.is(s.completeFrom, 1);
+    assert.equal(s.balances, { alice: '61', bob: '0', carol: '39', [contracts.launchpad]: '-100' });
+    assert.equal(await db.query(`SELECT token, created_height, initial_holder, unreadable FROM cw20_tokens`), [
+      { token: TOKEN, created_height: 1, initial_holder: contracts.launchpad, unreadable: false },
+    ]);
+
+    // an unreadable event marks the token once; version bumps only when something changed
+    const v = (await state(db)).version;
+    await write([block(7, { unreadable: [TOKEN] })], true);
+    assert.is((await state(db)).version, v + 1);
+    await write([block(8, { unreadable: [TOKEN] })], true);
+    await write([block(9)], true);
+    assert.is((await state(db)).version, v + 1, 'nothing new for the vouching');
+    await write([block(10)], true, 1);
+    assert.is((await state(db)).version, v + 2, 'a new known token');
+    const [{ unreadable }] = (await db.query<{ unreadable: boolean }>(`SELECT unreadable FROM cw20_tokens`)) as [
+      { unreadable: boolean },
+    ];
+    assert.is(unreadable, true);
+  } finally {
+    await t.dispose();
+  }
+});
+
+test.run();
