@@ -9,8 +9,8 @@ import type { FetchedBlock } from './fetch-blocks.ts';
 export interface Cw20WriteOptions {
   /** The batch extends the index at its head (the cursor moves to its last block). */
   head: boolean;
-  /** Tokens rows the batch inserted: the set of known tokens changed. */
-  newTokens: number;
+  /** The tokens rows the batch inserted. */
+  newTokens: readonly string[];
 }
 
 /** Movements as parallel arrays, for unnest: holder, token, signed amount, height. */
@@ -78,17 +78,32 @@ export async function writeCw20Balances(
       if (!origins.has(o.token)) origins.set(o.token, { height: b.height, holder: o.initialHolder });
     for (const token of b.cw20?.unreadable ?? []) unreadable.add(token);
   }
-  let vouchingChanged = newTokens > 0;
+  // Whether the tokens the index vouches for (or the initial holders) may have changed: then
+  // cw20_state.version moves, and API processes recompute that set. A launch whose token and
+  // creation arrive in the same batch changes nothing there; a creation of a token known
+  // before (or becoming known in another transaction) may, and so does a new initial holder.
+  let vouchingChanged = false;
   if (origins.size > 0) {
-    const created = await tx.query(
+    const created = await tx.query<{ token: string; initial_holder: string }>(
       `INSERT INTO cw20_tokens AS c (token, created_height, initial_holder)
        SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[])
        ON CONFLICT (token) DO UPDATE SET created_height = excluded.created_height, initial_holder = excluded.initial_holder
        WHERE c.created_height IS NULL
-       RETURNING token`,
+       RETURNING token, initial_holder`,
       [[...origins.keys()], [...origins.values()].map((o) => o.height), [...origins.values()].map((o) => o.holder)],
     );
-    vouchingChanged ||= created.length > 0;
+    const fresh = new Set(newTokens);
+    if (created.some((c) => !fresh.has(c.token))) vouchingChanged = true;
+    else if (created.length > 0) {
+      const [row] = await tx.query<{ added: boolean }>(
+        `SELECT EXISTS (
+           SELECT 1 FROM unnest($1::text[]) AS h(holder)
+           WHERE NOT EXISTS (SELECT 1 FROM cw20_tokens c WHERE c.initial_holder = h.holder AND NOT (c.token = ANY($2::text[])))
+         ) AS added`,
+        [[...new Set(created.map((c) => c.initial_holder))], created.map((c) => c.token)],
+      );
+      vouchingChanged = row!.added;
+    }
   }
   if (unreadable.size > 0) {
     const marked = await tx.query(
@@ -108,6 +123,18 @@ export async function writeCw20Balances(
   if (from === undefined && head) completeFrom = await runBottom(tx, last.height);
   else if (from !== undefined && first.height <= from - 1 && from - 1 <= last.height)
     completeFrom = await runBottom(tx, from - 1);
+  // a new known token the index does not vouch for
+  if (!vouchingChanged && completeFrom === undefined && newTokens.length > 0) {
+    const [row] = await tx.query<{ unvouched: boolean }>(
+      `SELECT EXISTS (
+         SELECT 1 FROM unnest($1::text[]) AS n(token)
+         WHERE NOT EXISTS (SELECT 1 FROM cw20_tokens c
+                           WHERE c.token = n.token AND c.created_height >= $2::bigint AND NOT c.unreadable)
+       ) AS unvouched`,
+      [newTokens, from ?? null],
+    );
+    vouchingChanged = row!.unvouched;
+  }
   if (vouchingChanged || completeFrom !== undefined) {
     await tx.query(
       `UPDATE cw20_state SET version = version + 1,

@@ -207,7 +207,7 @@ export async function writeBatch(
   if (thresholdsStale)
     await tx.query(`UPDATE tokens SET threshold_stale = true WHERE source = 'launchpad' AND NOT graduated`);
   faultPoint?.('tokens');
-  const balancesChanged = await writeCw20Balances(tx, batch.blocks, { head: moveCursor, newTokens: newTokens.length });
+  const balancesChanged = await writeCw20Balances(tx, batch.blocks, { head: moveCursor, newTokens });
   faultPoint?.('cw20-balances');
   const tradeList = batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
   const trades = await writeTrades(tx, tradeList, { ignoreDuplicates: !bulk });

@@ -138,7 +138,7 @@ async function state(db: Database) {
 test('each block adds its movements once, in any order; complete_from follows the run of blocks ending at the head', async () => {
   const t = await openTestDatabase();
   const { db } = t;
-  const write = (blocks: FetchedBlock[], head = false, newTokens = 0) =>
+  const write = (blocks: FetchedBlock[], head = false, newTokens: string[] = []) =>
     db.transaction((tx) => writeCw20Balances(tx, blocks, { head, newTokens }));
   try {
     const b1 = block(1, { origins: [{ token: TOKEN, initialHolder: contracts.launchpad }] });
@@ -184,12 +184,34 @@ test('each block adds its movements once, in any order; complete_from follows th
     await write([block(8, { unreadable: [TOKEN] })], true);
     await write([block(9)], true);
     assert.is((await state(db)).version, v + 1, 'nothing new for the vouching');
-    await write([block(10)], true, 1);
-    assert.is((await state(db)).version, v + 2, 'a new known token');
-    const [{ unreadable }] = (await db.query<{ unreadable: boolean }>(`SELECT unreadable FROM cw20_tokens`)) as [
-      { unreadable: boolean },
-    ];
+    const [{ unreadable }] = (await db.query<{ unreadable: boolean }>(
+      `SELECT unreadable FROM cw20_tokens WHERE token = $1`,
+      [TOKEN],
+    )) as [{ unreadable: boolean }];
     assert.is(unreadable, true);
+    const bumps = async (blocks: FetchedBlock[], newTokens: string[] = []) => {
+      const before = (await state(db)).version;
+      await write(blocks, true, newTokens);
+      return (await state(db)).version - before;
+    };
+    assert.is(await bumps([block(10)], ['native1nocreation']), 1, 'a new known token the index never saw created');
+    const launch = (height: number, token: string, initialHolder: string) =>
+      block(height, { origins: [{ token, initialHolder }] });
+    assert.is(
+      await bumps([launch(11, 'native1launched', contracts.launchpad)], ['native1launched']),
+      0,
+      'a launch: the token and its creation in one batch, by a known initial holder',
+    );
+    assert.is(
+      await bumps([launch(12, 'native1direct', contracts.amm)], ['native1direct']),
+      1,
+      'a new initial holder (the AMM)',
+    );
+    assert.is(
+      await bumps([launch(13, 'native1nocreation', contracts.launchpad)]),
+      1,
+      'the creation of a token known before (a backfill)',
+    );
   } finally {
     await t.dispose();
   }
