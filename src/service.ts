@@ -201,6 +201,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
         where: `${launchpadApi.url}/api/tokens  (health ${launchpadApi.url}/api/health, metrics ${launchpadApi.url}/metrics)`,
       },
       { name: 'live feed', where: `${launchpadApi.url}/api/sse/feed` },
+      { name: 'dashboard', where: `${launchpadApi.url}/  (API reference ${launchpadApi.url}/api/docs)` },
       { name: 'chain API', where: `${chainApi.url}/cosmos/base/tendermint/v1beta1/blocks/latest` },
       { name: 'node health', where: nodeHealth.url },
       { name: 'database', where: describeDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) },

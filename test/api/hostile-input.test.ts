@@ -253,6 +253,11 @@ function expectSane(r: Request, a: Answer) {
         assert.is(a.status, 200, `${what}: a stream is a 200`);
         return true;
       }
+      // the dashboard's pages (`/`, `/tokens/…`, `/api/docs`: the URL parser may have normalized another path to one)
+      if (a.status === 200 && a.contentType === 'text/html; charset=utf-8') {
+        assert.match(a.text, /^<!doctype html>/, `${what}: a page of the dashboard`);
+        return true;
+      }
       // the Prometheus text of /metrics (the URL parser may have normalized another path to it)
       return a.status === 200 && a.contentType.startsWith('text/plain; version=0.0.4');
     },

@@ -14,7 +14,8 @@ export const queryInt = (min: number, max: number) =>
       z
         .number()
         .min(min, `must be a whole number from ${min} to ${max}`)
-        .max(max, `must be a whole number from ${min} to ${max}`),
+        .max(max, `must be a whole number from ${min} to ${max}`)
+        .meta({ type: 'integer' }), // for OpenAPI: the digits the regex lets through
     );
 
 const ISO_WITH_ZONE = /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i;
@@ -44,20 +45,24 @@ export const isoDateTime = z
     message: 'must be an ISO 8601 date-time with a timezone, e.g. 2026-01-31T12:00:00Z',
   })
   .transform((v) => new Date(v))
-  .pipe(z.date().min(EARLIEST_TIME, RANGE_MESSAGE).max(LATEST_TIME, RANGE_MESSAGE));
+  .pipe(z.date().min(EARLIEST_TIME, RANGE_MESSAGE).max(LATEST_TIME, RANGE_MESSAGE))
+  .meta({ format: 'date-time', description: 'ISO 8601 with a timezone (`Z` or `±hh:mm`), years 0001 to 9999' });
 
 /** A bech32 address (checksum verified). */
-export const bech32Address = z.string().refine(
-  (v) => {
-    try {
-      const { data } = fromBech32(v, 256);
-      return v === v.toLowerCase() && (data.length === 20 || data.length === 32);
-    } catch {
-      return false;
-    }
-  },
-  { message: 'must be a bech32 account or contract address' },
-);
+export const bech32Address = z
+  .string()
+  .refine(
+    (v) => {
+      try {
+        const { data } = fromBech32(v, 256);
+        return v === v.toLowerCase() && (data.length === 20 || data.length === 32);
+      } catch {
+        return false;
+      }
+    },
+    { message: 'must be a bech32 account or contract address' },
+  )
+  .meta({ description: 'a bech32 account or contract address (checksum verified, lower case)' });
 
 export function parseOrThrow<T extends z.ZodType>(
   schema: T,

@@ -13,6 +13,7 @@ import { type Served, serve } from '../http/serve.ts';
 import { createBroadcaster } from './broadcast-once.ts';
 import { createFeedHub } from './feed-hub.ts';
 import { createHoldings } from './holdings.ts';
+import { openApiJson } from './openapi.ts';
 import { createPriceSource } from './price-source.ts';
 import { candles } from './routes/candles.ts';
 import { feed } from './routes/feed.ts';
@@ -25,6 +26,7 @@ import { walletPrices } from './routes/wallet-prices.ts';
 import { walletTokens } from './routes/wallet-tokens.ts';
 import { walletTransactions } from './routes/wallet-transactions.ts';
 import type { WalletOptions } from './wallet.ts';
+import { createWebPages } from './web.ts';
 
 export interface LaunchpadApiOptions {
   db: Database;
@@ -51,7 +53,7 @@ export interface LaunchpadApi {
 }
 
 /** The served routes, for the metrics' `route` label. */
-const ROUTES: [RegExp, string][] = [
+export const ROUTES: [RegExp, string][] = [
   [/^\/api\/health$/, '/api/health'],
   [/^\/api\/tokens$/, '/api/tokens'],
   [/^\/api\/tokens\/[^/]+$/, '/api/tokens/:address'],
@@ -64,6 +66,11 @@ const ROUTES: [RegExp, string][] = [
   [/^\/api\/wallet\/prices$/, '/api/wallet/prices'],
   [/^\/api\/wallet\/broadcast$/, '/api/wallet/broadcast'],
   [/^\/metrics$/, '/metrics'],
+  [/^\/api\/openapi\.json$/, '/api/openapi.json'],
+  [/^\/$/, '/'],
+  [/^\/tokens\/[^/]+$/, '/tokens/:address'],
+  [/^\/api\/docs$/, '/api/docs'],
+  [/^\/static\//, '/static/*'],
 ];
 
 export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<LaunchpadApi> {
@@ -84,6 +91,8 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
 
   const app = polka({ onError: createErrorHandler(logger), onNoMatch: noRouteHandler(launchpadNoRoute) })
     .use(metrics.middleware)
+    // the dashboard's pages and assets: not counted by the rate limit (their API calls are)
+    .use(createWebPages())
     .use(createRateLimit(options.rateLimit))
     .use((req, res, next) => {
       if (req.method !== 'OPTIONS') return next();
@@ -102,6 +111,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     .get('/api/trades/recent', recentTrades(db, cache))
     .get('/api/candles/:tokenAddress', candles(db, cache))
     .get('/api/sse/feed', feed(hub))
+    .get('/api/openapi.json', openApiJson())
     .get('/metrics', metrics.handler);
   const { wallet } = options;
   if (wallet) {

@@ -7,6 +7,7 @@ import { sendJsonText } from '../../http/respond.ts';
 import { type ResponseCache, tokenTag } from '../../http/response-cache.ts';
 import { bech32Address, EARLIEST_TIME, isoDateTime, LATEST_TIME, parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
+import { launchpadRoutes, notFoundResponse } from '../openapi.ts';
 
 /** Timeframe → its aggregate and bucket width. */
 export const TIMEFRAMES = {
@@ -17,16 +18,19 @@ export const TIMEFRAMES = {
 } as const;
 type Timeframe = keyof typeof TIMEFRAMES;
 
-const query = z.object({
+const TIMEFRAME_NAMES = Object.keys(TIMEFRAMES) as [Timeframe, ...Timeframe[]];
+
+/** GET /api/candles/:tokenAddress's query. */
+export const candlesQuery = z.object({
   timeframe: z
-    .string()
+    .enum(TIMEFRAME_NAMES, { message: `must be one of ${TIMEFRAME_NAMES.join(', ')}` })
     .default('1h')
-    .refine((v): v is Timeframe => Object.hasOwn(TIMEFRAMES, v), {
-      message: `must be one of ${Object.keys(TIMEFRAMES).join(', ')}`,
-    }),
-  from: isoDateTime.optional(),
-  to: isoDateTime.optional(),
-  limit: queryInt(1, 1000).default(300),
+    .describe('the period of one candle'),
+  from: isoDateTime
+    .optional()
+    .describe('candles whose period starts at or after this instant (default: 24 h before `to`)'),
+  to: isoDateTime.optional().describe('candles whose period starts at or before this instant (default: now)'),
+  limit: queryInt(1, 1000).default(300).describe('the latest this many candles of the range'),
 });
 
 interface CandleRow {
@@ -39,13 +43,14 @@ interface CandleRow {
   trade_count: number;
 }
 
-const addressParam = z.object({ tokenAddress: bech32Address });
+/** GET /api/candles/:tokenAddress's path parameter. */
+export const candlesParams = z.object({ tokenAddress: bech32Address.describe("the token's CW20 contract address") });
 
 export function candles(db: Database, cache: ResponseCache): Handler {
   return async (req, res) => {
-    const { tokenAddress } = parseOrThrow(addressParam, req.params, 'Invalid token address');
-    const q = parseOrThrow(query, req.query);
-    const timeframe = q.timeframe as Timeframe;
+    const { tokenAddress } = parseOrThrow(candlesParams, req.params, 'Invalid token address');
+    const q = parseOrThrow(candlesQuery, req.query);
+    const timeframe = q.timeframe;
     const now = Date.now();
     const to = q.to ?? new Date(now);
     const from = q.from ?? new Date(Math.max(to.getTime() - 86_400_000, EARLIEST_TIME.getTime()));
@@ -88,3 +93,40 @@ export function candles(db: Database, cache: ResponseCache): Handler {
     sendJsonText(res, 200, body);
   };
 }
+
+const price = (what: string) => z.string().regex(/^\d+$/).describe(`${what}: unative per token scaled by 10^6`);
+
+/** One candle (what `candles` answers). */
+export const candleSchema = z
+  .strictObject({
+    time: z.iso.datetime().describe("the start of the candle's period"),
+    open: price("the period's first trade"),
+    high: price('the highest'),
+    low: price('the lowest'),
+    close: price("the period's last trade"),
+    volume: z.string().regex(/^\d+$/).describe('unative traded'),
+    trade_count: z.number().int().describe('trades in the period'),
+  })
+  .meta({ id: 'Candle' });
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/api/candles/:tokenAddress',
+  tag: 'Launchpad',
+  summary: "A token's OHLCV candles, ascending",
+  description:
+    'The latest `limit` candles of `timeframe` whose period starts within [`from`, `to`]. A period without trades has no candle; `open`/`close` are its first/last trade in chain order.',
+  params: candlesParams,
+  query: candlesQuery,
+  responses: {
+    200: {
+      description: 'The candles',
+      body: z.strictObject({
+        token_address: z.string(),
+        timeframe: z.enum(TIMEFRAME_NAMES),
+        candles: z.array(candleSchema),
+      }),
+    },
+    404: notFoundResponse('Unknown token'),
+  },
+});

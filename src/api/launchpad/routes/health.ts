@@ -1,12 +1,14 @@
 // GET /api/health: the service answers "ok" while its database answers; the body also
 // says where the indexer is (lag in blocks and seconds). 503 when the database is down
 // or the in-process indexer stopped for an operator.
+import { z } from 'zod';
 import { DatabaseError } from '../../../db/types.ts';
 import type { Logger } from '../../../internal/logger.ts';
 import { unavailable } from '../../http/errors.ts';
 import type { IndexPosition, IndexSource, IndexStatus } from '../../http/index-status.ts';
 import { sendJson } from '../../http/respond.ts';
 import type { Handler } from '../handler.ts';
+import { launchpadRoutes } from '../openapi.ts';
 
 /** The promise's value, or a rejection after `ms`. */
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -87,3 +89,48 @@ export function health(index: IndexSource, logger: Logger): Handler {
     sendJson(res, 200, body);
   };
 }
+
+const nullableInt = z.number().int().nullable();
+
+/** What GET /api/health answers (both 200 and 503). */
+export const healthSchema = z
+  .strictObject({
+    status: z.enum(['ok', 'error']),
+    timestamp: z.iso.datetime(),
+    database: z.strictObject({
+      status: z.enum(['ok', 'unreachable', 'error']),
+      error: z.string().optional().describe('why, naming no host, port or user'),
+    }),
+    indexer: z
+      .strictObject({
+        state: z
+          .string()
+          .describe(
+            '`live`, `syncing`, `standby`, `node_unreachable`, `database_unavailable`, `starting`, `failed` or `stopped` (another process: `unknown (indexer runs in another process)`)',
+          ),
+        chain_id: z.string().nullable(),
+        indexed_height: nullableInt,
+        tip_height: nullableInt,
+        lag_blocks: nullableInt,
+        lag_seconds: z.number().nullable(),
+        error: z.string().nullable(),
+      })
+      .optional()
+      .describe('absent when the database cannot be reached'),
+  })
+  .meta({ id: 'Health' });
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/api/health',
+  tag: 'Launchpad',
+  summary: "The service's health: the database and the indexer's lag",
+  responses: {
+    200: { description: 'The database answers', body: healthSchema },
+    503: {
+      description: 'The database cannot be reached, or the indexer stopped for an operator (`status: "error"`)',
+      body: healthSchema,
+      headers: { 'Retry-After': 'seconds to wait' },
+    },
+  },
+});

@@ -7,6 +7,7 @@ import { sendJsonText } from '../../http/respond.ts';
 import { ANY, type ResponseCache, tokenTag } from '../../http/response-cache.ts';
 import { bech32Address, parseOrThrow } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
+import { launchpadRoutes, notFoundResponse } from '../openapi.ts';
 
 interface TokenRow {
   address: string;
@@ -110,13 +111,62 @@ async function findToken(db: Database, cache: ResponseCache, address: string): P
   return body || undefined;
 }
 
-const addressParam = z.object({ address: bech32Address });
+/** GET /api/tokens/:address's path parameter. */
+export const tokenParams = z.object({ address: bech32Address.describe("the token's CW20 contract address") });
 
 export function getToken(db: Database, cache: ResponseCache): Handler {
   return async (req, res) => {
-    const { address } = parseOrThrow(addressParam, req.params, 'Invalid token address');
+    const { address } = parseOrThrow(tokenParams, req.params, 'Invalid token address');
     const body = await findToken(db, cache, address);
     if (!body) throw notFound('Token not found');
     sendJsonText(res, 200, body);
   };
 }
+
+const amount = (what: string) => z.string().regex(/^\d+$/).describe(what);
+
+/** A token as both routes answer it (tokenJson). */
+export const tokenSchema = z
+  .strictObject({
+    address: z.string().describe('CW20 contract address'),
+    name: z.string().nullable(),
+    symbol: z.string().nullable(),
+    image: z.string().nullable().describe('image URL, as the creator set it'),
+    description: z.string().nullable(),
+    creator: z.string().nullable().describe('who paid the creation fee (null for a token that started on the AMM)'),
+    source: z.enum(['launchpad', 'amm']),
+    graduated: z.boolean().describe('moved from the bonding curve to the AMM'),
+    native_reserves: amount('unative: the curve reserve, or the last known pool reserve once graduated'),
+    current_price: amount(
+      "unative per token scaled by 10^6: the last trade's (before any trade: the curve's spot price)",
+    ),
+    volume_24h: amount('unative traded in the last 24 hours'),
+    trade_count_24h: z.number().int().describe('trades in the last 24 hours'),
+    created_at: z.iso.datetime().nullable().describe('block time of the creating event'),
+    first_seen_at: z.iso.datetime().describe('when the indexer first stored the token'),
+    graduation_threshold: amount('unative of reserves at which a curve token graduates').nullable(),
+    graduation_progress: z
+      .string()
+      .regex(/^[01]\.\d{4}$/)
+      .nullable()
+      .describe('reserves ÷ threshold, 0.0000 to 1.0000 (null once graduated, for AMM tokens, or while unknown)'),
+  })
+  .meta({ id: 'Token' });
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/api/tokens',
+  tag: 'Launchpad',
+  summary: 'Every token, newest first, with its reserves, price and last 24 hours',
+  description: 'Newest `first_seen_at` first. Served stale-while-revalidate: at most 3 s behind the index.',
+  responses: { 200: { description: 'The tokens', body: z.strictObject({ tokens: z.array(tokenSchema) }) } },
+});
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/api/tokens/:address',
+  tag: 'Launchpad',
+  summary: 'One token',
+  params: tokenParams,
+  responses: { 200: { description: 'The token', body: tokenSchema }, 404: notFoundResponse('Not indexed (yet)') },
+});

@@ -6,10 +6,12 @@ import { sendJsonText } from '../../http/respond.ts';
 import { ANY, type ResponseCache, tokenTag } from '../../http/response-cache.ts';
 import { bech32Address, parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
+import { launchpadRoutes } from '../openapi.ts';
 
-const query = z.object({
-  token_address: bech32Address.optional(),
-  limit: queryInt(1, 100).default(50),
+/** GET /api/trades/recent's query. */
+export const tradesQuery = z.object({
+  token_address: bech32Address.optional().describe("only this token's trades (default: every token's)"),
+  limit: queryInt(1, 100).default(50).describe('how many trades'),
 });
 
 interface TradeRow {
@@ -82,7 +84,7 @@ async function newestTrades(db: Database, token: string | undefined, limit: numb
 
 export function recentTrades(db: Database, cache: ResponseCache): Handler {
   return async (req, res) => {
-    const { token_address: token, limit } = parseOrThrow(query, req.query);
+    const { token_address: token, limit } = parseOrThrow(tradesQuery, req.query);
     // fresh through the feed's notifications; the TTL only bounds what they cannot announce
     const body = await cache.remember(
       `trades:${token ?? '*'}:${limit}`,
@@ -93,3 +95,36 @@ export function recentTrades(db: Database, cache: ResponseCache): Handler {
     sendJsonText(res, 200, body);
   };
 }
+
+const amount = (what: string) => z.string().regex(/^\d+$/).describe(what);
+
+/** A trade (tradeJson). */
+export const tradeSchema = z
+  .strictObject({
+    time: z.iso.datetime().describe('block time'),
+    block_height: z.number().int(),
+    tx_hash: z.string().describe('upper-case hex'),
+    source: z.enum(['launchpad', 'amm']),
+    action: z.enum(['buy', 'sell', 'swap', 'buy_and_graduate']),
+    direction: z.enum(['native_to_token', 'token_to_native']),
+    token_address: z.string(),
+    price_unative: amount('volume_unative × 10^6 ÷ volume_token (integer division)'),
+    volume_unative: amount('native that crossed the curve or pool (fee excluded)'),
+    volume_token: amount('token micro-units'),
+    fee_unative: amount('the fee in unative'),
+    trader: z.string(),
+    token_name: z.string().nullable(),
+    token_symbol: z.string().nullable(),
+  })
+  .meta({ id: 'Trade' });
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/api/trades/recent',
+  tag: 'Launchpad',
+  summary: 'The newest trades, of every token or of one',
+  description:
+    'Newest first; trades of one block share its time and come in chain order, last first. An unknown but well-formed `token_address` gives an empty list.',
+  query: tradesQuery,
+  responses: { 200: { description: 'The trades', body: z.strictObject({ trades: z.array(tradeSchema) }) } },
+});

@@ -1,0 +1,115 @@
+// The Launchpad API's routes as OpenAPI (GET /api/openapi.json): every route file adds its
+// description to `launchpadRoutes` when it is loaded (docs/architecture.md, "Describing a
+// route"); the document is made from them and the Chain API's, once, at the first request.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import { chainApiGroup } from '../chain/openapi.ts';
+import { type ApiGroup, createRouteRegistry, openApiDocument, type ResponseDoc } from '../http/openapi.ts';
+import { sendJsonText } from '../http/respond.ts';
+import type { Handler } from './handler.ts';
+
+export const launchpadRoutes = createRouteRegistry();
+
+/** The Launchpad API's error body (src/api/http/errors.ts). */
+export const errorBody = z
+  .object({
+    error: z.string().describe('what went wrong, in words'),
+    details: z
+      .array(
+        z.looseObject({
+          parameter: z.string().optional().describe('the query or path parameter at fault'),
+          message: z.string(),
+        }),
+      )
+      .optional()
+      .describe('one entry per problem: the parameter and what it must be'),
+    request_id: z.string().optional().describe('on a 500 or 503: the id of the log line with the cause'),
+  })
+  .meta({ id: 'Error' });
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': 'requests allowed per client per window (LAUNCHPAD_RATE_LIMIT)',
+  'X-RateLimit-Remaining': 'requests left in the window',
+  'X-RateLimit-Reset': 'Unix time in seconds at which the window ends',
+};
+
+export const notFoundResponse = (what: string): ResponseDoc => ({
+  description: `${what}: \`{"error":"Token not found"}\``,
+  body: errorBody,
+});
+
+const launchpadGroup = (): ApiGroup => ({
+  registry: launchpadRoutes,
+  invalid: {
+    description: 'A parameter is invalid: one detail per parameter, saying what it must be',
+    body: errorBody,
+    headers: RATE_HEADERS,
+  },
+  common: {
+    429: {
+      description: 'Rate limit exceeded (the page and its static files are not counted; an SSE connection counts once)',
+      body: errorBody,
+      headers: { ...RATE_HEADERS, 'Retry-After': 'seconds until the window ends' },
+    },
+    500: { description: 'An unexpected failure, logged with `request_id`', body: errorBody },
+    503: {
+      description: 'The database cannot be reached',
+      body: errorBody,
+      headers: { 'Retry-After': 'seconds to wait' },
+    },
+  },
+});
+
+const packageVersion = (): string => {
+  const file = path.join(import.meta.dirname, '..', '..', '..', 'package.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
+};
+
+/** The whole document: the Launchpad API at this server, the Chain API at its own port. */
+export function launchpadOpenApi(): Record<string, unknown> {
+  return openApiDocument(
+    {
+      title: 'Launchpad index service',
+      version: packageVersion(),
+      description:
+        'The Launchpad API (tokens, trades, OHLCV candles, the live SSE feed) served at this address, and the Chain API ' +
+        "(the Cosmos SDK's REST gateway) on its own port. Amounts are decimal integer strings in unative " +
+        '(1 NATIVE = 10^6 unative) or token micro-units; prices are unative per token scaled by 10^6.',
+      tags: [
+        { name: 'Launchpad', description: 'Tokens, trades, candles and the index’s health' },
+        { name: 'Live feed', description: 'Server-Sent Events of trades, launches and graduations' },
+        { name: 'Wallet', description: 'Balances, holdings, history, prices and broadcast for a wallet' },
+        { name: 'Service', description: 'Metrics and this description' },
+        ...chainApiGroup.tags,
+      ],
+    },
+    [launchpadGroup(), chainApiGroup.group],
+  );
+}
+
+/** GET /api/openapi.json: made once, at the first request (every route file is loaded by then). */
+export function openApiJson(): Handler {
+  let body: string | undefined;
+  return async (_req, res) => {
+    body ??= JSON.stringify(launchpadOpenApi());
+    sendJsonText(res, 200, body, { 'Cache-Control': 'public, max-age=60' });
+  };
+}
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/api/openapi.json',
+  tag: 'Service',
+  summary: 'This description of both APIs (OpenAPI 3.1)',
+  description: 'Made from the zod schemas the routes validate their parameters with. A readable page: `/api/docs`.',
+  responses: { 200: { description: 'The OpenAPI document', body: z.looseObject({ openapi: z.literal('3.1.0') }) } },
+});
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/metrics',
+  tag: 'Service',
+  summary: 'Prometheus metrics: requests, the indexer’s height and lag, SSE subscribers',
+  responses: { 200: { description: 'The Prometheus text format', contentType: 'text/plain; version=0.0.4' } },
+});

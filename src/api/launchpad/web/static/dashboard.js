@@ -1,0 +1,336 @@
+// `/`: every token with its price, last 24 hours, reserves and graduation, sortable, kept
+// current by the live feed (a trade updates its row and may move it, a launch adds one, a
+// graduation flips it), and a tape of launches, graduations and trades.
+//
+// Requests (each counts against the API's per-client limit; this page's own files do not):
+// on load /api/tokens and /api/trades/recent, and the feed; then /api/tokens again at most
+// every 10 s after launches and every 30 s while trades arrive, to correct what the feed
+// cannot say exactly (the 24 h figures slide with the clock; a feed trade's NATIVE side is
+// known from its price to within a unative per 10^6 tokens).
+import {
+  avatar,
+  clock,
+  connectFeed,
+  dateTime,
+  getJson,
+  graduationCell,
+  h,
+  native,
+  notice,
+  price,
+  progressOf,
+  RateLimited,
+  shortAddress,
+  throttled,
+  tokenLabel,
+  tradeNative,
+  tradeSide,
+} from './common.js';
+
+const MAX_ROWS = 200;
+const TAPE_LENGTH = 60;
+
+/** address → the token as the API answers it, kept current from the feed. */
+const tokens = new Map();
+/** address → its row: the cells and what they last showed. */
+const rows = new Map();
+const changed = new Set();
+const flashing = new Set();
+let sort = { key: null, descending: true };
+let filter = '';
+let drawing = false;
+
+const tbody = document.getElementById('token-rows');
+const tape = document.getElementById('tape');
+const summary = document.getElementById('token-summary');
+
+const big = (a, b) => {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x < y ? -1 : x > y ? 1 : 0;
+};
+const graduationRank = (t) => (t.graduated ? 3 : t.source === 'amm' ? 2 : (progressOf(t) ?? -1));
+const launched = (t) => Date.parse(t.created_at ?? t.first_seen_at);
+const SORTS = {
+  name: (a, b) => tokenLabel(a).localeCompare(tokenLabel(b)),
+  price: (a, b) => big(a.current_price, b.current_price),
+  volume: (a, b) => big(a.volume_24h, b.volume_24h),
+  trades: (a, b) => a.trade_count_24h - b.trade_count_24h,
+  reserves: (a, b) => big(a.native_reserves, b.native_reserves),
+  progress: (a, b) => graduationRank(a) - graduationRank(b),
+  created: (a, b) => launched(a) - launched(b),
+};
+
+function order(a, b) {
+  const primary = SORTS[sort.key](a, b);
+  // ties: newest launch first, then by address, so rows never swap at random
+  return (sort.descending ? -primary : primary) || launched(b) - launched(a) || a.address.localeCompare(b.address);
+}
+
+const matches = (t) => !filter || [t.name, t.symbol, t.address].some((v) => v?.toLowerCase().includes(filter));
+
+/** The cells of a token's row, each as [class, content]; a cell is redrawn only when its text changes. */
+function cellsOf(t) {
+  const link = h('a', { href: `/tokens/${encodeURIComponent(t.address)}` }, t.name || shortAddress(t.address));
+  return [
+    [
+      '',
+      h(
+        'span',
+        { class: 'token-cell' },
+        avatar(t),
+        h('span', { class: 'names' }, link, h('span', { class: 'symbol' }, t.symbol ?? '')),
+      ),
+    ],
+    ['num', price(t.current_price)],
+    ['num', native(t.volume_24h)],
+    ['num opt', String(t.trade_count_24h)],
+    ['num opt', native(t.native_reserves)],
+    ['', graduationCell(t)],
+    ['opt', dateTime(t.created_at ?? t.first_seen_at)],
+  ];
+}
+
+function drawRow(t) {
+  let row = rows.get(t.address);
+  if (!row) {
+    const tr = h('tr', { 'data-address': t.address });
+    row = { tr, cells: [], shown: [] };
+    rows.set(t.address, row);
+  }
+  cellsOf(t).forEach(([className, content], i) => {
+    const text = typeof content === 'string' ? content : content.textContent;
+    if (row.shown[i] === text) return;
+    row.shown[i] = text;
+    let td = row.cells[i];
+    if (!td) {
+      td = h('td', { class: className || undefined });
+      row.cells[i] = td;
+      row.tr.append(td);
+    }
+    td.replaceChildren(content);
+  });
+  return row;
+}
+
+function draw() {
+  drawing = false;
+  for (const address of changed) {
+    const t = tokens.get(address);
+    if (t) drawRow(t);
+  }
+  changed.clear();
+  const shown = [...tokens.values()].filter(matches).sort(order).slice(0, MAX_ROWS);
+  const wanted = shown.map((t) => (rows.get(t.address) ?? drawRow(t)).tr);
+  // reorder only what moved; a focused link keeps its focus when its row moves
+  const focused = tbody.contains(document.activeElement) ? document.activeElement : null;
+  if (wanted.length === 0) {
+    tbody.replaceChildren(
+      h(
+        'tr',
+        { class: 'placeholder' },
+        h('td', { colSpan: 7 }, tokens.size ? 'No token matches the filter' : 'No token yet'),
+      ),
+    );
+  } else {
+    for (const placeholder of tbody.querySelectorAll('tr.placeholder')) placeholder.remove();
+    wanted.forEach((tr, i) => {
+      if (tbody.children[i] !== tr) tbody.insertBefore(tr, tbody.children[i] ?? null);
+    });
+    while (tbody.children.length > wanted.length) tbody.lastElementChild.remove();
+  }
+  if (focused && document.activeElement !== focused && document.contains(focused))
+    focused.focus({ preventScroll: true });
+  for (const address of flashing) {
+    const tr = rows.get(address)?.tr;
+    if (!tr) continue;
+    tr.classList.remove('flash');
+    void tr.offsetWidth; // restart the animation
+    tr.classList.add('flash');
+  }
+  flashing.clear();
+  const matching = [...tokens.values()].filter(matches).length;
+  summary.textContent =
+    `${tokens.size} token${tokens.size === 1 ? '' : 's'}` +
+    (filter ? `, ${matching} matching` : '') +
+    (Math.min(matching, tokens.size) > MAX_ROWS ? `, the first ${MAX_ROWS} shown` : '');
+  document.body.dataset.ready = 'true';
+}
+
+function redraw() {
+  if (drawing) return;
+  drawing = true;
+  requestAnimationFrame(draw);
+}
+
+function setSort(key) {
+  sort = sort.key === key ? { key, descending: !sort.descending } : { key, descending: key !== 'name' };
+  for (const th of document.querySelectorAll('th[data-sort]')) {
+    if (th.dataset.sort === sort.key) th.setAttribute('aria-sort', sort.descending ? 'descending' : 'ascending');
+    else th.removeAttribute('aria-sort');
+  }
+  redraw();
+}
+
+// ---------------------------------------------------------------------------------------
+// The tape
+
+function addTape({ key, time, kind, word, className, what, tx }, atTop) {
+  if (tape.querySelector(`li[data-key="${CSS.escape(key)}"]`)) return;
+  const li = h(
+    'li',
+    { 'data-key': key, 'data-kind': kind, 'data-tx': tx },
+    h('time', { class: 'time', dateTime: time }, clock(time)),
+    h('span', { class: `kind ${className}` }, word),
+    h('span', { class: 'what' }, ...what),
+  );
+  if (atTop) tape.prepend(li);
+  else tape.append(li);
+  while (tape.children.length > TAPE_LENGTH) tape.lastElementChild.remove();
+}
+
+const tokenLink = (address) =>
+  h('a', { href: `/tokens/${encodeURIComponent(address)}` }, tokenLabel(tokens.get(address) ?? { address }));
+
+/** A trade of the feed (input/output amounts) or of /api/trades/recent (volumes). */
+function tradeEntry(trade) {
+  const { word, className } = tradeSide(trade);
+  const amount = trade.volume_unative ?? tradeNative(trade);
+  return {
+    key: `trade:${trade.tx_hash}:${trade.token_address}:${trade.price_unative}`,
+    tx: trade.tx_hash,
+    time: trade.time,
+    kind: 'trade',
+    word,
+    className,
+    what: [tokenLink(trade.token_address), ` ${native(amount)} NATIVE at ${price(trade.price_unative)}`],
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Loading and the feed
+
+const refreshList = throttled(async () => {
+  const { tokens: list } = await getJson('/api/tokens');
+  for (const t of list) {
+    const had = tokens.get(t.address);
+    if (had && JSON.stringify(had) === JSON.stringify(t)) continue;
+    tokens.set(t.address, t);
+    changed.add(t.address);
+  }
+  redraw();
+}, 10_000);
+
+function onEvent(name, data) {
+  const t = tokens.get(data.token_address);
+  if (name === 'trade') {
+    if (t) {
+      t.current_price = data.price_unative;
+      t.native_reserves = data.native_reserves;
+      t.trade_count_24h += 1;
+      t.volume_24h = (BigInt(t.volume_24h) + BigInt(tradeNative(data))).toString();
+      changed.add(t.address);
+      flashing.add(t.address);
+    }
+    addTape(tradeEntry(data), true);
+    refreshList(t ? 30_000 : 1_000);
+  } else if (name === 'token_launch') {
+    if (!t) {
+      tokens.set(data.token_address, {
+        address: data.token_address,
+        name: null,
+        symbol: null,
+        image: null,
+        creator: data.creator,
+        source: 'launchpad',
+        graduated: false,
+        native_reserves: data.initial_reserves,
+        current_price: '0',
+        volume_24h: '0',
+        trade_count_24h: 0,
+        created_at: data.time,
+        first_seen_at: data.time,
+      });
+      changed.add(data.token_address);
+      flashing.add(data.token_address);
+    }
+    addTape(
+      {
+        key: `launch:${data.token_address}`,
+        time: data.time,
+        kind: 'launch',
+        word: 'Launch',
+        className: 'launch',
+        what: [tokenLink(data.token_address), ` with ${native(data.initial_reserves)} NATIVE`],
+      },
+      true,
+    );
+    refreshList(1_000); // its name and symbol
+  } else if (name === 'graduation') {
+    if (t) {
+      t.graduated = true;
+      t.graduation_progress = null;
+      t.graduation_threshold = null;
+      changed.add(t.address);
+      flashing.add(t.address);
+    }
+    addTape(
+      {
+        key: `graduation:${data.token_address}`,
+        time: data.time,
+        kind: 'graduation',
+        word: 'Graduated',
+        className: 'graduation',
+        what: [tokenLink(data.token_address), ` → AMM pool with ${native(data.native_for_pool)} NATIVE`],
+      },
+      true,
+    );
+    refreshList(5_000);
+  } else if (name === 'gap') {
+    refreshList(0); // events were skipped: the list from the API
+  }
+  redraw();
+}
+
+async function start() {
+  for (const th of document.querySelectorAll('th[data-sort]'))
+    th.querySelector('button').addEventListener('click', () => setSort(th.dataset.sort));
+  setSort('volume');
+  document.getElementById('filter').addEventListener('input', (e) => {
+    filter = e.target.value.trim().toLowerCase();
+    redraw();
+  });
+
+  // the feed first, its events held until the list is in: none is missed in between
+  const held = [];
+  let loaded = false;
+  connectFeed('/api/sse/feed', (name, data) => (loaded ? onEvent(name, data) : held.push([name, data])));
+  for (;;) {
+    try {
+      const [{ tokens: list }, { trades }] = await Promise.all([
+        getJson('/api/tokens'),
+        getJson('/api/trades/recent?limit=40'),
+      ]);
+      for (const t of list) {
+        tokens.set(t.address, t);
+        changed.add(t.address);
+      }
+      for (const trade of trades) addTape(tradeEntry(trade), false);
+      break;
+    } catch (error) {
+      const wait = error instanceof RateLimited ? error.retryAfterSeconds : 5;
+      notice(
+        error instanceof RateLimited
+          ? error.message
+          : `Loading the tokens failed (${error.message}); trying again in ${wait} s`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
+  }
+  notice(null);
+  loaded = true;
+  for (const [name, data] of held) onEvent(name, data);
+  redraw();
+}
+
+start();

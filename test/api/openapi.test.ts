@@ -1,0 +1,259 @@
+// GET /api/openapi.json: an OpenAPI 3.1 document of both APIs made from the routes' own zod
+// schemas. Every route either API serves is described and every described route is served;
+// each parameter is the one the route validates; the answers of a running service parse
+// with the schemas the document gives for them (unknown fields fail); every reference resolves.
+import type { Polka } from 'polka';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import type { z } from 'zod';
+import type { ChainApiContext } from '../../src/api/chain/context.ts';
+import { chainRoutes } from '../../src/api/chain/openapi.ts';
+import { registerBank } from '../../src/api/chain/routes/bank.ts';
+import { registerBlocks } from '../../src/api/chain/routes/blocks.ts';
+import { registerBroadcast } from '../../src/api/chain/routes/broadcast.ts';
+import { registerNetwork } from '../../src/api/chain/routes/network.ts';
+import { registerStaking } from '../../src/api/chain/routes/staking.ts';
+import { registerTxs } from '../../src/api/chain/routes/txs.ts';
+import { registerWasm } from '../../src/api/chain/routes/wasm.ts';
+import { openApiPath, type RouteDoc } from '../../src/api/http/openapi.ts';
+import { errorBody, launchpadOpenApi, launchpadRoutes } from '../../src/api/launchpad/openapi.ts';
+import { candlesParams, candlesQuery } from '../../src/api/launchpad/routes/candles.ts';
+import { feedEventSchemas, feedQuery } from '../../src/api/launchpad/routes/feed.ts';
+import { tokenParams } from '../../src/api/launchpad/routes/tokens.ts';
+import { tradesQuery } from '../../src/api/launchpad/routes/trades.ts';
+import { ROUTES } from '../../src/api/launchpad/server.ts';
+import { type ApiCtx, closeApi, get, indexLaunches, openApi } from '../helpers/launchpad-api.ts';
+import { openSse } from '../helpers/sse.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const test = suite<ApiCtx>('OpenAPI description', {} as ApiCtx);
+
+test.before(async (ctx) => {
+  await openApi(ctx);
+  await indexLaunches(ctx, { blocks: 30, rate: 8, graduate: true });
+});
+
+test.after(closeApi);
+
+type Json = Record<string, unknown>;
+const doc = launchpadOpenApi() as {
+  openapi: string;
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json> };
+};
+const operation = (method: string, path: string) =>
+  doc.paths[openApiPath(path)]?.[method] as Json & { parameters?: Json[] };
+const routeDoc = (method: string, path: string) =>
+  launchpadRoutes.routes().find((r) => r.method === method && r.path === path) as RouteDoc;
+
+/** The paths and methods the Chain API's route files register on their app. */
+function chainRoutesServed(): string[] {
+  const served: string[] = [];
+  const app = {
+    get(path: string) {
+      served.push(`get ${path}`);
+      return app;
+    },
+    post(path: string) {
+      served.push(`post ${path}`);
+      return app;
+    },
+  } as unknown as Polka;
+  const ctx = { chain: { queries: {} }, prefixes: { account: 'native' } } as unknown as ChainApiContext;
+  for (const register of [
+    registerBlocks,
+    registerTxs,
+    registerBroadcast,
+    registerBank,
+    registerStaking,
+    registerNetwork,
+    registerWasm,
+  ])
+    register(app, ctx);
+  return served.sort();
+}
+
+test('an OpenAPI 3.1 document whose references resolve and whose path parameters are declared', () => {
+  assert.is(doc.openapi, '3.1.0');
+  const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+  assert.ok(refs.length > 0);
+  for (const ref of refs) {
+    const name = /#\/components\/schemas\/([^"]+)"/.exec(ref)?.[1];
+    assert.ok(name && doc.components.schemas[name], `${ref} resolves`);
+  }
+  const ids = new Set<string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const inPath = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
+    for (const [method, op] of Object.entries(item)) {
+      if (method === 'servers') continue;
+      const declared = ((op.parameters ?? []) as Json[]).filter((p) => p.in === 'path').map((p) => p.name);
+      assert.equal(declared.sort(), inPath, `${method} ${path}: its path parameters`);
+      assert.ok(!ids.has(op.operationId as string), `${op.operationId} is unique`);
+      ids.add(op.operationId as string);
+      assert.ok(
+        Object.keys(op.responses as Json).some((s) => s.startsWith('2')),
+        `${method} ${path} says its answer`,
+      );
+    }
+  }
+});
+
+/**
+ * Routes served before they describe themselves. Each one is to register its description
+ * (docs/architecture.md, "Describing a route") and leave this list; the test fails for one
+ * that is described and still here.
+ */
+const NOT_YET_DESCRIBED = new Set([
+  '/api/wallet/balance',
+  '/api/wallet/tokens',
+  '/api/wallet/transactions',
+  '/api/wallet/prices',
+  '/api/wallet/broadcast',
+]);
+
+test("every Launchpad API route is described, and only those (a route's description: docs/architecture.md)", () => {
+  const pages = new Set(['/', '/tokens/:address', '/api/docs', '/static/*']);
+  const served = ROUTES.map(([, name]) => name).filter((name) => !pages.has(name));
+  const described = [...new Set(launchpadRoutes.routes().map((r) => r.path))];
+  const undescribed = served.filter((p) => !described.includes(p) && !NOT_YET_DESCRIBED.has(p));
+  assert.equal(undescribed, [], `routes served but not described (add them to launchpadRoutes): ${undescribed}`);
+  const stale = described.filter((p) => NOT_YET_DESCRIBED.has(p));
+  assert.equal(stale, [], `described now: take them off NOT_YET_DESCRIBED: ${stale}`);
+  assert.equal(
+    described.filter((p) => !served.includes(p)),
+    [],
+    'described routes the server does not serve',
+  );
+});
+
+test('every Chain API route is described, and only those', () => {
+  const described = chainRoutes
+    .routes()
+    .map((r) => `${r.method} ${r.path}`)
+    .sort();
+  assert.equal(described, chainRoutesServed());
+  for (const r of chainRoutes.routes())
+    assert.equal(
+      (doc.paths[openApiPath(r.path)]!.servers as unknown as { description: string }[])[0]!.description,
+      'the Chain API',
+      `${r.path} is served on the Chain API's port`,
+    );
+});
+
+test('the parameters are the schemas the routes validate with', () => {
+  assert.is(routeDoc('get', '/api/candles/:tokenAddress').query, candlesQuery);
+  assert.is(routeDoc('get', '/api/candles/:tokenAddress').params, candlesParams);
+  assert.is(routeDoc('get', '/api/trades/recent').query, tradesQuery);
+  assert.is(routeDoc('get', '/api/tokens/:address').params, tokenParams);
+  assert.is(routeDoc('get', '/api/sse/feed').query, feedQuery);
+  const params = (method: string, path: string) =>
+    Object.fromEntries((operation(method, path).parameters ?? []).map((p) => [p.name, p]));
+  const candles = params('get', '/api/candles/:tokenAddress');
+  assert.equal(candles.limit, {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: 'the latest this many candles of the range',
+    schema: { default: 300, type: 'integer', minimum: 1, maximum: 1000 },
+  });
+  assert.equal((candles.timeframe!.schema as Json).enum, ['1m', '5m', '1h', '1d']);
+  assert.is((candles.timeframe!.schema as Json).default, '1h');
+  assert.is((candles.from!.schema as Json).format, 'date-time');
+  assert.is(candles.tokenAddress!.required, true);
+  assert.equal((params('get', '/api/trades/recent').limit!.schema as Json).maximum, 100);
+  assert.ok(params('get', '/api/sse/feed')['Last-Event-ID'], 'the feed reads Last-Event-ID');
+  // a value the document allows is one the route accepts, and the bounds are the route's
+  assert.ok(candlesQuery.safeParse({ limit: '1000', timeframe: '1d' }).success);
+  assert.not.ok(candlesQuery.safeParse({ limit: '1001' }).success);
+});
+
+/** The 200 body schema the document's route gives. */
+const answerSchema = (method: string, path: string) => routeDoc(method, path).responses[200]!.body as z.ZodType;
+
+function assertParses(schema: z.ZodType, body: unknown, what: string) {
+  const parsed = schema.safeParse(body);
+  assert.ok(
+    parsed.success,
+    `${what}: ${parsed.error?.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+  );
+}
+
+test("the service's answers are what the document says", async (ctx) => {
+  // the list may be up to 3 s behind (stale-while-revalidate): until it shows the graduation
+  let tokens = await get(ctx.api, '/api/tokens');
+  const graduated = async () => {
+    if (tokens.body.tokens.some((t: { graduated: boolean }) => t.graduated)) return true;
+    tokens = await get(ctx.api, '/api/tokens');
+    return false;
+  };
+  assert.ok(await waitFor(graduated, 10_000, 200), 'a graduated token is among them');
+  assertParses(answerSchema('get', '/api/tokens'), tokens.body, 'GET /api/tokens');
+  assert.ok(tokens.body.tokens.length > 1);
+  for (const t of tokens.body.tokens.slice(0, 5)) {
+    assertParses(
+      answerSchema('get', '/api/tokens/:address'),
+      (await get(ctx.api, `/api/tokens/${t.address}`)).body,
+      'token',
+    );
+    for (const timeframe of ['1m', '5m', '1h', '1d'])
+      assertParses(
+        answerSchema('get', '/api/candles/:tokenAddress'),
+        (await get(ctx.api, `/api/candles/${t.address}?timeframe=${timeframe}`)).body,
+        `candles ${timeframe}`,
+      );
+  }
+  const trades = await get(ctx.api, '/api/trades/recent?limit=100');
+  assertParses(answerSchema('get', '/api/trades/recent'), trades.body, 'GET /api/trades/recent');
+  assert.ok(new Set(trades.body.trades.map((t: { action: string }) => t.action)).size >= 2);
+  assertParses(answerSchema('get', '/api/health'), (await get(ctx.api, '/api/health')).body, 'GET /api/health');
+  const invalid = await get(ctx.api, '/api/candles/x?limit=0');
+  assert.is(invalid.status, 400);
+  assertParses(errorBody, invalid.body, 'a 400 body');
+
+  // every event the feed replays, by its name
+  const stream = await openSse(`${ctx.api.url}/api/sse/feed`, { 'Last-Event-ID': '0' });
+  try {
+    const [{ high }] = (await ctx.t.db.query<{ high: number }>(`SELECT max(id)::int AS high FROM feed_events`)) as [
+      { high: number },
+    ];
+    await stream.until(() => Number(stream.events().at(-1)?.id) === high);
+    const names = new Set<string>();
+    for (const e of stream.events()) {
+      names.add(e.event!);
+      const schema = feedEventSchemas[e.event as keyof typeof feedEventSchemas];
+      assert.ok(schema, `${e.event} is described`);
+      assertParses(schema, JSON.parse(e.data!), `event ${e.event}`);
+    }
+    assert.equal([...names].sort(), ['graduation', 'token_launch', 'trade']);
+  } finally {
+    stream.close();
+  }
+});
+
+test('GET /api/openapi.json serves the document, and counts against the rate limit', async (ctx) => {
+  const { status, headers, body } = await get(ctx.api, '/api/openapi.json');
+  assert.is(status, 200);
+  assert.is(headers.get('content-type'), 'application/json; charset=utf-8');
+  assert.ok(headers.get('x-ratelimit-remaining'));
+  assert.equal(body, JSON.parse(JSON.stringify(doc)));
+});
+
+test('a new feed stream starts with the newest event id, so a reconnect before any event resumes there', async (ctx) => {
+  const stream = await openSse(`${ctx.api.url}/api/sse/feed`);
+  try {
+    await stream.until((blocks) => blocks.length > 0);
+    assert.is(stream.blocks[0]!.id, String(ctx.api.stats().lastEventId));
+    assert.is(stream.blocks[0]!.event, undefined, 'no event');
+  } finally {
+    stream.close();
+  }
+  const resumed = await openSse(`${ctx.api.url}/api/sse/feed`, { 'Last-Event-ID': '1' });
+  try {
+    await resumed.until((blocks) => blocks.length > 0);
+    assert.is(resumed.blocks[0]!.id, undefined, 'a resuming stream does not restate its id');
+  } finally {
+    resumed.close();
+  }
+});
+
+test.run();
