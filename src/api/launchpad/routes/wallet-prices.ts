@@ -1,7 +1,10 @@
 // GET /api/wallet/prices (docs/launchpad-api.md "Wallet"): `{"NATIVE": <USD>}`, never an
 // error: 0 while the price source fails (src/api/launchpad/price-source.ts).
+
+import { z } from 'zod';
 import { sendJson } from '../../http/respond.ts';
 import type { Handler } from '../handler.ts';
+import { launchpadRoutes } from '../openapi.ts';
 import type { PriceSource } from '../price-source.ts';
 
 export function walletPrices(prices: PriceSource): Handler {
@@ -9,3 +12,13 @@ export function walletPrices(prices: PriceSource): Handler {
     sendJson(res, 200, { NATIVE: await prices.nativeUsd() });
   };
 }
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/api/wallet/prices',
+  tag: 'Wallet',
+  summary: 'The NATIVE price in USD',
+  description:
+    "From the launchpad contract's oracle (or `PRICE_URL` when configured), cached 5 minutes; `0` when the source fails, never an error.",
+  responses: { 200: { description: 'The prices', body: z.strictObject({ NATIVE: z.number() }) } },
+});

@@ -8,6 +8,7 @@ import { ANY, type ResponseCache } from '../../http/response-cache.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
 import type { Holdings } from '../holdings.ts';
+import { launchpadRoutes } from '../openapi.ts';
 import { type WalletOptions, walletAddress } from '../wallet.ts';
 
 export const HOLDINGS_CACHE_MS = 2000;
@@ -18,7 +19,7 @@ export function walletTokens(
   cache: ResponseCache,
   ttlMs = HOLDINGS_CACHE_MS,
 ): Handler {
-  const query = z.object({ address: walletAddress(accountPrefix) });
+  const query = walletTokensQuery(accountPrefix);
   return async (req, res) => {
     const { address } = parseOrThrow(query, req.query);
     const compute = async () => JSON.stringify({ address, tokens: await holdings.of(address) });
@@ -29,3 +30,34 @@ export function walletTokens(
     );
   };
 }
+
+/** The query walletTokens() parses, for an account prefix. */
+export const walletTokensQuery = (prefix: string) => z.object({ address: walletAddress(prefix) });
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/api/wallet/tokens',
+  tag: 'Wallet',
+  summary: 'Every known token an address holds',
+  description:
+    'Non-zero balances only, highest value (balance × price) first. Balances come from the index where it can vouch for them and from the token contract\'s `balance` query otherwise (docs/launchpad-api.md, "Wallet").',
+  query: walletTokensQuery('native'),
+  responses: {
+    200: {
+      description: 'The holdings',
+      body: z.strictObject({
+        address: z.string(),
+        tokens: z.array(
+          z.strictObject({
+            address: z.string(),
+            name: z.string().nullable(),
+            symbol: z.string().nullable(),
+            balance: z.string(),
+            price_unative: z.string(),
+            graduated: z.boolean(),
+          }),
+        ),
+      }),
+    },
+  },
+});

@@ -9,6 +9,7 @@ import type { Database } from '../../../db/types.ts';
 import { sendJson } from '../../http/respond.ts';
 import { parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
+import { launchpadRoutes } from '../openapi.ts';
 import { type WalletOptions, walletAddress } from '../wallet.ts';
 
 /** The attribute keys that make a tx an address's (src/chain/indexed-attributes.ts keeps both). */
@@ -74,12 +75,16 @@ function historyJson(r: HistoryRow) {
   };
 }
 
-export function walletTransactions(db: Database, { accountPrefix }: WalletOptions): Handler {
-  const query = z.object({
-    address: walletAddress(accountPrefix),
+/** The query walletTransactions() parses, for an account prefix. */
+export const walletTransactionsQuery = (prefix: string) =>
+  z.object({
+    address: walletAddress(prefix),
     limit: queryInt(1, 100).default(20),
     page: queryInt(1, MAX_PAGE).default(1),
   });
+
+export function walletTransactions(db: Database, { accountPrefix }: WalletOptions): Handler {
+  const query = walletTransactionsQuery(accountPrefix);
   return async (req, res) => {
     const { address, limit, page } = parseOrThrow(query, req.query);
     const [history, total] = await Promise.all([
@@ -96,3 +101,28 @@ export function walletTransactions(db: Database, { accountPrefix }: WalletOption
     });
   };
 }
+
+launchpadRoutes.add({
+  method: 'get',
+  path: '/api/wallet/transactions',
+  tag: 'Wallet',
+  summary: "An address's transactions, most recent first",
+  description:
+    'From the index: transactions the address signed or received coins in, each once. `total` is exact up to 10,000 and `null` beyond.',
+  query: walletTransactionsQuery('native'),
+  responses: {
+    200: {
+      description: 'One page of the history',
+      body: z.strictObject({
+        address: z.string(),
+        page: z.number().int(),
+        limit: z.number().int(),
+        total: z.number().int().nullable(),
+        has_more: z.boolean(),
+        transactions: z.array(
+          z.object({ tx_hash: z.string(), height: z.number().int(), code: z.number().int() }).loose(),
+        ),
+      }),
+    },
+  },
+});
