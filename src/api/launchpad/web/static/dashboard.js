@@ -6,8 +6,11 @@
 // on load /api/tokens and /api/trades/recent, and the feed; then /api/tokens again at most
 // every 10 s after launches and every 30 s while trades arrive, to correct what the feed
 // cannot say exactly (the 24 h figures slide with the clock; a feed trade's NATIVE side is
-// known from its price to within a unative per 10^6 tokens).
+// known from its price to within a unative per 10^6 tokens). A token without a name yet
+// (the index reads name and symbol from the token contract shortly after its launch) is
+// asked for by /api/tokens/{address} 1, 2, 4, … 32 s later until it has one.
 import {
+  ApiError,
   avatar,
   clock,
   connectFeed,
@@ -39,6 +42,10 @@ const flashing = new Set();
 let sort = { key: null, descending: true };
 let filter = '';
 let drawing = false;
+
+/** address → how often it was asked for: tokens whose name the index has not read yet. */
+const nameless = new Map();
+const NAME_ATTEMPTS = 6;
 
 const tbody = document.getElementById('token-rows');
 const tape = document.getElementById('tape');
@@ -221,6 +228,39 @@ const refreshList = throttled(async () => {
   redraw();
 }, 10_000);
 
+/** Asks for the token again until the index has its name and symbol (see the header). */
+function awaitName(address) {
+  if (nameless.has(address)) return;
+  nameless.set(address, 0);
+  setTimeout(() => completeName(address), 1_000);
+}
+
+async function completeName(address) {
+  const attempts = nameless.get(address);
+  if (attempts === undefined) return;
+  let retryMs = 1_000 * 2 ** (attempts + 1);
+  try {
+    const t = await getJson(`/api/tokens/${encodeURIComponent(address)}`);
+    if (t.name !== null || t.symbol !== null) {
+      nameless.delete(address);
+      tokens.set(address, { ...tokens.get(address), ...t });
+      changed.add(address);
+      redraw();
+      return;
+    }
+  } catch (error) {
+    // a 404: the launch is on the feed before the token is in the index
+    if (error instanceof RateLimited) retryMs = error.retryAfterSeconds * 1000;
+    else if (!(error instanceof ApiError)) console.warn('Reading the token failed', error);
+  }
+  if (attempts + 1 >= NAME_ATTEMPTS) {
+    nameless.delete(address); // the list refreshes go on
+    return;
+  }
+  nameless.set(address, attempts + 1);
+  setTimeout(() => completeName(address), retryMs);
+}
+
 function onEvent(name, data) {
   const t = tokens.get(data.token_address);
   if (name === 'trade') {
@@ -265,7 +305,8 @@ function onEvent(name, data) {
       },
       true,
     );
-    refreshList(1_000); // its name and symbol
+    awaitName(data.token_address);
+    refreshList(1_000);
   } else if (name === 'graduation') {
     if (t) {
       t.graduated = true;
@@ -314,6 +355,7 @@ async function start() {
       for (const t of list) {
         tokens.set(t.address, t);
         changed.add(t.address);
+        if (t.name === null && t.symbol === null) awaitName(t.address);
       }
       for (const trade of trades) addTape(tradeEntry(trade), false);
       break;
