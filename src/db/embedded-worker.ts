@@ -16,11 +16,22 @@ function serializeError(error: unknown) {
 
 const reply = (message: WorkerReply) => port.postMessage(message);
 
+/**
+ * bytea in its text form (`\\x` then hex) decoded by Node's hex codec, many times faster
+ * than PGlite's own byte-by-byte decoder on the index's tx bytes. The result has a buffer
+ * of its own (not a slice of Node's shared pool), so posting it copies just its bytes.
+ */
+function parseBytea(text: string): Uint8Array {
+  const bytes = Buffer.allocUnsafeSlow((text.length - 2) >>> 1);
+  bytes.write(text.slice(2), 'hex');
+  return new Uint8Array(bytes.buffer, 0, bytes.length);
+}
+
 try {
   const db = await PGlite.create({
     dataDir,
     extensions: { timescaledb },
-    parsers: { 20: (value: string) => parseInt8(value) },
+    parsers: { 17: parseBytea, 20: (value: string) => parseInt8(value) },
   });
   // Without shared_preload_libraries a reopened data directory does not load TimescaleDB by
   // itself (inserts into hypertables then fail): load it explicitly on every open.

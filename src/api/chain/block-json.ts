@@ -3,7 +3,8 @@
 // address), built from the stored REST parts (src/chain/rest-block.ts) and the block's tx
 // bytes. The index keeps the parts as jsonb, which does not keep key order: they are laid
 // out again here in the gateway's order.
-import { fromBase64, toBase64, toBech32 } from '@cosmjs/encoding';
+import { fromBase64, toBech32 } from '@cosmjs/encoding';
+import { base64 } from './proto-json.ts';
 
 /** `block_id`, `header` and `last_commit`, as stored or as shaped from the node. */
 export interface BlockParts {
@@ -65,7 +66,7 @@ export function cometBlockJson(parts: BlockParts, txs: readonly Uint8Array[]) {
     block_id: blockId(parts.block_id),
     block: {
       header: header(parts.header),
-      data: { txs: txs.map((t) => toBase64(t)) },
+      data: { txs: txs.map(base64) },
       evidence: { evidence: [] as never[] },
       last_commit: lastCommit(parts.last_commit),
     },

@@ -4,7 +4,7 @@
 // docs/chain-api.md, "JSON", lists the rules with examples.
 
 import { wasmTypes } from '@cosmjs/cosmwasm-stargate';
-import { fromUtf8, toBase64 } from '@cosmjs/encoding';
+import { fromUtf8 } from '@cosmjs/encoding';
 import { type GeneratedType, Registry } from '@cosmjs/proto-signing';
 import { defaultRegistryTypes } from '@cosmjs/stargate';
 import { BaseAccount } from 'cosmjs-types/cosmos/auth/v1beta1/auth';
@@ -49,8 +49,11 @@ export function duration(d: { seconds: Int64; nanos: number } | undefined): stri
   return `${int64(d?.seconds)}${fraction(d?.nanos ?? 0)}s`;
 }
 
+/** Standard base64 through Node's codec (a block's answer encodes megabytes of tx bytes). */
+export const base64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+
 /** bytes: base64; empty bytes are `null`, as jsonpb prints a nil slice. */
-export const bytes = (b: Uint8Array | undefined | null): string | null => (b && b.length > 0 ? toBase64(b) : null);
+export const bytes = (b: Uint8Array | undefined | null): string | null => (b && b.length > 0 ? base64(b) : null);
 
 export const coin = (c: { denom: string; amount: string } | undefined) =>
   c ? { denom: c.denom, amount: c.amount } : null;
@@ -95,7 +98,7 @@ function parseJsonBytes(value: Uint8Array): unknown {
   try {
     return JSON.parse(fromUtf8(value));
   } catch {
-    return toBase64(value);
+    return base64(value);
   }
 }
 
@@ -111,6 +114,6 @@ function valueJson(value: unknown): unknown {
 /** An Any with "@type" and the fields of the message it holds (`value` in base64 for a type not known here). */
 export function anyJson(any: Any): Record<string, unknown> {
   const type = registry.lookupType(any.typeUrl);
-  if (!type) return { '@type': any.typeUrl, value: toBase64(any.value) };
+  if (!type) return { '@type': any.typeUrl, value: base64(any.value) };
   return { '@type': any.typeUrl, ...messageJson(type.decode(any.value) as object, any.typeUrl) };
 }

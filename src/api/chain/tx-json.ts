@@ -2,13 +2,13 @@
 // the `tx` decoded from its bytes (messages with "@type", signer infos, fee, signatures)
 // and the `tx_response` of its result, in the SDK v0.50 style (`logs: []`, `raw_log` as
 // the node wrote it, events with `msg_index`).
-import { toBase64, toHex } from '@cosmjs/encoding';
+import { toHex } from '@cosmjs/encoding';
 import type { CompactBitArray } from 'cosmjs-types/cosmos/crypto/multisig/v1beta1/multisig';
 import { signModeToJSON } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import type { ModeInfo } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { RestEvent } from '../../chain/stored-events.ts';
 import { decodeTxParts } from '../../chain/tx-decode.ts';
-import { anyJson, bytes, coins } from './proto-json.ts';
+import { anyJson, base64, bytes, coins } from './proto-json.ts';
 
 /** One transaction and its result, from the index or from the node. */
 export interface TxRecord {
@@ -67,7 +67,7 @@ function decodeTx(txBytes: Uint8Array) {
         : null,
       tip: auth.tip ? { amount: coins(auth.tip.amount), tipper: auth.tip.tipper } : null,
     },
-    signatures: raw.signatures.map((s) => toBase64(s)),
+    signatures: raw.signatures.map((s) => base64(s)),
   };
 }
 
