@@ -21,15 +21,11 @@
 // popularity. The first run prepares the data (~15 min, ~11 GB for 10M); later runs
 // reuse it; `--trades 1000000` is a quicker run. Uses DATABASE_URL when set, otherwise
 // an embedded TimescaleDB kept in the system temp directory.
-import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { TIMEFRAMES } from '../src/api/launchpad/routes/candles.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { runJobs } from '../src/db/jobs.ts';
@@ -38,8 +34,10 @@ import type { Database } from '../src/db/types.ts';
 import type { Trade } from '../src/domain/events.ts';
 import { insertTrades } from '../src/indexer/trades.ts';
 import { makeTrade, rng } from '../test/helpers/trades.ts';
+import { type BenchChild, startBenchChild } from './lib/bench-child.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
 import { benchTokenAddress, LIVE_TRADER, type LiveWriterStats, zipf } from './lib/live-writer.ts';
+import { type Load, warmLoad } from './lib/load.ts';
 import { measured, spread } from './lib/report.ts';
 import { median, percentile } from './lib/stats.ts';
 
@@ -194,87 +192,18 @@ async function caggVersusRaw(db: Database): Promise<void> {
   }
 }
 
-interface ServerProcess {
-  api: string;
-  hello: string;
-  send(command: string, answer: string): Promise<string>;
-  stop(): Promise<void>;
-}
+type ServerProcess = BenchChild & { api: string; hello: string };
 
-function startServer(config: { databaseUrl?: string; dataDir: string; tokens: number }): Promise<ServerProcess> {
-  const entry = fileURLToPath(new URL('./lib/api-bench-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', entry, JSON.stringify(config)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
+const startServer = (config: { databaseUrl?: string; dataDir: string; tokens: number }) =>
+  startBenchChild<{ api: string; hello: string }>(new URL('./lib/api-bench-server.ts', import.meta.url), config, {
+    name: 'the API bench server',
+    nodeOptions: ['--expose-gc'],
   });
-  const lines = createInterface({ input: child.stdout! });
-  const waiting: { prefix: string; resolve: (line: string) => void; reject: (error: Error) => void }[] = [];
-  let ready: (info: { api: string; hello: string }) => void;
-  let failed: (error: Error) => void;
-  const readyP = new Promise<{ api: string; hello: string }>((resolve, reject) => {
-    ready = resolve;
-    failed = reject;
-  });
-  let stopping = false;
-  child.once('exit', (code) => {
-    if (stopping) return;
-    // the server (or its live writer) failed: whatever waits on it fails too, loudly
-    const error = new Error(`the API bench server exited with code ${code}`);
-    failed(error);
-    for (const w of waiting.splice(0)) w.reject(error);
-    process.exitCode = 1;
-  });
-  lines.on('line', (line) => {
-    if (line.startsWith('ready ')) return ready(JSON.parse(line.slice(6)));
-    const i = waiting.findIndex((w) => line.startsWith(w.prefix));
-    if (i >= 0) waiting.splice(i, 1)[0]!.resolve(line);
-  });
-  return readyP.then((info) => ({
-    ...info,
-    send(command, answer) {
-      return new Promise((resolve, reject) => {
-        waiting.push({ prefix: answer, resolve: (line) => resolve(line.slice(answer.length).trim()), reject });
-        child.stdin!.write(`${command}\n`);
-      });
-    },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        stopping = true;
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.stdin!.write('quit\n');
-      }),
-  }));
-}
-
-interface Load {
-  requests: number;
-  seconds: number;
-  /** Total requests over the measured run's duration. */
-  rps: number;
-  /** Per-second samples of completed requests. */
-  perSecond: { min: number; median: number; max: number };
-  p99: number;
-}
 
 async function load(title: string, url: string, paths: () => string): Promise<Load> {
-  const run = (duration: number) =>
-    autocannon({
-      url,
-      connections: CONNECTIONS,
-      duration,
-      requests: [{ setupRequest: (req: { path?: string }) => ({ ...req, path: paths() }) }],
-    });
-  await run(2); // warm-up: JIT, caches, connection pools
-  const result = await run(DURATION);
-  const non2xx = result.non2xx + result.errors;
-  if (non2xx > 0) console.log(`    (${title}: ${non2xx} non-2xx responses or errors)`);
-  return {
-    requests: result.requests.total,
-    seconds: result.duration,
-    rps: result.requests.total / result.duration,
-    perSecond: { min: result.requests.min, median: result.requests.p50, max: result.requests.max },
-    p99: result.latency.p99,
-  };
+  const m = await warmLoad(url, paths, { connections: CONNECTIONS, duration: DURATION });
+  if (m.non2xx > 0) console.log(`    (${title}: ${m.non2xx} non-2xx responses or errors)`);
+  return m;
 }
 
 const loadLine = (m: Load) =>

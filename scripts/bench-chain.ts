@@ -26,24 +26,22 @@
 // all measured seconds; p99 over every response; per-second rates over every whole second
 // of the measured runs. Beside each API route, the hello-world process answers a fixed body
 // of that route's answer size (`/bytes/{n}`): what sending that many bytes costs alone.
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import { createChainClient } from '../src/chain/client.ts';
 import { type Database, openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createServerDatabase } from '../src/db/postgres.ts';
-import { backfill } from '../src/indexer/backfill.ts';
 import { nodeViewOf, readCursor, verifyChainIdentity } from '../src/indexer/cursor.ts';
 import { ChainMismatchError } from '../src/indexer/errors.ts';
-import { silentLogger } from '../src/internal/logger.ts';
+import { type BenchChild, startBenchChild } from './lib/bench-child.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
-import { type ChainBenchDevnet, startChainBenchDevnet } from './lib/chain-bench-devnet.ts';
+import type { NodeServerConfig } from './lib/bench-servers.ts';
+import { machineCpuSeconds, processCpuSeconds } from './lib/cpu.ts';
+import { backfillDevnet, type DevnetProcess, startDevnetProcess } from './lib/devnet-process.ts';
+import { loadRun } from './lib/load.ts';
 import { fmt, measured, rotation, spread } from './lib/report.ts';
 import { percentile } from './lib/stats.ts';
 
@@ -80,16 +78,6 @@ const where = serverUrl
   ? `a TimescaleDB server (DATABASE_URL, database ${serverDbName})`
   : `the embedded TimescaleDB in ${dbDir}`;
 
-/** CPU seconds (user + system) a process has used, from /proc (Linux). */
-function processCpuSeconds(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 // --- the index --------------------------------------------------------------------------
 
 /** The server database of this size (created when missing, dropped first when `drop`), its URL. */
@@ -117,12 +105,12 @@ async function openIndex(drop: boolean): Promise<{ db: Database; databaseUrl?: s
   return { db: await openDatabase({ dataDir: dbDir }) };
 }
 
-async function prepareDevnet(): Promise<ChainBenchDevnet> {
+async function prepareDevnet(): Promise<DevnetProcess> {
   console.log(
     `devnet: ${fmt(TXS)} trades, ${fmt(PER_BLOCK)} per block (each trade one tx), chain kept in ${devnetDir}`,
   );
   const started = performance.now();
-  const devnet = await startChainBenchDevnet({ dataDir: devnetDir, trades: TXS, tradesPerBlock: PER_BLOCK }, (p) =>
+  const devnet = await startDevnetProcess({ dataDir: devnetDir, pregenerate: TXS, tradesPerBlock: PER_BLOCK }, (p) =>
     process.stdout.write(
       `\r  pregenerated ${fmt(p.trades)} trades in ${fmt(p.height)} blocks (${fmt(p.seconds)} s)          `,
     ),
@@ -149,7 +137,7 @@ interface Lists {
   senders: { address: string; txs: number }[];
 }
 
-async function prepareIndex(devnet: ChainBenchDevnet): Promise<{ lists: Lists; databaseUrl?: string }> {
+async function prepareIndex(devnet: DevnetProcess): Promise<{ lists: Lists; databaseUrl?: string }> {
   console.log(`index: on ${where}`);
   let { db, databaseUrl } = await openIndex(values.fresh);
   const chain = createChainClient(devnet.rpcUrl, { timeoutMs: 120_000 });
@@ -175,13 +163,10 @@ async function prepareIndex(devnet: ChainBenchDevnet): Promise<{ lists: Lists; d
       console.log(`  backfill (src/indexer/backfill.ts) of heights ${fmt(from)}..${fmt(devnet.height)}`);
       let txs = 0;
       const started = performance.now();
-      await backfill({
+      await backfillDevnet(devnet, {
         db,
         chain,
-        contracts: devnet.contracts,
-        logger: silentLogger,
         from,
-        to: devnet.height,
         onBatch: (b) => {
           txs += b.txs;
           const s = (performance.now() - started) / 1000;
@@ -231,43 +216,12 @@ async function prepareIndex(devnet: ChainBenchDevnet): Promise<{ lists: Lists; d
 
 // --- the API process -----------------------------------------------------------------------
 
-interface ServerProcess {
-  api: string;
-  hello: string;
-  pid: number;
-  stop(): Promise<void>;
-}
+type ServerProcess = BenchChild & { api: string; hello: string };
 
-function startServer(config: { databaseUrl?: string; dataDir: string; rpcUrl: string; launchpad: string }) {
-  const entry = fileURLToPath(new URL('./lib/chain-bench-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, JSON.stringify(config)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
+const startServer = (config: NodeServerConfig) =>
+  startBenchChild<{ api: string; hello: string }>(new URL('./lib/chain-bench-server.ts', import.meta.url), config, {
+    name: 'the Chain API bench server',
   });
-  return new Promise<ServerProcess>((resolve, reject) => {
-    const onExit = (code: number | null) => reject(new Error(`the Chain API bench server exited with code ${code}`));
-    child.once('exit', onExit);
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (!line.startsWith('ready ')) return;
-      child.off('exit', onExit);
-      child.once('exit', (code) => {
-        if (code !== 0) {
-          console.error(`the Chain API bench server exited with code ${code}`);
-          process.exitCode = 1;
-        }
-      });
-      resolve({
-        ...(JSON.parse(line.slice(6)) as { api: string; hello: string }),
-        pid: child.pid!,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.stdin!.write('quit\n');
-          }),
-      });
-    });
-  });
-}
 
 // --- checks: each route answers what it is asked, from the index as the node does ------------
 
@@ -366,14 +320,6 @@ async function drain(route: Route): Promise<void> {
   await (await fetch(route.origin() + route.path(), { signal: AbortSignal.timeout(300_000) })).arrayBuffer();
 }
 
-/** CPU seconds all processes of the machine have used (busy time of every core, /proc/stat). */
-function machineCpuSeconds(): number {
-  const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/);
-  // user nice system idle iowait irq softirq steal …: busy = all but idle and iowait
-  const n = fields.map(Number);
-  return (n[0]! + n[1]! + n[2]! + n[5]! + n[6]! + n[7]!) / 100;
-}
-
 /** On a local server: the CPU seconds used so far by each backend of the bench database (by pid). */
 async function backendCpu(): Promise<Map<number, number>> {
   if (!monitor) return new Map();
@@ -392,37 +338,32 @@ async function runOnce(route: Route, seconds: number, into?: Tally): Promise<voi
   const buckets: number[] = [];
   let started = 0;
   const before = into && {
-    api: processCpuSeconds(server.pid),
+    api: processCpuSeconds(server.child.pid),
     devnet: processCpuSeconds(devnet.child.pid),
     db: await backendCpu(),
     machine: machineCpuSeconds(),
     bench: process.cpuUsage(),
   };
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon(
-      {
-        url: route.origin(),
-        connections: CONNECTIONS,
-        duration: seconds,
-        timeout: TIMEOUT,
-        requests: [{ setupRequest: (req: { path?: string }) => ({ ...req, path: route.path() }) }],
-      },
-      (error, r) => (error ? reject(error) : resolve(r)),
-    );
-    if (!into) return;
-    instance.on('start', () => {
-      started = performance.now();
-    });
-    instance.on('response', (_client, _status, _bytes, responseTime) => {
-      const s = Math.floor((performance.now() - started) / 1000);
-      buckets[s] = (buckets[s] ?? 0) + 1;
-      into.latencies.push(responseTime);
-    });
-  });
+  const result = await loadRun(
+    route.origin(),
+    route.path,
+    { connections: CONNECTIONS, duration: seconds, timeout: TIMEOUT },
+    (instance) => {
+      if (!into) return;
+      instance.on('start', () => {
+        started = performance.now();
+      });
+      instance.on('response', (_client, _status, _bytes, responseTime) => {
+        const s = Math.floor((performance.now() - started) / 1000);
+        buckets[s] = (buckets[s] ?? 0) + 1;
+        into.latencies.push(responseTime);
+      });
+    },
+  );
   if (!into || !before) return;
   const own = process.cpuUsage(before.bench);
   const cpu = {
-    api: processCpuSeconds(server.pid) - before.api,
+    api: processCpuSeconds(server.child.pid) - before.api,
     devnet: processCpuSeconds(devnet.child.pid) - before.devnet,
     db: backendDelta(before.db, await backendCpu()),
     bench: (own.user + own.system) / 1e6,

@@ -14,7 +14,7 @@
 // (c) Live lag: the devnet makes a block a second with traffic; the live indexer follows
 //     it; for every block, the time from its block time to its batch's commit, p50 and
 //     p99 (targets 1 s and 2 s).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -22,7 +22,6 @@ import { type ChainClient, createChainClient } from '../src/chain/client.ts';
 import { type Database, openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { ContractAddresses, Trade } from '../src/domain/events.ts';
-import { backfill } from '../src/indexer/backfill.ts';
 import { nodeViewOf } from '../src/indexer/cursor.ts';
 import { type FetchedBlock, fetchBlocks } from '../src/indexer/fetch-blocks.ts';
 import { createIndexer } from '../src/indexer/indexer.ts';
@@ -30,15 +29,9 @@ import { writeBatch } from '../src/indexer/write-batch.ts';
 import { silentLogger } from '../src/internal/logger.ts';
 import { freshServerDatabase } from '../test/helpers/database.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
-import { startDevnetProcess } from './lib/devnet-process.ts';
-import {
-  createRawTradesTables,
-  RAW_COPY_TABLE,
-  RAW_UNNEST_TABLE,
-  rawCopyTrades,
-  rawInsertTrades,
-  tradesFingerprint,
-} from './lib/raw-insert.ts';
+import { processCpuSeconds } from './lib/cpu.ts';
+import { backfillDevnet, startDevnetProcess } from './lib/devnet-process.ts';
+import { createRawTradesTables, rawWrites, storedFingerprints, tradesFingerprint } from './lib/raw-insert.ts';
 import { fmt, measured, ratio, rotation, tally } from './lib/report.ts';
 import { percentile } from './lib/stats.ts';
 
@@ -69,16 +62,6 @@ async function withDatabase<T>(fn: (db: Database) => Promise<T>): Promise<T> {
     await db.close();
     await server?.dispose();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-/** CPU seconds (user + system) a process has used, from /proc (Linux). */
-function processCpuSeconds(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return undefined;
   }
 }
 
@@ -166,16 +149,13 @@ async function benchBackfill() {
           withDatabase(async (db) => {
             let trades = 0;
             const batches: Range[] = [];
-            const devnetBefore = processCpuSeconds(devnet.child.pid!) ?? Number.NaN;
+            const devnetBefore = processCpuSeconds(devnet.child.pid);
             const ownBefore = process.cpuUsage();
             const started = performance.now();
-            await backfill({
+            await backfillDevnet(devnet, {
               db,
               chain,
-              contracts: devnet.contracts,
-              logger: silentLogger,
               from: 1,
-              to: devnet.height,
               onBatch: (b) => {
                 trades += b.trades;
                 batches.push({ from: b.fromHeight, to: b.toHeight });
@@ -184,7 +164,7 @@ async function benchBackfill() {
             const seconds = (performance.now() - started) / 1000;
             const own = process.cpuUsage(ownBefore);
             indexerCpu += (own.user + own.system) / 1e6;
-            devnetCpu += (processCpuSeconds(devnet.child.pid!) ?? Number.NaN) - devnetBefore;
+            devnetCpu += processCpuSeconds(devnet.child.pid) - devnetBefore;
             const rate = backfilled.add(trades, seconds);
             console.log(
               `    round ${r + 1}  backfill                  ${fmt(trades)} trades  ${fmt(rate)} trades/s  (${fmt(devnet.height / seconds, 1)} blocks/s, ${batches.length} batches)`,
@@ -227,6 +207,7 @@ async function benchBackfill() {
     );
     await withDatabase(async (db) => {
       await createRawTradesTables(db);
+      const raw = rawWrites(db);
       const project = tally('writeBatch');
       const projectTrades = tally('writeBatch trades step');
       const copy = tally('copy');
@@ -260,15 +241,13 @@ async function benchBackfill() {
             project.add(trades.length, (performance.now() - started) / 1000);
             projectTrades.add(trades.length, tradesStep);
           } else {
-            const n = which === 'copy' ? await rawCopyTrades(db, trades) : await rawInsertTrades(db, trades);
+            const n = await raw[which](trades);
             if (n !== trades.length) throw new Error(`${which} stored ${n} of ${trades.length}`);
             (which === 'copy' ? copy : unnest).add(trades.length, (performance.now() - started) / 1000);
           }
         }
       }
-      const prints = await Promise.all(
-        ['trades', RAW_COPY_TABLE, RAW_UNNEST_TABLE].map((t) => tradesFingerprint(db, t)),
-      );
+      const prints = await storedFingerprints(db);
       if (prints.some((p) => p !== stored))
         throw new Error(`the paths stored other trades than the backfill: ${prints.join(' | ')} vs ${stored}`);
       console.log(`    all three tables hold the trades the backfill stored: ${stored}${retriedNote()}`);

@@ -19,15 +19,7 @@ import { migrate } from '../src/db/migrate.ts';
 import type { Trade } from '../src/domain/events.ts';
 import { insertTrades } from '../src/indexer/trades.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
-import {
-  createRawTradesTables,
-  ingestRounds,
-  RAW_COPY_TABLE,
-  RAW_UNNEST_TABLE,
-  rawCopyTrades,
-  rawInsertTrades,
-  tradesFingerprint,
-} from './lib/raw-insert.ts';
+import { createRawTradesTables, ingestRounds, rawWrites, storedFingerprints } from './lib/raw-insert.ts';
 import { fmt, measured, ratio, rotation, tally, timed } from './lib/report.ts';
 
 const { values } = parseArgs({
@@ -42,10 +34,11 @@ const db = await openDatabase({ databaseUrl, dataDir });
 try {
   await migrate(db);
   await createRawTradesTables(db);
+  const raw = rawWrites(db);
   const paths = {
     project: { tally: tally('project'), write: (rows: readonly Trade[]) => insertTrades(db, rows) },
-    copy: { tally: tally('copy'), write: (rows: readonly Trade[]) => rawCopyTrades(db, rows) },
-    unnest: { tally: tally('unnest'), write: (rows: readonly Trade[]) => rawInsertTrades(db, rows) },
+    copy: { tally: tally('copy'), write: raw.copy },
+    unnest: { tally: tally('unnest'), write: raw.unnest },
   };
   const where = db.kind === 'embedded' ? 'embedded TimescaleDB (on disk)' : 'TimescaleDB server';
   console.log(`bench:ingest  ${fmt(total)} trades in ${rounds} rounds, 1000 tokens over 90 days, on ${where}`);
@@ -63,9 +56,7 @@ try {
     }
   }
   // the three tables hold the very same rows
-  const prints = await Promise.all(
-    ['trades', RAW_COPY_TABLE, RAW_UNNEST_TABLE].map((table) => tradesFingerprint(db, table)),
-  );
+  const prints = await storedFingerprints(db);
   if (new Set(prints).size !== 1) throw new Error(`the paths stored different rows: ${prints.join(' | ')}`);
   console.log(`  all three tables hold the same rows: ${prints[0]}`);
   const copyLabel =

@@ -18,28 +18,27 @@
 // run the answer is checked against the balances written and the contracts' own answers.
 // Uses DATABASE_URL when set (in a new database made there and dropped after), otherwise an
 // embedded TimescaleDB in a temporary directory.
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { makeCosmoshubPath } from '@cosmjs/amino';
 import { SigningCosmWasmClient } from '@cosmjs/cosmwasm-stargate';
 import { toBech32 } from '@cosmjs/encoding';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { GasPrice } from '@cosmjs/stargate';
-import autocannon from 'autocannon';
 import { DEFAULT_DEVNET_MNEMONIC } from '../src/config.ts';
 import { openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
 import type { Database } from '../src/db/types.ts';
 import { freshServerDatabase } from '../test/helpers/database.ts';
 import { rng } from '../test/helpers/trades.ts';
+import { type BenchChild, startBenchChild } from './lib/bench-child.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
+import type { NodeServerConfig } from './lib/bench-servers.ts';
 import { startDevnetProcess } from './lib/devnet-process.ts';
+import { type Load, warmLoad } from './lib/load.ts';
 import { fmt, measured } from './lib/report.ts';
 
 const { values } = parseArgs({
@@ -180,77 +179,18 @@ async function prepare(db: Database, wallet: string, launchpad: string, real: Re
   return { expected, rows: holders.length };
 }
 
-interface ServerProcess {
-  api: string;
-  uncached: string;
-  hello: string;
-  send(command: string, answer: string): Promise<string>;
-  stop(): Promise<void>;
-}
+type ServerProcess = BenchChild & { api: string; uncached: string; hello: string };
 
-function startServer(config: object): Promise<ServerProcess> {
-  const entry = fileURLToPath(new URL('./lib/wallet-bench-server.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', entry, JSON.stringify(config)], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const waiting: { prefix: string; resolve: (line: string) => void }[] = [];
-  type Ready = { api: string; uncached: string; hello: string };
-  let ready: (info: Ready) => void;
-  const readyP = new Promise<Ready>((resolve, reject) => {
-    ready = resolve;
-    child.once('exit', (code) => reject(new Error(`the wallet bench server exited with code ${code}`)));
-  });
-  lines.on('line', (line) => {
-    if (line.startsWith('ready ')) return ready(JSON.parse(line.slice(6)));
-    const i = waiting.findIndex((w) => line.startsWith(w.prefix));
-    if (i >= 0) waiting.splice(i, 1)[0]!.resolve(line);
-  });
-  return readyP.then((info) => ({
-    ...info,
-    send: (command, answer) =>
-      new Promise((resolve) => {
-        waiting.push({ prefix: answer, resolve: (line) => resolve(line.slice(answer.length).trim()) });
-        child.stdin!.write(`${command}\n`);
-      }),
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.stdin!.write('quit\n');
-      }),
-  }));
-}
+const startServer = (config: NodeServerConfig) =>
+  startBenchChild<{ api: string; uncached: string; hello: string }>(
+    new URL('./lib/wallet-bench-server.ts', import.meta.url),
+    config,
+    { name: 'the wallet bench server' },
+  );
 
-interface Load {
-  requests: number;
-  /** Requests of the warm-up run before it. */
-  warmup: number;
-  seconds: number;
-  rps: number;
-  p99: number;
-  non2xx: number;
-}
-
-async function load(url: string, paths: () => string): Promise<Load> {
-  const run = (duration: number) =>
-    autocannon({
-      url,
-      connections: CONNECTIONS,
-      duration,
-      requests: [{ setupRequest: (req: { path?: string }) => ({ ...req, path: paths() }) }],
-    });
-  const warmup = await run(2); // JIT, connection pools, the API's set of tokens to read from contracts
-  const result = await run(DURATION);
-  return {
-    requests: result.requests.total,
-    warmup: warmup.requests.total,
-    seconds: result.duration,
-    rps: result.requests.total / result.duration,
-    p99: result.latency.p99,
-    non2xx: result.non2xx + result.errors,
-  };
-}
+// the warm-up also fills the API's set of tokens to read from contracts
+const load = (url: string, paths: () => string) =>
+  warmLoad(url, paths, { connections: CONNECTIONS, duration: DURATION });
 
 const loadLine = (m: Load) =>
   `${fmt(m.rps).padStart(7)} req/s  p99 ${fmt(m.p99, 1).padStart(6)} ms${m.non2xx ? `  (${m.non2xx} non-2xx or errors)` : ''}`;

@@ -1,52 +1,57 @@
-// Runs a devnet in a child process (as a real node is a separate process) for benchmarks:
-// pregenerates history, then serves it, optionally with live traffic.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// A devnet in a child process for benchmarks (as a real node is a separate process):
+// optionally continuing the chain kept in `dataDir` (the child reads its block log back, so
+// a second run reuses it), pregenerating what is missing of `pregenerate` trades
+// (`tradesPerBlock` a block, each trade one tx), then serving its RPC, with live blocks when
+// `blockMs` is set. Also the service's backfill of such a devnet's chain.
+import type { ChainClient } from '../../src/chain/client.ts';
+import type { Database } from '../../src/db/types.ts';
+import { type BackfillOptions, backfill } from '../../src/indexer/backfill.ts';
+import { silentLogger } from '../../src/internal/logger.ts';
+import { type BenchChild, startBenchChild } from './bench-child.ts';
 
-export interface DevnetProcess {
+export interface DevnetProcess extends BenchChild {
   rpcUrl: string;
   contracts: { launchpad: string; amm: string };
   height: number;
   trades: number;
-  child: ChildProcess;
-  stop(): Promise<void>;
+  /** What the data directory held when the child started. */
+  restored: { height: number; trades: number };
+  restoreSeconds: number;
+  /** 0 when nothing had to be generated. */
+  generateSeconds: number;
 }
 
 export interface DevnetProcessOptions {
-  /** Trades to pregenerate before serving. */
+  /** Where the chain is kept (and continued from); without it, a scratch directory. */
+  dataDir?: string;
+  /** Trades the chain holds before serving: those missing are pregenerated. */
   pregenerate?: number;
+  /** Default 1000. */
   tradesPerBlock?: number;
   /** After pregeneration: automatic blocks every blockMs with `liveRate` trades each (0 = none). */
   blockMs?: number;
   liveRate?: number;
 }
 
-const entry = fileURLToPath(new URL('./devnet-child.ts', import.meta.url));
+export type PregenerateProgress = { trades: number; height: number; seconds: number };
 
-export function startDevnetProcess(options: DevnetProcessOptions): Promise<DevnetProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--max-old-space-size=6144', '--import', 'tsx', entry, JSON.stringify(options)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (d) => {
-      buffer += d;
-      const line = buffer.split('\n').find((l) => l.startsWith('ready '));
-      if (!line) return;
-      const info = JSON.parse(line.slice(6));
-      resolve({
-        ...info,
-        child,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-    child.once('exit', (code) => reject(new Error(`devnet process exited with code ${code}`)));
+export function startDevnetProcess(
+  options: DevnetProcessOptions,
+  onProgress?: (p: PregenerateProgress) => void,
+): Promise<DevnetProcess> {
+  return startBenchChild(new URL('./devnet-child.ts', import.meta.url), options, {
+    name: 'the devnet process',
+    nodeOptions: ['--max-old-space-size=6144'],
+    onLine: (line) => {
+      if (line.startsWith('progress ')) onProgress?.(JSON.parse(line.slice(9)));
+    },
   });
+}
+
+/** The service's backfill (logging nothing) of the devnet's heights `from` to its height, into `db`. */
+export function backfillDevnet(
+  devnet: DevnetProcess,
+  options: { db: Database; chain: ChainClient; from: number; onBatch: BackfillOptions['onBatch'] },
+) {
+  return backfill({ ...options, contracts: devnet.contracts, logger: silentLogger, to: devnet.height });
 }

@@ -11,9 +11,9 @@ import { TRADE_COLUMNS, tradeRow } from '../../src/indexer/trades.ts';
 import { randomTrades } from '../../test/helpers/trades.ts';
 
 /** The COPY ceiling's table. */
-export const RAW_COPY_TABLE = 'bench_raw_trades';
+const RAW_COPY_TABLE = 'bench_raw_trades';
 /** The unnest baseline's table (the same rows cannot go into one table twice). */
-export const RAW_UNNEST_TABLE = 'bench_raw_trades_unnest';
+const RAW_UNNEST_TABLE = 'bench_raw_trades_unnest';
 
 /** Creates (afresh) both baseline tables, each identical to trades. */
 export async function createRawTradesTables(db: Database): Promise<void> {
@@ -27,11 +27,11 @@ export async function createRawTradesTables(db: Database): Promise<void> {
 }
 
 /** The ceiling: the rows writeTrades would send, bulk-loaded by db.copyIn into bench_raw_trades. */
-export async function rawCopyTrades(db: Queryable, rows: readonly Trade[]): Promise<number> {
+async function rawCopyTrades(db: Queryable, rows: readonly Trade[]): Promise<number> {
   return db.copyIn(RAW_COPY_TABLE, TRADE_COLUMNS, rows.map(tradeRow));
 }
 
-export async function rawInsertTrades(db: Queryable, rows: readonly Trade[]): Promise<number> {
+async function rawInsertTrades(db: Queryable, rows: readonly Trade[]): Promise<number> {
   const col = <T>(f: (t: Trade) => T) => rows.map(f);
   const [stored] = await db.query<{ n: number }>(
     `WITH stored AS (INSERT INTO ${RAW_UNNEST_TABLE} (time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction,
@@ -64,6 +64,12 @@ export async function rawInsertTrades(db: Queryable, rows: readonly Trade[]): Pr
   return Number(stored!.n);
 }
 
+/** Both baselines' writes by name, each resolving to the rows it stored. */
+export const rawWrites = (db: Queryable) => ({
+  copy: (rows: readonly Trade[]) => rawCopyTrades(db, rows),
+  unnest: (rows: readonly Trade[]) => rawInsertTrades(db, rows),
+});
+
 /**
  * What a table of trades holds, to show that paths stored the very same rows: the count,
  * and sums of the ordering key and of the amounts (as text: exact).
@@ -75,6 +81,10 @@ export async function tradesFingerprint(db: Queryable, table: string): Promise<s
   );
   return `${row!.n} rows, Σseq ${row!.seq}, Σvolume ${row!.volume}, Σprice ${row!.price}`;
 }
+
+/** The fingerprints of trades, then of the COPY ceiling's table, then of the unnest baseline's. */
+export const storedFingerprints = (db: Queryable): Promise<string[]> =>
+  Promise.all(['trades', RAW_COPY_TABLE, RAW_UNNEST_TABLE].map((table) => tradesFingerprint(db, table)));
 
 /**
  * bench:ingest's rows: `total` trades of 1000 tokens over the last 90 days in `rounds`

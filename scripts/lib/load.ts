@@ -1,0 +1,57 @@
+// The HTTP load of the benches: autocannon in the bench's own process, against one origin,
+// each request's path picked by a function (a random token, height or hash per request).
+import autocannon from 'autocannon';
+
+export type LoadOptions = Pick<autocannon.Options, 'connections' | 'duration' | 'timeout'>;
+
+/**
+ * One autocannon run of `options` (autocannon's defaults for what it leaves out) against
+ * `origin`; `watch` gets the running instance, to listen to its events.
+ */
+export function loadRun(
+  origin: string,
+  path: () => string,
+  options: LoadOptions,
+  watch?: (instance: autocannon.Instance) => void,
+): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      { url: origin, ...options, requests: [{ setupRequest: (req: { path?: string }) => ({ ...req, path: path() }) }] },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    watch?.(instance);
+  });
+}
+
+export interface Load {
+  requests: number;
+  /** Requests of the warm-up run before it. */
+  warmup: number;
+  seconds: number;
+  /** Total requests over the measured run's duration. */
+  rps: number;
+  /** Per-second samples of completed requests. */
+  perSecond: { min: number; median: number; max: number };
+  p99: number;
+  /** Answers that were not 2xx, and errors. */
+  non2xx: number;
+}
+
+/** An untimed 2 s warm-up run (JIT, caches, connection pools), then the measured run. */
+export async function warmLoad(
+  origin: string,
+  path: () => string,
+  options: { connections: number; duration: number },
+): Promise<Load> {
+  const warmup = await loadRun(origin, path, { ...options, duration: 2 });
+  const result = await loadRun(origin, path, options);
+  return {
+    requests: result.requests.total,
+    warmup: warmup.requests.total,
+    seconds: result.duration,
+    rps: result.requests.total / result.duration,
+    perSecond: { min: result.requests.min, median: result.requests.p50, max: result.requests.max },
+    p99: result.latency.p99,
+    non2xx: result.non2xx + result.errors,
+  };
+}
