@@ -37,6 +37,10 @@ try {
   // itself (inserts into hypertables then fail): load it explicitly on every open.
   await db.exec("LOAD 'timescaledb'");
   await db.exec('CREATE EXTENSION IF NOT EXISTS timescaledb');
+  // This build of PGlite starts its session with enable_seqscan off, which makes the planner
+  // read whole tables through their indexes (a hash join over 10,000 tokens by primary key):
+  // plan as PostgreSQL's defaults do, as the same SQL is planned on a server.
+  await db.exec('SET enable_seqscan = on');
   const unlisteners = new Map<string, () => Promise<void>>();
 
   port.on('message', async (request: WorkerRequest) => {

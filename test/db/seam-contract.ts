@@ -357,11 +357,25 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     );
   });
 
-  test('bytea round-trips', async ({ db }) => {
-    const bytes = Uint8Array.from([0, 1, 2, 250, 255]);
-    await db.query('INSERT INTO seam_items (label, blob) VALUES ($1, $2)', ['bytes', bytes]);
-    const [row] = await db.query<{ blob: Uint8Array }>(`SELECT blob FROM seam_items WHERE label = 'bytes'`);
-    assert.equal([...row!.blob], [...bytes]);
+  test('bytea round-trips: empty, small and a megabyte', async ({ db }) => {
+    const big = Uint8Array.from({ length: 1 << 20 }, (_, i) => (i * 7919) % 256);
+    const values = [new Uint8Array(0), Uint8Array.from([0, 1, 2, 250, 255]), big];
+    for (const [i, bytes] of values.entries())
+      await db.query('INSERT INTO seam_items (label, blob) VALUES ($1, $2)', [`bytes-${i}`, bytes]);
+    const rows = await db.query<{ blob: Uint8Array }>(
+      `SELECT blob FROM seam_items WHERE label LIKE 'bytes-%' ORDER BY label`,
+    );
+    assert.equal(rows.length, 3);
+    for (const [i, row] of rows.entries()) {
+      assert.instance(row.blob, Uint8Array);
+      assert.is(row.blob.length, values[i]!.length);
+      assert.ok(Buffer.from(row.blob).equals(values[i]!), `value ${i} comes back byte for byte`);
+    }
+  });
+
+  test('the planner runs with PostgreSQL defaults (sequential scans allowed)', async ({ db }) => {
+    const [row] = await db.query<{ enable_seqscan: string }>('SHOW enable_seqscan');
+    assert.is(row!.enable_seqscan, 'on');
   });
 
   test('a transaction commits when its function resolves', async ({ db }) => {
