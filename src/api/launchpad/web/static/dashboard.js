@@ -4,11 +4,12 @@
 //
 // Requests (each counts against the API's per-client limit; this page's own files do not):
 // on load /api/tokens and /api/trades/recent, and the feed; then /api/tokens again at most
-// every 10 s after launches and every 30 s while trades arrive, to correct what the feed
+// every 10 s after graduations and every 30 s while trades arrive, to correct what the feed
 // cannot say exactly (the 24 h figures slide with the clock; a feed trade's NATIVE side is
-// known from its price to within a unative per 10^6 tokens). A token without a name yet
-// (the index reads name and symbol from the token contract shortly after its launch) is
-// asked for by /api/tokens/{address} 1, 2, 4, … 32 s later until it has one.
+// known from its price to within a unative per 10^6 tokens). A launched token (launched in
+// the last minute, at load) is read by /api/tokens/{address} 1, 3, 7, 15 and 31 s after
+// its launch until it has a name or symbol: the index reads them from the token contract
+// shortly after the launch block.
 import {
   ApiError,
   avatar,
@@ -45,7 +46,9 @@ let drawing = false;
 
 /** address → how often it was asked for: tokens whose name the index has not read yet. */
 const nameless = new Map();
-const NAME_ATTEMPTS = 6;
+const NAME_ATTEMPTS = 5;
+/** At load, how recent a launch still gets its name asked for. */
+const NAME_WAIT_MS = 60_000;
 
 const tbody = document.getElementById('token-rows');
 const tape = document.getElementById('tape');
@@ -254,7 +257,7 @@ async function completeName(address) {
     else if (!(error instanceof ApiError)) console.warn('Reading the token failed', error);
   }
   if (attempts + 1 >= NAME_ATTEMPTS) {
-    nameless.delete(address); // the list refreshes go on
+    nameless.delete(address); // the list's own refreshes still show it once it comes
     return;
   }
   nameless.set(address, attempts + 1);
@@ -306,7 +309,6 @@ function onEvent(name, data) {
       true,
     );
     awaitName(data.token_address);
-    refreshList(1_000);
   } else if (name === 'graduation') {
     if (t) {
       t.graduated = true;
@@ -355,7 +357,7 @@ async function start() {
       for (const t of list) {
         tokens.set(t.address, t);
         changed.add(t.address);
-        if (t.name === null && t.symbol === null) awaitName(t.address);
+        if (t.name === null && t.symbol === null && Date.now() - launched(t) < NAME_WAIT_MS) awaitName(t.address);
       }
       for (const trade of trades) addTape(tradeEntry(trade), false);
       break;
