@@ -26,7 +26,7 @@ import { walletPrices } from './routes/wallet-prices.ts';
 import { walletTokens } from './routes/wallet-tokens.ts';
 import { walletTransactions } from './routes/wallet-transactions.ts';
 import type { WalletOptions } from './wallet.ts';
-import { createWebPages } from './web.ts';
+import { createWebPages, WEB_ROUTES } from './web.ts';
 
 export interface LaunchpadApiOptions {
   db: Database;
@@ -67,10 +67,7 @@ export const ROUTES: [RegExp, string][] = [
   [/^\/api\/wallet\/broadcast$/, '/api/wallet/broadcast'],
   [/^\/metrics$/, '/metrics'],
   [/^\/api\/openapi\.json$/, '/api/openapi.json'],
-  [/^\/$/, '/'],
-  [/^\/tokens\/[^/]+$/, '/tokens/:address'],
-  [/^\/api\/docs$/, '/api/docs'],
-  [/^\/static\//, '/static/*'],
+  ...WEB_ROUTES,
 ];
 
 export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<LaunchpadApi> {

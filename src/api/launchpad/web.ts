@@ -29,11 +29,17 @@ const SECURITY_HEADERS = {
   'Referrer-Policy': 'no-referrer',
 };
 
-/** A page's path → its file in web/pages/. */
-const PAGES: [RegExp, string][] = [
-  [/^\/$/, 'index.html'],
-  [/^\/tokens\/[^/]+$/, 'token.html'],
-  [/^\/api\/docs$/, 'docs.html'],
+/** Each page: its path, its route label (for the metrics) and its file in web/pages/. */
+const PAGES = [
+  { pattern: /^\/$/, route: '/', file: 'index.html' },
+  { pattern: /^\/tokens\/[^/]+$/, route: '/tokens/:address', file: 'token.html' },
+  { pattern: /^\/api\/docs$/, route: '/api/docs', file: 'docs.html' },
+];
+
+/** The paths this middleware answers, with their route labels, for the server's route table. */
+export const WEB_ROUTES: [RegExp, string][] = [
+  ...PAGES.map(({ pattern, route }): [RegExp, string] => [pattern, route]),
+  [/^\/static\//, '/static/*'],
 ];
 
 function contentsHash(): string {
@@ -52,7 +58,7 @@ export function createWebPages(): Middleware {
   const prefix = `/static/${version}/`;
   const vendorPrefix = `${prefix}vendor/`;
   const pages = new Map(
-    PAGES.map(([, file]) => {
+    PAGES.map(({ file }) => {
       const html = readFileSync(path.join(PAGES_DIR, file), 'utf8').replaceAll('%STATIC%', prefix.slice(0, -1));
       return [file, { html, etag: `"${createHash('sha256').update(html).digest('hex').slice(0, 16)}"` }];
     }),
@@ -69,7 +75,7 @@ export function createWebPages(): Middleware {
   return (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     const pathname = req.path ?? (req.url ?? '/').split('?')[0]!;
-    const page = PAGES.find(([pattern]) => pattern.test(pathname))?.[1];
+    const page = PAGES.find(({ pattern }) => pattern.test(pathname))?.file;
     if (page) {
       const { html, etag } = pages.get(page)!;
       const headers = { ...SECURITY_HEADERS, ETag: etag, 'Cache-Control': 'no-cache' };
