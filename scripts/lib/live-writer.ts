@@ -1,5 +1,6 @@
-// bench:api's live writes: a block every `blockMs` with `tradesPerBlock` trades (one tx
-// each, tokens picked by the bench's Zipf popularity), written through the indexer's own
+// Live writes for the benches: a block every `blockMs` with `tradesPerBlock` trades (one tx
+// each, tokens picked by bench:api's Zipf popularity unless the caller picks them) and the
+// CW20 movements the caller gives, written through the indexer's own
 // write path as the live indexer writes a block at the head of the index: writeBatch in
 // one transaction (cursor check and move, chain index, tokens, trades, feed outbox rows
 // and their NOTIFY), so the API's response cache is invalidated exactly as in production.
@@ -10,6 +11,7 @@ import { type ChainEvent, packEvents } from '../../src/chain/stored-events.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { DomainEvent, TradeEvent } from '../../src/domain/events.ts';
 import { readCursor } from '../../src/indexer/cursor.ts';
+import type { Cw20Movement } from '../../src/indexer/decode-cw20.ts';
 import type { FetchedBlock, FetchedTx } from '../../src/indexer/fetch-blocks.ts';
 import { writeBatch } from '../../src/indexer/write-batch.ts';
 import { makeTrade, rng } from '../../test/helpers/trades.ts';
@@ -54,7 +56,16 @@ export interface LiveWriterStats {
   late: number;
 }
 
-export function createLiveWriter(db: Database, tokenCount: number, opts: { tradesPerBlock: number; blockMs: number }) {
+export interface LiveWriterOptions {
+  tradesPerBlock: number;
+  blockMs: number;
+  /** The token of trade `k` in the block at `height` (default: one of bench:api's `tokenCount` tokens by popularity). */
+  tokenFor?: (height: number, k: number) => string;
+  /** The block's CW20 balance movements besides its trades (none by default). */
+  movementsFor?: (height: number) => Cw20Movement[];
+}
+
+export function createLiveWriter(db: Database, tokenCount: number, opts: LiveWriterOptions) {
   const r = rng(4242);
   const pick = zipf(tokenCount, r.next);
   const tokens = Array.from({ length: tokenCount }, (_, i) => benchTokenAddress(i));
@@ -69,7 +80,7 @@ export function createLiveWriter(db: Database, tokenCount: number, opts: { trade
     const events: DomainEvent[] = [];
     for (let k = 0; k < opts.tradesPerBlock; k++) {
       const txHash = hex(`bench-live-${height}-${k}-${process.pid}`);
-      const token = tokens[pick()]!;
+      const token = opts.tokenFor?.(height, k) ?? tokens[pick()]!;
       const trade = makeTrade(
         { time, blockHeight: height, txIndex: k, eventIndex: 2, txHash, tokenAddress: token, trader: LIVE_TRADER },
         BigInt(r.int(1_000, 5_000_000_000)),
@@ -134,6 +145,7 @@ export function createLiveWriter(db: Database, tokenCount: number, opts: { trade
       proposer: hex('bench-proposer').slice(0, 40),
       txs,
       decoded: { events, malformed: [] },
+      cw20: opts.movementsFor ? { movements: opts.movementsFor(height), origins: [], unreadable: [] } : undefined,
       rest: { header: { chain_id: prev.chainId, height: String(height), time: time.toISOString() } },
     };
     const started = performance.now();

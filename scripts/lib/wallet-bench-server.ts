@@ -5,12 +5,19 @@
 // query the APIs send goes through a counting wrapper of their chain client. Prints `ready {json}` on
 // stdout; reads commands on stdin: `queries` answers `queries <n>` (contract queries so far);
 // `vouch <0|1> <token,…>` moves those tokens' creation below (0) or into (1) the heights the
-// index holds completely, as a backfill of the history would, and answers `vouched`; `quit`.
+// index holds completely, as a backfill of the history would, and answers `vouched`;
+// `live-start <blockMs> <heldEvery> <wallet>` starts blocks written through the indexer's write
+// path, each with 10 CW20 transfers between other holders and 2 trades of tokens the wallet
+// does not hold, except that every `heldEvery`-th block trades one it holds (`live-started`);
+// `live-stop` answers `live-stopped {stats}`; `quit`.
 
 import { startLaunchpadApi } from '../../src/api/launchpad/server.ts';
 import type { ChainClient } from '../../src/chain/client.ts';
+import type { Cw20Movement } from '../../src/indexer/decode-cw20.ts';
+import { rng } from '../../test/helpers/trades.ts';
 import { childConfig, serveCommands } from './bench-child-bootstrap.ts';
 import { launchpadBenchOptions, type NodeServerConfig, openDatabaseAndNode, startHelloWorld } from './bench-servers.ts';
+import { createLiveWriter } from './live-writer.ts';
 
 const config = childConfig<NodeServerConfig>();
 const { db, chain } = await openDatabaseAndNode(config);
@@ -31,6 +38,40 @@ const startApi = (holdingsCacheMs?: number) =>
 const api = await startApi();
 const uncached = await startApi(0);
 const hello = await startHelloWorld();
+let writer: ReturnType<typeof createLiveWriter> | undefined;
+
+/** The live writer of `live-start`: blocks about other holders and tokens, every `heldEvery`-th trading a held one. */
+async function liveWriter(blockMs: number, heldEvery: number, wallet: string) {
+  const held = (
+    await db.query<{ token: string }>(`SELECT token FROM cw20_balances WHERE holder = $1 AND balance <> 0`, [wallet])
+  ).map((r) => r.token);
+  const others = (
+    await db.query<{ address: string }>(
+      `SELECT address FROM tokens WHERE address NOT IN (SELECT token FROM cw20_balances WHERE holder = $1)`,
+      [wallet],
+    )
+  ).map((r) => r.address);
+  const rows = await db.query<{ holder: string; token: string }>(
+    `SELECT holder, token FROM cw20_balances WHERE holder <> $1 AND balance > 1000 ORDER BY holder, token LIMIT 20000`,
+    [wallet],
+  );
+  const r = rng(77);
+  return createLiveWriter(db, 1, {
+    tradesPerBlock: 2,
+    blockMs,
+    tokenFor: (height, k) => (k === 0 && height % heldEvery === 0 ? r.pick(held) : r.pick(others)),
+    // one unit of a token from one holder to another, ten times
+    movementsFor: () =>
+      Array.from({ length: 10 }, (): Cw20Movement[] => {
+        const from = r.pick(rows);
+        const to = r.pick(rows).holder;
+        return [
+          { token: from.token, holder: from.holder, amount: -1n },
+          { token: from.token, holder: to, amount: 1n },
+        ];
+      }).flat(),
+  });
+}
 
 serveCommands(
   { api: api.url, uncached: uncached.url, hello: `${hello.origin}/hello` },
@@ -46,6 +87,16 @@ serveCommands(
         await tx.query(`UPDATE cw20_state SET version = version + 1`);
       });
       return 'vouched';
+    },
+    'live-start': async ([blockMs, heldEvery, wallet]) => {
+      writer = await liveWriter(Number(blockMs), Number(heldEvery), wallet!);
+      await writer.start();
+      return 'live-started';
+    },
+    'live-stop': async () => {
+      const stats = await writer!.stop();
+      writer = undefined;
+      return `live-stopped ${JSON.stringify({ blocks: stats.blocks, trades: stats.trades, late: stats.late })}`;
     },
   },
   async () => {

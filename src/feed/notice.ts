@@ -1,11 +1,20 @@
 // The one NOTIFY channel between the indexer and the API processes, and what its
-// payloads mean: new outbox rows up to an id, one token's metadata changed, or indexed
-// data changed without feed events (a backfill).
+// payloads mean: new outbox rows up to an id, one token's metadata changed, some addresses'
+// CW20 balances changed (or the tokens the index vouches for), or indexed data changed
+// without feed events (a backfill).
 import type { Queryable } from '../db/types.ts';
 
 export const FEED_CHANNEL = 'feed_events';
 
-export type FeedNotice = { kind: 'events'; highId: number } | { kind: 'token'; address: string } | { kind: 'changed' };
+export type FeedNotice =
+  | { kind: 'events'; highId: number }
+  | { kind: 'token'; address: string }
+  /** The holders whose balances changed; 'all' when every holder's answer may have. */
+  | { kind: 'balances'; holders: readonly string[] | 'all' }
+  | { kind: 'changed' };
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a longer holder list is sent as 'all'. */
+const MAX_PAYLOAD = 7900;
 
 export function encodeNotice(notice: FeedNotice): string {
   switch (notice.kind) {
@@ -13,6 +22,10 @@ export function encodeNotice(notice: FeedNotice): string {
       return String(notice.highId);
     case 'token':
       return `token:${notice.address}`;
+    case 'balances': {
+      const list = notice.holders === 'all' ? '*' : notice.holders.join(',');
+      return `balances:${Buffer.byteLength(list) + 9 > MAX_PAYLOAD ? '*' : list}`;
+    }
     case 'changed':
       return 'changed';
   }
@@ -22,6 +35,10 @@ export function encodeNotice(notice: FeedNotice): string {
 export function decodeNotice(payload: string): FeedNotice {
   if (/^\d+$/.test(payload)) return { kind: 'events', highId: Number(payload) };
   if (payload.startsWith('token:')) return { kind: 'token', address: payload.slice(6) };
+  if (payload.startsWith('balances:')) {
+    const list = payload.slice(9);
+    return { kind: 'balances', holders: list === '*' ? 'all' : list.split(',').filter(Boolean) };
+  }
   return { kind: 'changed' };
 }
 

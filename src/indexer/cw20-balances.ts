@@ -44,17 +44,24 @@ async function runBottom(tx: Queryable, top: number): Promise<number> {
   return Number(row!.height);
 }
 
-/** Writes the batch's CW20 changes; resolves to whether any balance or vouching changed. */
+export interface Cw20Written {
+  /** The holders whose balance of some token changed. */
+  holders: string[];
+  /** The tokens the index vouches for, or their initial holders, may have changed (cw20_state.version moved). */
+  vouchingChanged: boolean;
+}
+
+/** Writes the batch's CW20 changes; resolves to what changed for readers. */
 export async function writeCw20Balances(
   tx: Queryable,
   blocks: readonly FetchedBlock[],
   { head, newTokens }: Cw20WriteOptions,
-): Promise<boolean> {
+): Promise<Cw20Written> {
   const first = blocks[0];
   const last = blocks.at(-1);
-  if (!first || !last) return false;
+  if (!first || !last) return { holders: [], vouchingChanged: false };
   // Only the blocks this transaction records as applied contribute their movements.
-  const moved = await tx.query(
+  const moved = await tx.query<{ holder: string }>(
     `WITH applied AS (
        INSERT INTO cw20_applied_blocks (height) SELECT unnest($1::bigint[])
        ON CONFLICT DO NOTHING RETURNING height
@@ -67,7 +74,7 @@ export async function writeCw20Balances(
      HAVING sum(m.amount) <> 0
      ORDER BY m.holder, m.token
      ON CONFLICT (holder, token) DO UPDATE SET balance = b.balance + excluded.balance
-     RETURNING 1`,
+     RETURNING b.holder`,
     [blocks.map((b) => b.height), ...movementColumns(blocks)],
   );
 
@@ -142,5 +149,8 @@ export async function writeCw20Balances(
       [completeFrom ?? null],
     );
   }
-  return moved.length > 0 || vouchingChanged || completeFrom !== undefined;
+  return {
+    holders: [...new Set(moved.map((m) => m.holder))],
+    vouchingChanged: vouchingChanged || completeFrom !== undefined,
+  };
 }

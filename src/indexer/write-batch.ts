@@ -207,7 +207,7 @@ export async function writeBatch(
   if (thresholdsStale)
     await tx.query(`UPDATE tokens SET threshold_stale = true WHERE source = 'launchpad' AND NOT graduated`);
   faultPoint?.('tokens');
-  const balancesChanged = await writeCw20Balances(tx, batch.blocks, { head: moveCursor, newTokens });
+  const balances = await writeCw20Balances(tx, batch.blocks, { head: moveCursor, newTokens });
   faultPoint?.('cw20-balances');
   const tradeList = batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
   const trades = await writeTrades(tx, tradeList, { ignoreDuplicates: !bulk });
@@ -215,8 +215,10 @@ export async function writeBatch(
   const feedEvents = emitFeed ? await appendToOutbox(tx, batch.events) : 0;
   // without feed events (a backfill) readers still learn that indexed data changed
   if (!emitFeed && (trades > 0 || newTokens.length > 0)) await notify(tx, { kind: 'changed' });
-  // nor do blocks whose only news is CW20 balances (plain transfers): readers drop their holdings
-  else if (balancesChanged && !(emitFeed && feedEvents > 0)) await notify(tx, { kind: 'changed' });
+  // readers drop the holdings of the holders whose balances moved (feed events do not say),
+  // or every holdings answer when a token became known or the vouched set moved
+  else if (balances.vouchingChanged || newTokens.length > 0) await notify(tx, { kind: 'balances', holders: 'all' });
+  else if (balances.holders.length > 0) await notify(tx, { kind: 'balances', holders: balances.holders });
   faultPoint?.('feed');
   if (moveCursor) {
     await tx.query(

@@ -4,7 +4,7 @@
 import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { encodeNotice, FEED_CHANNEL } from '../../src/feed/notice.ts';
+import { decodeNotice, encodeNotice, FEED_CHANNEL, notify } from '../../src/feed/notice.ts';
 import {
   type ApiCtx,
   closeApi,
@@ -214,6 +214,29 @@ test('SSE: a subscriber that stops reading is dropped; one that reads gets every
     stalled.destroy();
     await api.close();
     await t.db.query(`DELETE FROM feed_events WHERE token_address = 'native1flood'`);
+  }
+});
+
+test('notices: the holders a batch moved reach listeners; a list too long for a NOTIFY arrives as every holder', async ({
+  t,
+}) => {
+  const heard: string[] = [];
+  const unlisten = await t.db.listen(FEED_CHANNEL, (payload) => heard.push(payload));
+  try {
+    const few = ['native1alice', 'native1bob'];
+    // a block of 500 transfers to 500 long (32-byte) addresses: 32 KB of names
+    const many = Array.from({ length: 500 }, (_, i) => `native1${String(i).padStart(58, '0')}`);
+    await t.db.transaction(async (tx) => {
+      await notify(tx, { kind: 'balances', holders: few });
+      await notify(tx, { kind: 'balances', holders: many });
+    });
+    assert.ok(await waitFor(() => heard.length >= 2, 5_000), 'both notices arrived with the commit');
+    assert.equal(heard.map(decodeNotice), [
+      { kind: 'balances', holders: few },
+      { kind: 'balances', holders: 'all' },
+    ]);
+  } finally {
+    await unlisten();
   }
 });
 

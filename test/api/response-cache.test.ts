@@ -3,7 +3,7 @@
 // every computation ends when the test says so: no test waits for time to pass.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ANY, createResponseCache, tokenTag } from '../../src/api/http/response-cache.ts';
+import { ANY, createResponseCache, holderTag, tokenTag } from '../../src/api/http/response-cache.ts';
 
 const test = suite('response cache');
 
@@ -64,6 +64,33 @@ test('a body whose data changed while it was computed is returned but not kept',
   const b = cache.remember('k', [ANY], 60_000, g.compute);
   await g.release();
   assert.is(await b, 'body 2');
+});
+
+test('tagged bodies: dropped by their own tags or by the tags they computed, kept through others', async () => {
+  const clock = manualClock();
+  const cache = createResponseCache({ clock: clock.now });
+  const g = gate();
+  const tagged = (ttlMs?: number) => async () => ({ body: await g.compute(), tags: [tokenTag('held')], ttlMs });
+  const ask = (ttlMs?: number) => cache.rememberTagged('h', [holderTag('me')], 2_000, tagged(ttlMs));
+  let answer = ask();
+  await g.release();
+  assert.is(await answer, 'body 1');
+  cache.invalidate([ANY, holderTag('someone else'), tokenTag('not held')]);
+  assert.is(await ask(), 'body 1', 'other holders and tokens leave it');
+  cache.invalidate([tokenTag('held')]);
+  answer = ask();
+  await g.release();
+  assert.is(await answer, 'body 2', 'a token it computed as held drops it');
+  cache.invalidate([holderTag('me')]);
+  answer = ask();
+  cache.invalidate([tokenTag('anything at all')]); // while computing, its tags are not known yet
+  await g.release();
+  assert.is(await answer, 'body 3');
+  answer = ask(600_000);
+  await g.release();
+  assert.is(await answer, 'body 4', 'an invalidation while computing: not kept');
+  clock.advance(60_000);
+  assert.is(await ask(), 'body 4', 'the TTL the computation gave (10 min), not the one asked (2 s)');
 });
 
 test('revalidate: the first request waits; after a change the last body is served while one new body is computed', async () => {

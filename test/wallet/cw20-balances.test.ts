@@ -148,15 +148,25 @@ test('each block adds its movements once, in any order; complete_from follows th
     const b6 = block(6, { movements: [give('alice', 1n), give('carol', -1n)] });
     assert.equal(await state(db), { completeFrom: null, version: 0, balances: {} });
 
-    await write([b5, b6], true); // the live indexer's first batch
+    // what the batch reports is what readers drop: the holders that moved, and whether the vouching did
+    const first = await write([b5, b6], true); // the live indexer's first batch
+    assert.equal(first.holders.sort(), ['alice', 'bob', 'carol']);
+    assert.is(first.vouchingChanged, true, 'complete_from is set');
     let s = await state(db);
     assert.is(s.completeFrom, 5);
     assert.equal(s.balances, { alice: '1', bob: '-40', carol: '39' });
-    await write([b5, b6], true); // the same blocks again (a restarted indexer)
+    assert.equal(
+      await write([b5, b6], true), // the same blocks again (a restarted indexer)
+      { holders: [], vouchingChanged: false },
+      'a replay changes nothing',
+    );
     await write([b6]);
     assert.equal((await state(db)).balances, s.balances, 'replays add nothing');
 
-    await write([b2]); // a backfill below the index, not adjacent to it: height 3 and 4 are missing
+    assert.equal(
+      (await write([b2])).holders.sort(), // a backfill below the index, not adjacent to it: height 3 and 4 are missing
+      [contracts.launchpad, 'alice'].sort(),
+    );
     s = await state(db);
     assert.is(s.completeFrom, 5);
     assert.equal(s.balances, { alice: '101', bob: '-40', carol: '39', [contracts.launchpad]: '-100' });

@@ -364,6 +364,41 @@ test('a plain CW20 transfer shows in the holdings as soon as the API hears its b
   assert.is(await moonOf(ctx.stranger), await balanceOf(ctx.reader, ctx.moon, ctx.stranger).then(String));
 });
 
+test('an answer stays in memory through commits about other addresses and tokens; a trade of a held token refreshes it', async (ctx) => {
+  const [u1, u2, u3] = ctx.users as [User, User, User];
+  const holdings = await holdingsOf(ctx, u1.address); // computed, then kept
+  const held = new Set(holdings.map((h) => h.address));
+  assert.ok(held.has(ctx.early) && held.has(ctx.moon) && !held.has(ctx.direct), 'u1 holds early and moon, not direct');
+  // a commit about others: u3 passes some DIRECT to the stranger (no trade, no token of u1's)
+  const directOf = async () => (await holdingsOf(ctx, ctx.stranger)).find((h) => h.address === ctx.direct)?.balance;
+  const before = BigInt((await directOf()) ?? '0');
+  await run(ctx, u3.execute(ctx.direct, { transfer: { recipient: ctx.stranger, amount: '55' } }));
+  await ctx.running.indexer.waitForHeight(ctx.devnet.height(), 10_000);
+  assert.ok(await waitFor(async () => (await directOf()) === String(before + 55n), 5_000, 20), 'the API heard it');
+  ctx.queried.length = 0;
+  assert.equal(await holdingsOf(ctx, u1.address), holdings, 'the same answer');
+  assert.equal(ctx.queried, [], 'from memory: the early token (read from its contract) was not asked again');
+  // a trade of a token u1 holds, by someone else: u1's balances stay, MOON's trade drops the answer
+  const onAmm = ctx.devnet.ledger.graduations.some((g) => g.token === ctx.moon);
+  if (onAmm)
+    await run(ctx, u2.execute(ctx.devnet.contracts.amm, { swap: { token_address: ctx.moon } }, native(30n * NATIVE)));
+  else await buy(ctx, u2, ctx.moon, 30n * NATIVE);
+  await ctx.running.indexer.waitForHeight(ctx.devnet.height(), 10_000);
+  const recomputed = async () => {
+    ctx.queried.length = 0;
+    await holdingsOf(ctx, u1.address);
+    return ctx.queried.includes(ctx.early);
+  };
+  assert.ok(await waitFor(recomputed, 5_000, 20), 'the answer was computed again');
+  const [{ price }] = (await ctx.t.db.query<{ price: string }>(
+    `SELECT current_price::text AS price FROM tokens WHERE address = $1`,
+    [ctx.moon],
+  )) as [{ price: string }];
+  const moon = (await holdingsOf(ctx, u1.address)).find((h) => h.address === ctx.moon);
+  assert.is(moon?.price_unative, price, 'with the price after the trade');
+  await assertHoldingsMatchContracts(ctx);
+});
+
 async function balanceRows(ctx: Ctx) {
   return {
     balances: await ctx.t.db.query(

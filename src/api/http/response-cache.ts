@@ -5,6 +5,18 @@ import { LRUCache } from 'lru-cache';
 
 export const ANY = 'any';
 export const tokenTag = (address: string) => `token:${address}`;
+/** Every answer about an address's holdings (dropped when the set of tokens the index vouches for moves). */
+export const HOLDINGS = 'holdings';
+/** Answers about one address's balances. */
+export const holderTag = (address: string) => `holder:${address}`;
+
+/** A body and the tags only its computation can tell (e.g. the tokens an address holds). */
+export interface TaggedBody {
+  body: string;
+  tags: readonly string[];
+  /** Overrides the TTL the body was asked for with. */
+  ttlMs?: number;
+}
 
 export interface RevalidateOptions {
   /**
@@ -30,6 +42,16 @@ export interface ResponseCache {
     compute: () => Promise<string>,
     revalidate?: RevalidateOptions,
   ): Promise<string>;
+  /**
+   * remember() for a body whose tags are known once it is computed: stored under `tags` and
+   * its own. A computation under way is not stored after any invalidation, whatever its tags.
+   */
+  rememberTagged(
+    key: string,
+    tags: readonly string[],
+    ttlMs: number,
+    compute: () => Promise<TaggedBody>,
+  ): Promise<string>;
   /** Drops every entry with any of the tags; computations of those entries under way are not stored. */
   invalidate(tags: Iterable<string>): void;
   /** Drops every entry. */
@@ -42,6 +64,8 @@ interface Pending {
   tags: readonly string[];
   /** Set when an invalidation came while computing: the result is returned, not stored. */
   stale: boolean;
+  /** Its tags are known only at the end: any invalidation makes it stale. */
+  anyTag: boolean;
 }
 
 /** A body served stale-while-revalidate (kept apart from the LRU: there are a few such keys). */
@@ -87,6 +111,7 @@ export function createResponseCache({ clock = monotonic }: ResponseCacheOptions 
     maxSize: MAX_BYTES,
     sizeCalculation: (body, key) => body.length + key.length + 64,
     dispose: (_body, key) => forget(key),
+    perf: { now: clock }, // TTLs on the cache's clock too
   });
   const store = (key: string, body: string, tags: readonly string[], ttlMs: number) => {
     lru.set(key, body, { ttl: ttlMs });
@@ -180,32 +205,47 @@ export function createResponseCache({ clock = monotonic }: ResponseCacheOptions 
     return servable ? Promise.resolve(body) : running;
   };
 
+  const rememberComputed = (
+    key: string,
+    tags: readonly string[],
+    ttlMs: number,
+    compute: () => Promise<TaggedBody>,
+    anyTag: boolean,
+  ): Promise<string> => {
+    const hit = lru.get(key);
+    if (hit !== undefined) return Promise.resolve(hit);
+    const running = inFlight.get(key);
+    if (running) return running.promise;
+    const pending: Pending = { promise: undefined as unknown as Promise<string>, tags, stale: false, anyTag };
+    pending.promise = compute().then(
+      (computed) => {
+        if (!pending.stale)
+          store(key, computed.body, [...new Set([...tags, ...computed.tags])], computed.ttlMs ?? ttlMs);
+        if (inFlight.get(key) === pending) inFlight.delete(key);
+        return computed.body;
+      },
+      (error) => {
+        if (inFlight.get(key) === pending) inFlight.delete(key);
+        throw error;
+      },
+    );
+    inFlight.set(key, pending);
+    return pending.promise;
+  };
+
   return {
     remember(key, tags, ttlMs, compute, revalidate) {
       if (revalidate) return rememberRevalidated(key, tags, ttlMs, compute, revalidate);
-      const hit = lru.get(key);
-      if (hit !== undefined) return Promise.resolve(hit);
-      const running = inFlight.get(key);
-      if (running) return running.promise;
-      const pending: Pending = { promise: undefined as unknown as Promise<string>, tags, stale: false };
-      pending.promise = compute().then(
-        (body) => {
-          if (!pending.stale) store(key, body, tags, ttlMs);
-          if (inFlight.get(key) === pending) inFlight.delete(key);
-          return body;
-        },
-        (error) => {
-          if (inFlight.get(key) === pending) inFlight.delete(key);
-          throw error;
-        },
-      );
-      inFlight.set(key, pending);
-      return pending.promise;
+      return rememberComputed(key, tags, ttlMs, async () => ({ body: await compute(), tags: [] }), false);
+    },
+    rememberTagged(key, tags, ttlMs, compute) {
+      return rememberComputed(key, tags, ttlMs, compute, true);
     },
     invalidate(tags) {
       const dropped = new Set(tags);
       for (const tag of dropped) for (const key of [...(byTag.get(tag) ?? [])]) lru.delete(key);
-      for (const [key, pending] of inFlight) if (pending.tags.some((t) => dropped.has(t))) abandon(key, pending);
+      for (const [key, pending] of inFlight)
+        if (pending.anyTag || pending.tags.some((t) => dropped.has(t))) abandon(key, pending);
       const at = clock();
       for (const entry of revalidated.values()) if (entry.tags.some((t) => dropped.has(t))) markChanged(entry, at);
     },

@@ -28,9 +28,9 @@ export interface FeedHubOptions {
   onEvents?: (events: readonly FeedEvent[]) => void;
   /**
    * Called when indexed data changed without feed events: one token's metadata
-   * (`token`), or anything at all (a backfill).
+   * (`token`), some addresses' CW20 balances (`holders`), or anything at all (a backfill).
    */
-  onChange?: (change: { token: string } | 'anything') => void;
+  onChange?: (change: { token: string } | { holders: readonly string[] | 'all' } | 'anything') => void;
 }
 
 const PAGE = 1000;
@@ -104,7 +104,9 @@ export function createFeedHub({
         (payload) => {
           const notice = decodeNotice(payload);
           if (notice.kind === 'events') void readNew();
-          else onChange?.(notice.kind === 'token' ? { token: notice.address } : 'anything');
+          else if (notice.kind === 'token') onChange?.({ token: notice.address });
+          else if (notice.kind === 'balances') onChange?.({ holders: notice.holders });
+          else onChange?.('anything');
         },
         () => {
           // (re)subscribed: what was committed while not listening is read now

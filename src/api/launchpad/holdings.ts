@@ -68,8 +68,11 @@ interface Vouching {
 }
 
 export interface Holdings {
-  /** The address's non-zero balances of known tokens, highest value (balance × price) first. */
-  of(address: string): Promise<Holding[]>;
+  /**
+   * The address's non-zero balances of known tokens, highest value (balance × price) first,
+   * and how many token contracts were asked (their answers are the node's, not the index's).
+   */
+  of(address: string): Promise<{ holdings: Holding[]; contractReads: number }>;
 }
 
 export function createHoldings({ db, chain, logger }: { db: Database; chain: ChainClient; logger: Logger }): Holdings {
@@ -156,7 +159,7 @@ export function createHoldings({ db, chain, logger }: { db: Database; chain: Cha
         );
         for (const t of info) held.push(holding(t, read.get(t.address)!.toString()));
       }
-      return byValue(held);
+      return { holdings: byValue(held), contractReads: toRead.size };
     },
   };
 }

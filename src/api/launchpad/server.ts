@@ -8,7 +8,7 @@ import type { IndexSource } from '../http/index-status.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
-import { ANY, createResponseCache, tokenTag } from '../http/response-cache.ts';
+import { ANY, createResponseCache, HOLDINGS, holderTag, tokenTag } from '../http/response-cache.ts';
 import { type Served, serve } from '../http/serve.ts';
 import { createBroadcaster } from './broadcast-once.ts';
 import { createFeedHub } from './feed-hub.ts';
@@ -42,7 +42,11 @@ export interface LaunchpadApiOptions {
   sseMaxBufferedBytes?: number;
   /** The node and the chain's facts for the /api/wallet routes; without it they are not served. */
   wallet?: WalletOptions;
-  /** At most how long an address's holdings are answered from memory (default 2000 ms, 0 not at all); the index's commits drop them sooner. */
+  /**
+   * At most how long holdings that read a balance from a token contract are answered from
+   * memory (default 2000 ms; 0: no holdings answer is). Answers from the index alone are kept
+   * until a commit drops them (10 minutes at most).
+   */
   holdingsCacheMs?: number;
 }
 
@@ -81,7 +85,12 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     // What the indexer just committed makes cached answers about those tokens (and
     // every all-token answer) stale.
     onEvents: (events) => cache.invalidate([ANY, ...new Set(events.map((e) => tokenTag(e.tokenAddress)))]),
-    onChange: (change) => (change === 'anything' ? cache.clear() : cache.invalidate([ANY, tokenTag(change.token)])),
+    onChange: (change) => {
+      if (change === 'anything') cache.clear();
+      else if ('token' in change) cache.invalidate([ANY, tokenTag(change.token)]);
+      // balances are read only by holdings answers
+      else cache.invalidate(change.holders === 'all' ? [HOLDINGS] : change.holders.map(holderTag));
+    },
   });
   await hub.start();
   const metrics = createMetrics({ routes: ROUTES, indexerStatus: index.live, feed: () => hub.stats() });

@@ -1,10 +1,13 @@
 // GET /api/wallet/tokens?address= (docs/launchpad-api.md "Wallet"): every known token the address
 // holds, with its balance, price and graduation, highest value first. Answers are kept in the
-// response cache under "any": every commit of the index that the API hears of drops them, and
-// `ttlMs` bounds how long balances read from contracts are reused (0: not cached).
+// response cache under the address and the tokens it holds: a commit that moves the address's
+// balances, trades or renames one of those tokens, or changes which tokens the index vouches
+// for drops the answer. An answer that read a balance from a contract (which no commit
+// announces) is kept for `ttlMs` at most (0: nothing is cached); one from the index alone for
+// up to VOUCHED_CACHE_MS.
 import { z } from 'zod';
 import { sendJsonText } from '../../http/respond.ts';
-import { ANY, type ResponseCache } from '../../http/response-cache.ts';
+import { HOLDINGS, holderTag, type ResponseCache, tokenTag } from '../../http/response-cache.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
 import type { Holdings } from '../holdings.ts';
@@ -12,6 +15,8 @@ import { launchpadRoutes } from '../openapi.ts';
 import { type WalletOptions, walletAddress } from '../wallet.ts';
 
 export const HOLDINGS_CACHE_MS = 2000;
+/** How long an answer from the index alone is kept when no commit drops it. */
+export const VOUCHED_CACHE_MS = 10 * 60_000;
 
 export function walletTokens(
   { accountPrefix }: WalletOptions,
@@ -22,11 +27,20 @@ export function walletTokens(
   const query = walletTokensQuery(accountPrefix);
   return async (req, res) => {
     const { address } = parseOrThrow(query, req.query);
-    const compute = async () => JSON.stringify({ address, tokens: await holdings.of(address) });
+    const compute = async () => {
+      const { holdings: tokens, contractReads } = await holdings.of(address);
+      return {
+        body: JSON.stringify({ address, tokens }),
+        tags: tokens.map((t) => tokenTag(t.address)),
+        ttlMs: contractReads > 0 ? ttlMs : Math.max(ttlMs, VOUCHED_CACHE_MS),
+      };
+    };
     sendJsonText(
       res,
       200,
-      ttlMs > 0 ? await cache.remember(`holdings:${address}`, [ANY], ttlMs, compute) : await compute(),
+      ttlMs > 0
+        ? await cache.rememberTagged(`holdings:${address}`, [HOLDINGS, holderTag(address)], ttlMs, compute)
+        : (await compute()).body,
     );
   };
 }
