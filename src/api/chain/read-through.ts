@@ -71,21 +71,27 @@ export const BLOCK_HEIGHT_ERRORS: HeightErrors = {
   aboveTip: () => invalidArgument('requested block height is bigger then the chain length'),
 };
 
+/**
+ * The block's stored parts and its txs in one round trip: the block's row first, then its
+ * txs in block order (one statement: a query costs the embedded database most of its time).
+ */
+const BLOCK_SQL = `
+  SELECT * FROM (
+    SELECT b.block, NULL::bytea AS tx_bytes, -1 AS tx_index FROM blocks b WHERE b.height = $1
+    UNION ALL
+    SELECT NULL::jsonb, t.tx_bytes, t.tx_index FROM txs t WHERE t.height = $1
+  ) r ORDER BY r.tx_index`;
+
 async function indexedBlock(ctx: ChainApiContext, height: number): Promise<LoadedBlock | undefined> {
-  const [row] = await ctx.db.query<{ block: BlockParts | string; tx_count: number }>(
-    'SELECT block, tx_count FROM blocks WHERE height = $1',
-    [height],
-  );
-  if (!row) return undefined;
-  const parts = typeof row.block === 'string' ? (JSON.parse(row.block) as BlockParts) : row.block;
-  const txs =
-    row.tx_count > 0
-      ? (
-          await ctx.db.query<{ tx_bytes: Uint8Array }>('SELECT tx_bytes FROM txs WHERE height = $1 ORDER BY tx_index', [
-            height,
-          ])
-        ).map((r) => r.tx_bytes)
-      : [];
+  const rows = await ctx.db.query<{ block: BlockParts | string | null; tx_bytes: Uint8Array | null }>(BLOCK_SQL, [
+    height,
+  ]);
+  const first = rows[0];
+  // txs without their block row: not indexed (a block is written with its txs in one transaction)
+  if (!first?.block) return undefined;
+  const parts = typeof first.block === 'string' ? (JSON.parse(first.block) as BlockParts) : first.block;
+  const txs: Uint8Array[] = [];
+  for (let i = 1; i < rows.length; i++) txs.push(rows[i]!.tx_bytes!);
   return { height, parts, txs };
 }
 
