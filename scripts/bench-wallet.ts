@@ -275,6 +275,14 @@ async function main() {
       return m;
     };
     let before = await hello();
+    /** A wallet run's figures and its ratio against the hello-world runs just before and after it. */
+    const againstHello = async (label: string, m: Load) => {
+      console.log(`  ${label.padEnd(58)} ${loadLine(m)}`);
+      const after = await hello();
+      const helloRps = (before.requests + after.requests) / (before.seconds + after.seconds);
+      before = after;
+      return `${fmt(m.rps)} req/s, p99 ${fmt(m.p99, 1)} ms; ratio ${fmt(m.rps / helloRps, 2)} of hello-world (${fmt(helloRps)} req/s around it; target >= 0.1)`;
+    };
     const realList = real.map((t) => t.address).join(',') || '-';
     const results: string[] = [];
     for (const [state, vouched] of [
@@ -295,16 +303,12 @@ async function main() {
         ['every answer computed', apis.computed],
       ] as const) {
         const { m, perRequest } = await loadCounted(server, origin, walletPath);
-        console.log(`  ${`${state.slice(0, 3)} ${how}`.padEnd(58)} ${loadLine(m)}`);
-        const after = await hello();
-        const helloRps = (before.requests + after.requests) / (before.seconds + after.seconds);
         results.push(
-          `    ${how}: ${fmt(m.rps)} req/s, p99 ${fmt(m.p99, 1)} ms; ratio ${fmt(m.rps / helloRps, 2)} of hello-world (${fmt(helloRps)} req/s around it; target >= 0.1)` +
+          `    ${how}: ${await againstHello(`${state.slice(0, 3)} ${how}`, m)}` +
             (how.startsWith('answers cached')
               ? `; ${fmt(perRequest, 3)} contract queries per request over the run`
               : ''),
         );
-        before = after;
       }
       if (!vouched) continue;
       // the same as served, while the index commits blocks about other holders and tokens, and
@@ -317,13 +321,9 @@ async function main() {
       };
       await checkAnswer(apis.cached, wallet, expected);
       const how = `answers cached, under live blocks`;
-      console.log(`  ${`${state.slice(0, 3)} ${how}`.padEnd(58)} ${loadLine(m)}`);
-      const after = await hello();
-      const helloRps = (before.requests + after.requests) / (before.seconds + after.seconds);
       results.push(
-        `    ${how} (${fmt(live.blocks)} blocks written, one per ${BLOCK_MS} ms, ${live.late} late; each with 10 CW20 transfers between other holders and 2 trades; every ${HELD_EVERY}th trades a token the wallet holds, dropping its answer): ${fmt(m.rps)} req/s, p99 ${fmt(m.p99, 1)} ms; ratio ${fmt(m.rps / helloRps, 2)} of hello-world (${fmt(helloRps)} req/s around it; target >= 0.1)`,
+        `    ${how} (${fmt(live.blocks)} blocks written, one per ${BLOCK_MS} ms, ${live.late} late; each with 10 CW20 transfers between other holders and 2 trades; every ${HELD_EVERY}th trades a token the wallet holds, dropping its answer): ${await againstHello(`${state.slice(0, 3)} ${how}`, m)}`,
       );
-      before = after;
     }
     console.log('');
     for (const line of results) console.log(line);

@@ -13,7 +13,7 @@ import { openDatabase } from '../../src/db/index.ts';
 import { encodeNotice, FEED_CHANNEL } from '../../src/feed/notice.ts';
 import { childConfig, serveCommands } from './bench-child-bootstrap.ts';
 import { launchpadBenchOptions, startHelloWorld } from './bench-servers.ts';
-import { createLiveWriter } from './live-writer.ts';
+import { createLiveWriter, popularTokens } from './live-writer.ts';
 
 const { databaseUrl, dataDir, tokens } = childConfig<{ databaseUrl?: string; dataDir: string; tokens: number }>();
 const db = await openDatabase({ databaseUrl, dataDir });
@@ -57,7 +57,7 @@ serveCommands(
     },
     'write-start': async (args) => {
       const [tradesPerBlock, blockMs] = args.map(Number) as [number, number];
-      writer = createLiveWriter(db, tokens, { tradesPerBlock, blockMs });
+      writer = createLiveWriter(db, { tradesPerBlock, blockMs, tokenFor: popularTokens(tokens) });
       await writer.start();
       return 'write-started';
     },

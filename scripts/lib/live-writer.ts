@@ -56,19 +56,24 @@ export interface LiveWriterStats {
   late: number;
 }
 
+/** bench:api's trades: one of its `tokenCount` tokens by popularity. */
+export function popularTokens(tokenCount: number): () => string {
+  const pick = zipf(tokenCount, rng(4243).next);
+  const tokens = Array.from({ length: tokenCount }, (_, i) => benchTokenAddress(i));
+  return () => tokens[pick()]!;
+}
+
 export interface LiveWriterOptions {
   tradesPerBlock: number;
   blockMs: number;
-  /** The token of trade `k` in the block at `height` (default: one of bench:api's `tokenCount` tokens by popularity). */
-  tokenFor?: (height: number, k: number) => string;
+  /** The token of trade `k` in the block at `height`. */
+  tokenFor: (height: number, k: number) => string;
   /** The block's CW20 balance movements besides its trades (none by default). */
   movementsFor?: (height: number) => Cw20Movement[];
 }
 
-export function createLiveWriter(db: Database, tokenCount: number, opts: LiveWriterOptions) {
+export function createLiveWriter(db: Database, opts: LiveWriterOptions) {
   const r = rng(4242);
-  const pick = zipf(tokenCount, r.next);
-  const tokens = Array.from({ length: tokenCount }, (_, i) => benchTokenAddress(i));
   const stats: LiveWriterStats = { blocks: 0, trades: 0, seconds: 0, commitMs: [], late: 0 };
   let running = false;
   let loop: Promise<void> | undefined;
@@ -80,7 +85,7 @@ export function createLiveWriter(db: Database, tokenCount: number, opts: LiveWri
     const events: DomainEvent[] = [];
     for (let k = 0; k < opts.tradesPerBlock; k++) {
       const txHash = hex(`bench-live-${height}-${k}-${process.pid}`);
-      const token = opts.tokenFor?.(height, k) ?? tokens[pick()]!;
+      const token = opts.tokenFor(height, k);
       const trade = makeTrade(
         { time, blockHeight: height, txIndex: k, eventIndex: 2, txHash, tokenAddress: token, trader: LIVE_TRADER },
         BigInt(r.int(1_000, 5_000_000_000)),

@@ -56,7 +56,7 @@ async function liveWriter(blockMs: number, heldEvery: number, wallet: string) {
     [wallet],
   );
   const r = rng(77);
-  return createLiveWriter(db, 1, {
+  return createLiveWriter(db, {
     tradesPerBlock: 2,
     blockMs,
     tokenFor: (height, k) => (k === 0 && height % heldEvery === 0 ? r.pick(held) : r.pick(others)),

@@ -15,6 +15,7 @@ export type FeedNotice =
 
 /** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a longer holder list is sent as 'all'. */
 const MAX_PAYLOAD = 7900;
+const BALANCES = 'balances:';
 
 export function encodeNotice(notice: FeedNotice): string {
   switch (notice.kind) {
@@ -24,7 +25,7 @@ export function encodeNotice(notice: FeedNotice): string {
       return `token:${notice.address}`;
     case 'balances': {
       const list = notice.holders === 'all' ? '*' : notice.holders.join(',');
-      return `balances:${Buffer.byteLength(list) + 9 > MAX_PAYLOAD ? '*' : list}`;
+      return BALANCES + (BALANCES.length + Buffer.byteLength(list) > MAX_PAYLOAD ? '*' : list);
     }
     case 'changed':
       return 'changed';
@@ -35,8 +36,8 @@ export function encodeNotice(notice: FeedNotice): string {
 export function decodeNotice(payload: string): FeedNotice {
   if (/^\d+$/.test(payload)) return { kind: 'events', highId: Number(payload) };
   if (payload.startsWith('token:')) return { kind: 'token', address: payload.slice(6) };
-  if (payload.startsWith('balances:')) {
-    const list = payload.slice(9);
+  if (payload.startsWith(BALANCES)) {
+    const list = payload.slice(BALANCES.length);
     return { kind: 'balances', holders: list === '*' ? 'all' : list.split(',').filter(Boolean) };
   }
   return { kind: 'changed' };
