@@ -4,7 +4,7 @@
 // and database outages with backoff, logging once per change of state.
 import type { ChainClient } from '../chain/client.ts';
 import { subscribeNewBlocks } from '../chain/new-blocks.ts';
-import { type AdvisoryLock, type Database, DatabaseError } from '../db/types.ts';
+import { type Database, DatabaseError } from '../db/types.ts';
 import type { ContractAddresses } from '../domain/events.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { Logger } from '../internal/logger.ts';
@@ -13,9 +13,7 @@ import { ChainMismatchError, CursorMovedError, NodeError, nodeCall } from './err
 import { type BatchSummary, indexRange } from './index-range.ts';
 import { createIndexerStatus, type IndexerStatus } from './status.ts';
 import { createMetadataFetcher } from './token-metadata.ts';
-
-/** One writer per database: a second indexer waits on this lock as a hot standby. */
-export const INDEXER_LOCK = 0x696e6478; // "indx"
+import { createWriterLock } from './writer-lock.ts';
 
 export interface IndexerOptions {
   db: Database;
@@ -102,7 +100,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
   let wakeUp: (() => void) | undefined;
   let loop: Promise<void> | undefined;
   let unsubscribe: (() => void) | undefined;
-  let lock: AdvisoryLock | undefined;
   let prepared = false;
   let settleCheck: { resolve(): void; reject(error: Error): void } | undefined;
   const firstCheck = new Promise<void>((resolve, reject) => (settleCheck = { resolve, reject }));
@@ -112,6 +109,11 @@ export function createIndexer(options: IndexerOptions): Indexer {
     else settleCheck?.resolve();
     settleCheck = undefined;
   };
+  // A standby, or a database not reachable yet, does not hold start-up: the writer decides.
+  const writer = createWriterLock(db, (state, message) => {
+    setState(state, message);
+    checkDone();
+  });
 
   /** Indexes from the cursor to the tip. */
   async function catchUp(tip: number): Promise<void> {
@@ -157,25 +159,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
     unsubscribe = () => subscription.close();
   }
 
-  /** Takes the writer lock: a standby waits for it; an unreachable database is waited out. */
-  async function takeLock(signal: AbortSignal, backoff: ReturnType<typeof createBackoff>): Promise<void> {
-    while (!lock && !signal.aborted) {
-      try {
-        lock = await db.advisoryLock(INDEXER_LOCK, { wait: false });
-        if (!lock) {
-          setState('standby');
-          checkDone(); // the writer decides; a standby does not hold start-up
-          lock = await db.advisoryLock(INDEXER_LOCK, { signal });
-        }
-      } catch (error) {
-        if (!(error instanceof DatabaseError && error.unavailable)) throw error;
-        setState('database_unavailable', (error as Error).message);
-        checkDone();
-        await sleep(backoff.next(), signal);
-      }
-    }
-  }
-
   /**
    * What a failed round means: a refused chain stops the indexer (false); an outage of
    * the node or the database, a moved cursor or a failed batch is retried (true), from a
@@ -194,9 +177,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       setState('node_unreachable', message);
     } else if (error instanceof DatabaseError && error.unavailable) {
       setState('database_unavailable', message);
-      const lost = lock;
-      lock = undefined;
-      await lost?.release().catch(() => {});
+      await writer.drop();
     } else if (error instanceof CursorMovedError) {
       // another writer indexed meanwhile (its lock session ended before ours began)
       logger.warn({ err: message }, 'The cursor moved under this writer; reading it again');
@@ -213,21 +194,21 @@ export function createIndexer(options: IndexerOptions): Indexer {
     const backoff = createBackoff(options.retryMs?.min ?? 500, options.retryMs?.max ?? 30_000);
     let subscribed = false;
     while (!signal.aborted) {
-      // The lock is a database session's: after the database was lost it is taken again,
-      // so a standby that took over meanwhile stays the only writer.
-      await takeLock(signal, backoff);
-      if (!lock || signal.aborted) return;
+      // after the database was lost the lock is taken again, so a standby that took over
+      // meanwhile stays the only writer
+      await writer.take(signal, backoff);
+      if (!writer.held || signal.aborted) return;
       if (status.state === 'standby') setState('starting');
       if (!subscribed) {
         subscribeToBlocks();
         subscribed = true;
       }
-      while (!signal.aborted && lock) {
+      while (!signal.aborted && writer.held) {
         const woken = new Promise<void>((resolve) => (wakeUp = resolve));
         try {
           // the writer lock's session ended (terminated, server restarted): take it again
           // before writing anything, so a standby that took over meanwhile is the only writer
-          if (lock.lost)
+          if (writer.lost)
             throw new DatabaseError('the session holding the writer lock ended', {
               code: 'CONNECTION_CLOSED',
               unavailable: true,
@@ -269,7 +250,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       unsubscribe?.();
       await loop;
       await metadata.settled();
-      await lock?.release().catch(() => {});
+      await writer.drop();
       tracker.releaseWaiters();
       if (status.state !== 'failed') status.state = 'stopped';
     },

@@ -1,5 +1,5 @@
 // The launchpad, CW20 and AMM contracts through cosmjs's SigningCosmWasmClient and
-// CosmWasmClient: the events of DESIGN.md "Contract events", the curve and pool math,
+// CosmWasmClient: the events of docs/devnet.md "Events", the curve and pool math,
 // graduation, and the ledger agreeing with the events.
 import { toBase64, toUtf8 } from '@cosmjs/encoding';
 import { test } from 'uvu';

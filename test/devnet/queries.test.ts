@@ -81,7 +81,7 @@ test('staking: validators exist in all three bond statuses, filtered by status',
   assert.ok(BigInt(pool.pool.notBondedTokens) > 0n);
 });
 
-test('staking: params match SPEC 8', async () => {
+test('staking: params match the chain facts of docs/devnet.md', async () => {
   const { params } = await ctx.query.staking.params();
   assert.is(params.unbondingTime.seconds, 1_814_400n);
   assert.is(params.maxValidators, 100);

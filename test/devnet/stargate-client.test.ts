@@ -122,7 +122,7 @@ test('stargate: getTx finds a sent transaction with its memo, gas and events', a
   assert.is(await client.getTx('00'.repeat(32)), null);
 });
 
-test('stargate: searchTx answers the SPEC 4.2 query forms', async () => {
+test('stargate: searchTx answers the event query forms of docs/chain-api.md (search)', async () => {
   const tx = (await client.getTx(sentHash))!;
   const bySender = await client.searchTx(`message.sender='${devnet.accounts[1]!.address}'`);
   assert.ok(bySender.some((t) => t.hash === sentHash));

@@ -57,50 +57,13 @@ export const ammCode: ContractCode = {
     const pools = new Map<string, Pool>();
     const order: string[] = [];
 
-    const poolOf = (token: string) => {
-      const pool = pools.get(token);
-      if (!pool) throw new ContractError(`No pool for token ${token}`);
-      return pool;
-    };
+    const poolOf = (token: string) => poolIn(pools, token);
     const addPool = (pool: Pool) => {
       if (pools.has(pool.token)) throw new ContractError(`Pool for ${pool.token} already exists`);
       mapSet(journal, pools, pool.token, pool);
       order.push(pool.token);
       journal.record(() => void order.pop());
     };
-
-    function swapEvent(
-      token: string,
-      trader: string,
-      direction: 'native_to_token' | 'token_to_native',
-      offer: bigint,
-      result: ReturnType<typeof poolSwapNativeIn>,
-    ) {
-      return {
-        type: AMM_EVENTS.swap,
-        attributes: contractEventAttributes('swap', {
-          token_address: token,
-          trader,
-          direction,
-          offer_amount: offer,
-          return_amount: result.returnAmount,
-          fee: result.fee,
-          native_reserves: result.after.nativeReserves,
-        }),
-        ledger: {
-          kind: 'trade' as const,
-          source: 'amm' as const,
-          action: 'swap' as const,
-          direction,
-          token,
-          trader,
-          inputAmount: offer,
-          outputAmount: result.returnAmount,
-          feeUnative: result.fee,
-          nativeReservesAfter: result.after.nativeReserves,
-        },
-      };
-    }
 
     function swapNativeIn(info: MessageInfo, body: unknown): ContractResponse {
       const { token_address: token, min_return } = parseVariant(executeSchemas.swap, body, TYPE, 'swap');
@@ -211,16 +174,6 @@ export const ammCode: ContractCode = {
       return response;
     }
 
-    const poolView = (pool: Pool) => ({
-      token_address: pool.token,
-      source: pool.source,
-      native_reserves: pool.nativeReserves.toString(),
-      token_reserves: pool.tokenReserves.toString(),
-      fee_bps: Number(AMM_FEE_BPS),
-      spot_price_unative:
-        pool.tokenReserves === 0n ? '0' : ((pool.nativeReserves * 1_000_000n) / pool.tokenReserves).toString(),
-    });
-
     return {
       instance: {
         execute(_env, info, rawExec) {
@@ -236,34 +189,92 @@ export const ammCode: ContractCode = {
               return unknownVariant(TYPE, variant);
           }
         },
-        query(rawQuery) {
-          const [variant, body] = variantOf(rawQuery, QTYPE);
-          switch (variant) {
-            case 'config':
-              return { admin: init.admin, launchpad: init.launchpad, fee_bps: Number(AMM_FEE_BPS) };
-            case 'pool':
-              return poolView(
-                poolOf(parseVariant(z.object({ token_address: z.string() }), body, QTYPE, variant).token_address),
-              );
-            case 'pools': {
-              const { start_after, limit } = parseVariant(
-                z.object({ start_after: z.string().optional(), limit: z.number().int().min(1).max(100).default(30) }),
-                body,
-                QTYPE,
-                variant,
-              );
-              const start = start_after ? order.indexOf(start_after) + 1 : 0;
-              return { pools: order.slice(start, start + limit).map((t) => poolView(pools.get(t)!)) };
-            }
-            default:
-              return unknownVariant(QTYPE, variant);
-          }
-        },
+        query: (rawQuery) => queryAmm({ init, pools, order }, rawQuery),
       },
       response: emptyResponse(),
     };
   },
 };
+
+/** The custom swap event and its ledger record. */
+function swapEvent(
+  token: string,
+  trader: string,
+  direction: 'native_to_token' | 'token_to_native',
+  offer: bigint,
+  result: ReturnType<typeof poolSwapNativeIn>,
+) {
+  return {
+    type: AMM_EVENTS.swap,
+    attributes: contractEventAttributes('swap', {
+      token_address: token,
+      trader,
+      direction,
+      offer_amount: offer,
+      return_amount: result.returnAmount,
+      fee: result.fee,
+      native_reserves: result.after.nativeReserves,
+    }),
+    ledger: {
+      kind: 'trade' as const,
+      source: 'amm' as const,
+      action: 'swap' as const,
+      direction,
+      token,
+      trader,
+      inputAmount: offer,
+      outputAmount: result.returnAmount,
+      feeUnative: result.fee,
+      nativeReservesAfter: result.after.nativeReserves,
+    },
+  };
+}
+
+/** A pool as the `pool` and `pools` queries answer it. */
+const poolView = (pool: Pool) => ({
+  token_address: pool.token,
+  source: pool.source,
+  native_reserves: pool.nativeReserves.toString(),
+  token_reserves: pool.tokenReserves.toString(),
+  fee_bps: Number(AMM_FEE_BPS),
+  spot_price_unative:
+    pool.tokenReserves === 0n ? '0' : ((pool.nativeReserves * 1_000_000n) / pool.tokenReserves).toString(),
+});
+
+/** The AMM's queries: `config`, `pool`, `pools` (in creation order, paged by `start_after`). */
+function queryAmm(
+  state: { init: { admin: string; launchpad: string }; pools: Map<string, Pool>; order: string[] },
+  rawQuery: unknown,
+) {
+  const { init, pools, order } = state;
+  const [variant, body] = variantOf(rawQuery, QTYPE);
+  switch (variant) {
+    case 'config':
+      return { admin: init.admin, launchpad: init.launchpad, fee_bps: Number(AMM_FEE_BPS) };
+    case 'pool':
+      return poolView(
+        poolIn(pools, parseVariant(z.object({ token_address: z.string() }), body, QTYPE, variant).token_address),
+      );
+    case 'pools': {
+      const { start_after, limit } = parseVariant(
+        z.object({ start_after: z.string().optional(), limit: z.number().int().min(1).max(100).default(30) }),
+        body,
+        QTYPE,
+        variant,
+      );
+      const start = start_after ? order.indexOf(start_after) + 1 : 0;
+      return { pools: order.slice(start, start + limit).map((t) => poolView(pools.get(t)!)) };
+    }
+    default:
+      return unknownVariant(QTYPE, variant);
+  }
+}
+
+function poolIn(pools: Map<string, Pool>, token: string): Pool {
+  const pool = pools.get(token);
+  if (!pool) throw new ContractError(`No pool for token ${token}`);
+  return pool;
+}
 
 function checkReturn(returnAmount: bigint, minReturn: bigint | undefined) {
   if (returnAmount === 0n) throw new ContractError('Swap too small: zero return');
