@@ -3,13 +3,13 @@
 // process can resume any client from its Last-Event-ID.
 import type { Queryable } from '../db/types.ts';
 import type { DomainEvent } from '../domain/events.ts';
-import { feedRowOf } from './events.ts';
+import { type FeedEventName, feedRowOf } from './events.ts';
 import { notify } from './notice.ts';
 
 /** One outbox row as an SSE client receives it: `frame` is the whole framed event. */
 export interface FeedEvent {
   id: number;
-  event: string;
+  event: FeedEventName;
   tokenAddress: string;
   frame: string;
 }
@@ -43,7 +43,8 @@ export async function appendToOutbox(tx: Queryable, events: readonly DomainEvent
 
 interface OutboxRow {
   id: number;
-  event: string;
+  /** One of FEED_EVENT_NAMES: the table's CHECK admits no other. */
+  event: FeedEventName;
   token_address: string;
   data: string;
 }

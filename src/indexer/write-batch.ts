@@ -1,6 +1,10 @@
 // Writes one batch of blocks in one transaction: chain index (blocks, txs, event
-// attributes), tokens, CW20 balances, trades, SSE outbox rows and the cursor, with one NOTIFY. A crash
-// at any point leaves either the whole batch or none of it.
+// attributes), tokens, CW20 balances, trades, SSE outbox rows and the cursor, with at most
+// two NOTIFYs (src/feed/notice.ts): the new outbox id when it added feed rows, and one for
+// the readers' caches, naming the holders whose CW20 balances moved (all of them when a
+// token became known or the vouched set moved) or, for a backfill with trades or new
+// tokens, saying that anything changed. A crash at any point leaves either the whole batch
+// or none of it.
 import type { Queryable } from '../db/types.ts';
 import type { DomainEvent } from '../domain/events.ts';
 import { notify } from '../feed/notice.ts';

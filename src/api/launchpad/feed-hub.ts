@@ -1,19 +1,22 @@
 // The SSE hub of one API process. It LISTENs for the indexer's NOTIFY, reads the new
 // outbox rows once (src/feed/outbox.ts), and hands each framed event to the subscribers
 // (feed-subscribers.ts). Event ids are the outbox ids, so any process can resume any
-// client from Last-Event-ID: a reconnecting client is first replayed what it missed.
+// client from Last-Event-ID: a reconnecting client is first replayed what it missed
+// (feed-replay.ts).
 import type { ServerResponse } from 'node:http';
 import type { Database } from '../../db/types.ts';
+import type { FeedEventName } from '../../feed/events.ts';
 import { decodeNotice, FEED_CHANNEL } from '../../feed/notice.ts';
-import { type FeedEvent, outboxHighId, outboxIdBefore, outboxSpan, readOutbox } from '../../feed/outbox.ts';
+import { type FeedEvent, outboxHighId, readOutbox } from '../../feed/outbox.ts';
 import type { Logger } from '../../internal/logger.ts';
+import { createReplay } from './feed-replay.ts';
 import { createSubscribers, type Subscriber } from './feed-subscribers.ts';
 
 export interface SubscribeOptions {
   /** Replay events after this id first (Last-Event-ID). */
   lastEventId?: number;
   tokens?: ReadonlySet<string>;
-  events?: ReadonlySet<string>;
+  events?: ReadonlySet<FeedEventName>;
 }
 
 export interface FeedHubOptions {
@@ -45,6 +48,7 @@ export function createFeedHub({
   onChange,
 }: FeedHubOptions) {
   const subscribers = createSubscribers({ logger, maxBufferedBytes });
+  const replay = createReplay({ db, subscribers, replayLimit, page: PAGE });
   let lastId = 0;
   let reading: Promise<void> | undefined;
   let readAgain = false;
@@ -76,24 +80,6 @@ export function createFeedHub({
       )
       .finally(() => (reading = undefined));
     return reading;
-  };
-
-  /** Writes the events after `from` up to `upTo` to one subscriber, at most replayLimit of them. */
-  const replay = async (s: Subscriber, from: number, upTo: number) => {
-    const { count, oldest } = await outboxSpan(db, from, upTo);
-    if (count > replayLimit || (oldest !== null && from < oldest - 1)) {
-      // too far behind, or behind the outbox's retention: say so, then resume from what is there
-      const start = count > replayLimit ? await outboxIdBefore(db, upTo, replayLimit) : from;
-      const gap = { missed: count > replayLimit ? count - replayLimit : null, after_id: from, resume_id: start };
-      s.res.write(`event: gap\ndata: ${JSON.stringify(gap)}\n\n`);
-      from = start;
-    }
-    while (from < upTo && subscribers.keepingUp(s)) {
-      const events = await readOutbox(db, from, upTo, PAGE);
-      if (events.length === 0) break;
-      for (const e of events) subscribers.write(s, e);
-      from = events.at(-1)!.id;
-    }
   };
 
   return {
