@@ -1,7 +1,16 @@
-// The devnet's one error type: an SDK-style error with a codespace, a code and the
-// registered description appended to the detail, as the Cosmos SDK renders raw_log.
+// The devnet's error classes, all under one base, DevnetError: the ChainError, an SDK-style
+// error with a codespace, a code and the registered description appended to the detail, as
+// the Cosmos SDK renders raw_log; the ContractError a contract fails with, which the wasm
+// host turns into a ChainError; and beside them the JSON-RPC server's RpcError
+// (rpc/errors.ts) and the node's DuplicateTxError (node/node.ts). Only a ChainError reaches
+// a result as it is: asChainError wraps anything else as an internal error.
 
-export class ChainError extends Error {
+/** The base of the devnet's error classes. */
+export class DevnetError extends Error {
+  override name = 'DevnetError';
+}
+
+export class ChainError extends DevnetError {
   constructor(
     readonly codespace: string,
     readonly code: number,
@@ -49,7 +58,7 @@ export const WasmErrors = {
 };
 
 /** A contract's own failure (like cosmwasm_std::StdError); the host wraps it in a wasm error. */
-export class ContractError extends Error {
+export class ContractError extends DevnetError {
   override name = 'ContractError';
 }
 

@@ -8,6 +8,7 @@ import { type BlockStore, createBlockStore, type StoredAt } from '../blocks/bloc
 import { type Consensus, createConsensus } from '../blocks/consensus.ts';
 import { createBlockClock, formatRfc3339Nano } from '../blocks/time.ts';
 import { MAX_TXS_PER_BLOCK } from '../blocks/tx-index.ts';
+import { DevnetError } from '../errors.ts';
 import type { LedgerWriter } from '../ledger/ledger.ts';
 import type { BlockLog } from '../persistence/block-log.ts';
 import { txHash } from '../tx/decode.ts';
@@ -54,7 +55,7 @@ export interface NodeOptions {
   logger: Logger;
 }
 
-export class DuplicateTxError extends Error {
+export class DuplicateTxError extends DevnetError {
   override name = 'DuplicateTxError';
 }
 

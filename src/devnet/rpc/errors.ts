@@ -1,6 +1,7 @@
 // JSON-RPC errors as CometBFT's RPC server writes them (code, message, data).
+import { DevnetError } from '../errors.ts';
 
-export class RpcError extends Error {
+export class RpcError extends DevnetError {
   constructor(
     readonly code: number,
     readonly rpcMessage: string,
