@@ -62,8 +62,8 @@ export interface BlockResultsJson {
 
 const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
 
-/** The node's events as RawEvents, normalised in place (absent attributes and values). */
-export function eventsOf(raw: NonNullable<BlockResultsJson['txs_results']>[number]['events']): RawEvent[] {
+/** A tx result's events as the node sent them, normalised in place (absent attributes and values). */
+export function normaliseTxEvents(raw: NonNullable<BlockResultsJson['txs_results']>[number]['events']): RawEvent[] {
   const events = raw ?? [];
   for (const e of events) {
     if (!e.attributes) e.attributes = [];
@@ -110,7 +110,7 @@ function shapeBlock(
   const raw: RawTx[] = [];
   const txs = block.txs.map((bytes, index): FetchedTx => {
     const r = txResults[index]!;
-    const events = eventsOf(r.events);
+    const events = normaliseTxEvents(r.events);
     const hash = createHash('sha256').update(bytes).digest('hex').toUpperCase();
     const code = r.code ?? 0;
     raw.push({ hash, index, code, events });

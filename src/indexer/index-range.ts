@@ -68,7 +68,7 @@ function createChunker(
 }
 
 /** The blocks' decoded contract events, in chain order; malformed ones are logged. */
-function eventsOf(blocks: readonly FetchedBlock[], logger: Logger): DomainEvent[] {
+function collectDomainEvents(blocks: readonly FetchedBlock[], logger: Logger): DomainEvent[] {
   const events: DomainEvent[] = [];
   for (const { decoded } of blocks) {
     events.push(...decoded.events);
@@ -105,7 +105,7 @@ export async function indexRange(from: number, to: number, options: RangeOptions
     next = nextFrom <= to ? chunk(nextFrom, to) : undefined;
     next?.catch(() => {}); // surfaced when awaited
     const started = performance.now();
-    const events = eventsOf(blocks, logger);
+    const events = collectDomainEvents(blocks, logger);
     const write = (bulk: boolean) =>
       db.transaction((tx) =>
         writeBatch(

@@ -6,7 +6,7 @@ import * as assert from 'uvu/assert';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { indexedAttributes } from '../../src/chain/indexed-attributes.ts';
 import { packEvents, unpackEvents } from '../../src/chain/stored-events.ts';
-import { type BlockResultsJson, eventsOf, fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
+import { type BlockResultsJson, fetchBlocks, normaliseTxEvents } from '../../src/indexer/fetch-blocks.ts';
 import { startDevnet } from '../helpers/devnet.ts';
 import { produceTraffic } from '../helpers/indexing.ts';
 
@@ -23,7 +23,7 @@ const results = JSON.parse(`{"txs_results":[{"code":0,"events":[
 ]}]}`) as BlockResultsJson;
 
 test('omitted values and keys are empty strings, stored and indexed as such', () => {
-  const events = eventsOf(results.txs_results![0]!.events);
+  const events = normaliseTxEvents(results.txs_results![0]!.events);
   assert.equal(events[0]!.attributes[0], { key: 'fee', value: '', index: true });
   assert.equal(events[2]!.attributes[2]!.key, '');
   assert.equal(events[5]!.attributes, [], 'an event without attributes has none');
@@ -37,7 +37,7 @@ test('omitted values and keys are empty strings, stored and indexed as such', ()
 });
 
 test('the attribute index keeps each indexed (type.key, value) of a tx once, in order of first appearance', () => {
-  const events = eventsOf(JSON.parse(JSON.stringify(results.txs_results![0]!.events)));
+  const events = normaliseTxEvents(JSON.parse(JSON.stringify(results.txs_results![0]!.events)));
   assert.equal(indexedAttributes(events), [
     ['message.action', '/cosmos.bank.v1beta1.MsgSend'],
     ['message.sender', 'native1payer'],
