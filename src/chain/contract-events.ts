@@ -1,7 +1,9 @@
 // The one place that knows the launchpad's and AMM's event and attribute names
 // (docs/indexing.md "Contract events"). A deployment whose contracts use other names changes
 // only this file. Custom wasm events carry `_contract_address`, which the indexer
-// checks against LAUNCHPAD_CONTRACT / AMM_CONTRACT.
+// checks against LAUNCHPAD_CONTRACT / AMM_CONTRACT. Each custom event's attributes are
+// listed in the order the contracts emit them; the devnet's contracts emit these names in
+// this order (src/devnet/contracts/custom-events.ts).
 
 export const CONTRACT_ADDRESS_ATTRIBUTE = '_contract_address';
 export const MSG_INDEX_ATTRIBUTE = 'msg_index';

@@ -5,8 +5,8 @@ import { NATIVE_DENOM } from '../constants.ts';
 import { ContractError } from '../errors.ts';
 import { CODE_IDS } from './addresses.ts';
 import { type PoolReserves, poolSwapNativeIn, poolSwapTokenIn } from './curve-math.ts';
+import { contractEventAttributes, customEventType } from './custom-events.ts';
 import type { Cw20InstantiateMsg } from './cw20.ts';
-import { AMM_EVENTS, contractEventAttributes } from './event-names.ts';
 import { assign, mapSet } from './journaled.ts';
 import { TOKEN_DECIMALS, TOKEN_TOTAL_SUPPLY } from './launchpad-state.ts';
 import {
@@ -205,7 +205,7 @@ function swapEvent(
   result: ReturnType<typeof poolSwapNativeIn>,
 ) {
   return {
-    type: AMM_EVENTS.swap,
+    type: customEventType('swap'),
     attributes: contractEventAttributes('swap', {
       token_address: token,
       trader,

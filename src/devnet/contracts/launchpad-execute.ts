@@ -4,8 +4,8 @@ import { z } from 'zod';
 import { NATIVE_DENOM } from '../constants.ts';
 import { ContractError } from '../errors.ts';
 import { CODE_IDS } from './addresses.ts';
+import { contractEventAttributes, customEventType } from './custom-events.ts';
 import type { Cw20InstantiateMsg } from './cw20.ts';
-import { contractEventAttributes, LAUNCHPAD_EVENTS } from './event-names.ts';
 import { assign, mapSet } from './journaled.ts';
 import {
   CURVE_TOKENS,
@@ -76,8 +76,8 @@ function createToken(launchpad: Launchpad, info: MessageInfo, body: unknown): Co
   const response = emptyResponse();
   response.attributes.push(['action', 'create_token'], ['token_address', token], ['creator', info.sender]);
   response.events.push({
-    type: LAUNCHPAD_EVENTS.tokenCreated,
-    attributes: contractEventAttributes('token_created', {
+    type: customEventType('tokenCreated'),
+    attributes: contractEventAttributes('tokenCreated', {
       token_address: token,
       creator: info.sender,
       name,

@@ -1,8 +1,8 @@
 // Graduation: when a buy fills the curve's threshold (or its last token), the curve closes
 // and its reserves plus the tokens held back for the pool go to the AMM, which opens a pool.
 import { NATIVE_DENOM } from '../constants.ts';
+import { contractEventAttributes, customEventType } from './custom-events.ts';
 import { cw20SendMsg } from './cw20.ts';
-import { contractEventAttributes, LAUNCHPAD_EVENTS } from './event-names.ts';
 import { assign } from './journaled.ts';
 import { CURVE_TOKENS, type Curve, type Launchpad, TOKEN_TOTAL_SUPPLY, thresholdOf } from './launchpad-state.ts';
 import type { ContractResponse } from './types.ts';
@@ -23,7 +23,7 @@ export function graduate(launchpad: Launchpad, curve: Curve, response: ContractR
     realTokens: 0n,
   });
   response.events.push({
-    type: LAUNCHPAD_EVENTS.graduate,
+    type: customEventType('graduate'),
     attributes: contractEventAttributes('graduate', {
       token_address: curve.token,
       native_for_pool: nativeForPool,

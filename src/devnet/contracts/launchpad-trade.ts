@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { NATIVE_DENOM } from '../constants.ts';
 import { ContractError } from '../errors.ts';
 import { curveBuy, curveSell } from './curve-math.ts';
-import { contractEventAttributes, LAUNCHPAD_EVENTS } from './event-names.ts';
+import { contractEventAttributes, customEventType } from './custom-events.ts';
 import { assign } from './journaled.ts';
 import { graduate, graduates } from './launchpad-graduation.ts';
 import { curveOf, EXECUTE_TYPE, type Launchpad, RECEIVE_TYPE, tokenRef } from './launchpad-state.ts';
@@ -36,12 +36,13 @@ export function buy(launchpad: Launchpad, info: MessageInfo, body: unknown): Con
   }
   assign(launchpad.host.journal, curve, result.after);
   const graduating = graduates(launchpad, result.after);
-  const action = graduating ? LAUNCHPAD_EVENTS.buyAndGraduate : LAUNCHPAD_EVENTS.buy;
+  const event = graduating ? 'buyAndGraduate' : 'buy';
+  const action = customEventType(event);
   const response = emptyResponse();
   response.attributes.push(['action', action], ['token_address', token], ['buyer', info.sender]);
   response.events.push({
     type: action,
-    attributes: contractEventAttributes(action, {
+    attributes: contractEventAttributes(event, {
       token_address: token,
       buyer: info.sender,
       native_input: nativeInput,
@@ -91,7 +92,7 @@ export function sell(launchpad: Launchpad, info: MessageInfo, body: unknown): Co
   const response = emptyResponse();
   response.attributes.push(['action', 'sell'], ['token_address', token], ['seller', hook.sender]);
   response.events.push({
-    type: LAUNCHPAD_EVENTS.sell,
+    type: customEventType('sell'),
     attributes: contractEventAttributes('sell', {
       token_address: token,
       seller: hook.sender,
