@@ -12,7 +12,7 @@ try {
   await runBackfill({ db, chain, contracts }, flags, ctx);
   await shutdown.run('backfill done');
 } catch (error) {
-  logger.error({ err: error }, `Backfill failed: ${(error as Error).message}`);
+  logger.error({ err: error }, 'Backfill failed');
   await shutdown.run('backfill failed');
   process.exit(1);
 }

@@ -26,8 +26,17 @@ if (!databases.every((d) => d === 'embedded' || d === 'server')) {
   console.error(`--db must be embedded, server or both (got ${values.db})`);
   process.exit(2);
 }
-const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.min(2, availableParallelism()));
-const timeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
+/** A whole number of at least 1 from the environment, or the default; anything else stops the run. */
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (Number.isInteger(value) && value >= 1) return value;
+  console.error(`${name} must be a whole number of at least 1 (got ${JSON.stringify(raw)})`);
+  process.exit(2);
+}
+const concurrency = positiveInteger('TEST_CONCURRENCY', Math.min(2, availableParallelism()));
+const timeoutMs = positiveInteger('TEST_FILE_TIMEOUT_MS', 10 * 60_000);
 const LINGER_MS = 30_000;
 
 function findTests(dir: string): string[] {

@@ -17,17 +17,17 @@ try {
   if (flags.from !== undefined || flags.to !== undefined) {
     // the live indexer goes on meanwhile; the backfill fills the requested range beside it
     runBackfill(service, flags, { config, logger, shutdown }).catch((error) =>
-      logger.error({ err: error }, `Backfill failed: ${(error as Error).message}`),
+      logger.error({ err: error }, 'Backfill failed'),
     );
   }
 } catch (error) {
   if (error instanceof ChainMismatchError) {
     // not a crash: the index belongs to another chain, and serving it as this one would be wrong
-    logger.fatal(`Refusing to start: ${error.message}`);
+    logger.fatal(`Refused to start: ${error.message}`);
     await shutdown.run('refused the chain');
     process.exit(EXIT_CHAIN_MISMATCH);
   }
-  logger.fatal({ err: error }, `Start-up failed: ${(error as Error).message}`);
+  logger.fatal({ err: error }, 'Start-up failed');
   await shutdown.run('start-up failed');
   process.exit(1);
 }

@@ -251,7 +251,7 @@ test(`an index of another chain stops start-up with exit code 3 and says what to
     rmSync(path.join(dir, 'devnet'), { recursive: true, force: true });
     const second = start(env);
     assert.is(await second.exited, 3);
-    assert.match(second.output(), /Refusing to start: .*(another|different|hash)/i);
+    assert.match(second.output(), /Refused to start: .*(another|different|hash)/i);
     assert.match(second.output(), /another DATA_DIR, or another DATABASE_URL/);
     assert.not.match(second.output(), /is running/, 'nothing was served');
     assert.not.match(second.output(), STACK_TRACE, 'no stack trace');

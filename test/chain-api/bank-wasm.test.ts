@@ -8,10 +8,10 @@ import { QueryClientImpl as BankQuery } from 'cosmjs-types/cosmos/bank/v1beta1/q
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ChainCtx, chainGet, closeChainApi, openChainApi } from '../helpers/chain-api.ts';
+import { assertGatewayError } from '../helpers/chain-state.ts';
 import { attr, queryClient, randomAddress, signingClient, wasmClient } from '../helpers/devnet.ts';
 import { withBlocks } from '../helpers/indexing.ts';
 import { assertShape } from '../helpers/rest-shape.ts';
-import { assertGatewayError } from './state-assert.ts';
 
 type Ctx = ChainCtx & {
   direct: Awaited<ReturnType<typeof queryClient>>;

@@ -20,7 +20,9 @@ import {
   openChainApi,
   startTestChainApi,
 } from '../helpers/chain-api.ts';
+import { openTestDatabase } from '../helpers/database.ts';
 import { feeFor, randomAddress, signingClient } from '../helpers/devnet.ts';
+import { recordErrors } from '../helpers/hostile.ts';
 import { fixture } from '../helpers/rest-shape.ts';
 
 const test = suite<ChainCtx>('chain API: errors, limits, node health', {} as ChainCtx);
@@ -164,6 +166,32 @@ test('a node that cannot be reached: 503 code 14, in the gateway shape, without 
   } finally {
     await api.close();
     chain.disconnect();
+  }
+});
+
+test('a database that cannot be reached: 503 code 14 in the gateway shape, its log line named by a RequestInfo detail', async (ctx) => {
+  const gone = await openTestDatabase();
+  const { serverErrors, logger } = recordErrors('warn');
+  const api = await startTestChainApi(gone, ctx.running.chain, { logger });
+  try {
+    await gone.dispose(); // closed under the running API: every read of the index fails
+    for (const path of [`${TXS}/${'AB'.repeat(32)}`, '/cosmos/base/tendermint/v1beta1/blocks/1', `${TXS}/block/1`]) {
+      const a = await chainGet(api, path);
+      assert.is(a.status, 503, `${path}: ${JSON.stringify(a.body)}`);
+      assert.is(a.headers.get('retry-after'), '5', path);
+      assert.equal(Object.keys(a.body), ['code', 'message', 'details'], path);
+      assert.is(a.body.code, 14, path);
+      assert.is(a.body.message, 'Service unavailable: the database cannot be reached', path);
+      assert.is(a.body.details.length, 1, path);
+      const [info] = a.body.details;
+      assert.is(info['@type'], 'type.googleapis.com/google.rpc.RequestInfo', path);
+      assert.ok(
+        serverErrors.some((line) => JSON.parse(line).request_id === info.request_id),
+        `${path}: the detail names a logged line`,
+      );
+    }
+  } finally {
+    await api.close();
   }
 });
 

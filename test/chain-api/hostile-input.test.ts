@@ -158,6 +158,13 @@ const base64s = fc.oneof(
   fc.uint8Array({ maxLength: 60 }).map((b) => toBase64(b)),
   fc.uint8Array({ maxLength: 60 }).map((b) => toBase64(b).replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_')),
   fc.constantFrom('', '=', '==', 'A', 'AB', 'ABC', 'A===', '****', 'YQ', 'YQ=', 'e30=', 'bnVsbA==', 'WzFd'),
+  // 12 bytes, the size of a search's next_key, with any height and tx index (up to 2^32 - 1)
+  fc.tuple(fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), fc.nat({ max: 2 ** 32 - 1 })).map(([height, index]) => {
+    const key = new Uint8Array(12);
+    new DataView(key.buffer).setBigUint64(0, height);
+    new DataView(key.buffer).setUint32(8, index);
+    return toBase64(key);
+  }),
 );
 
 const unicode = unicodeWith(knownAccount);
@@ -311,6 +318,8 @@ test('GET txs: events, query, order_by, page, limit and pagination', async () =>
       "tx.height=1 OR message.sender='x'",
       'tx.height=99999999999999999999',
       "message.sender='x'' --",
+      "message.sender='a\0b'",
+      'message.action=\0',
     ),
   );
   const conditionList = fc.array(conditions, { minLength: 1, maxLength: 3 }).map((cs) => cs.join(' AND '));

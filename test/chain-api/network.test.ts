@@ -9,10 +9,10 @@ import { QueryClientImpl as GovQuery } from 'cosmjs-types/cosmos/gov/v1/query';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ChainCtx, chainGet, closeChainApi, openChainApi } from '../helpers/chain-api.ts';
+import { assertGatewayError } from '../helpers/chain-state.ts';
 import { queryClient, randomAddress, signingClient } from '../helpers/devnet.ts';
 import { withBlocks } from '../helpers/indexing.ts';
 import { assertShape } from '../helpers/rest-shape.ts';
-import { assertGatewayError } from './state-assert.ts';
 
 type Ctx = ChainCtx & { direct: Awaited<ReturnType<typeof queryClient>> };
 const test = suite<Ctx>('Chain API: node, params and accounts', {} as Ctx);

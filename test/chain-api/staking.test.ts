@@ -9,10 +9,10 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { delegationResponseJson, validatorJson } from '../../src/api/chain/state-json.ts';
 import { type ChainCtx, chainGet, closeChainApi, openChainApi } from '../helpers/chain-api.ts';
+import { assertDec, assertGatewayError } from '../helpers/chain-state.ts';
 import { queryClient, signingClient } from '../helpers/devnet.ts';
 import { withBlocks } from '../helpers/indexing.ts';
 import { assertShape } from '../helpers/rest-shape.ts';
-import { assertDec, assertGatewayError } from './state-assert.ts';
 
 type Ctx = ChainCtx & { direct: Awaited<ReturnType<typeof queryClient>>; validators: Validator[] };
 const test = suite<Ctx>('Chain API: staking', {} as Ctx);

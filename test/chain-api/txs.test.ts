@@ -435,6 +435,11 @@ test('search errors', async (ctx) => {
   const ok = `events=${q(`transfer.recipient='${ctx.r2}'`)}`;
   await expect(`?${ok}&order_by=SIDEWAYS`, 'type mismatch, parameter: order_by, error: SIDEWAYS is not valid');
   await expect(`?${ok}&pagination.key=AAAA`, /invalid pagination.key/);
+  // a 12-byte key whose tx index is beyond a PostgreSQL integer was not made by this search
+  await expect(`?${ok}&pagination.key=${q('AAAAAAAAAAX/////')}`, /invalid pagination.key/);
+  // PostgreSQL's text holds no NUL: a value with one is refused, not sent to the database
+  await expect(`?events=${q("message.sender='abc\0'")}`, /cannot contain a NUL character/);
+  await expect(`?query=${q("message.action='a\0b'")}`, /cannot contain a NUL character/);
   await expect(`?${ok}&pagination.key=AAAAAAAAAAAAAAAA&pagination.offset=1`, /either offset or key/);
   await expect(`?${ok}&pagination.limit=x`, /type mismatch, parameter: pagination.limit/);
   await expect(`?${ok}&page=-1`, /type mismatch, parameter: page/);

@@ -52,11 +52,11 @@ export function setUpBefore<T>(test: Test<T>, setUp: () => Promise<void>): void 
   });
 }
 
-/** A logger for the server under test that keeps what it logs as errors (the cause of a 5xx), shown when a property fails. */
-export function recordErrors(): { serverErrors: string[]; logger: Logger } {
+/** A logger for the server under test that keeps what it logs as errors (the cause of a 5xx), or from `level` up. */
+export function recordErrors(level: 'error' | 'warn' = 'error'): { serverErrors: string[]; logger: Logger } {
   const serverErrors: string[] = [];
   const logger = pino(
-    { level: 'error', base: undefined },
+    { level, base: undefined },
     new Writable({
       write(chunk, _encoding, done) {
         serverErrors.push(String(chunk));

@@ -64,13 +64,19 @@ export class GatewayError extends HttpError {
 export const invalidArgument = (message: string) => new GatewayError(GRPC.INVALID_ARGUMENT, message);
 export const notFound = (message: string) => new GatewayError(GRPC.NOT_FOUND, message);
 
-/** Errors the Chain API did not raise itself (database down, a bug), in the gateway's shape. */
+/**
+ * Errors the Chain API did not raise itself (database down, a bug), in the gateway's shape.
+ * The id of the log line with the cause travels as gRPC's own error detail for it,
+ * `google.rpc.RequestInfo`, so the body keeps exactly the gateway's three keys.
+ */
 export const CHAIN_ERRORS: ErrorStyle = {
-  body: (status, message, requestId) =>
-    requestId
-      ? { ...gatewayBody(codeOfStatus(status), message), request_id: requestId }
-      : gatewayBody(codeOfStatus(status), message),
+  body: (status, message, requestId) => ({
+    code: codeOfStatus(status),
+    message,
+    details: requestId ? [{ '@type': REQUEST_INFO, request_id: requestId, serving_data: '' }] : [],
+  }),
 };
+const REQUEST_INFO = 'type.googleapis.com/google.rpc.RequestInfo';
 
 /** A route the gateway does not have: 501 `Not Implemented`, as a node without the module answers. */
 export const chainNoRoute: NoRoute = () => ({ status: 501, body: gatewayBody(GRPC.UNIMPLEMENTED, 'Not Implemented') });

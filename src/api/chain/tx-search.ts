@@ -35,6 +35,9 @@ function checked(key: string, value: string, written: string): Condition {
     throw invalidArgument(
       `event ${written} cannot be searched: ${key} is not indexed; searchable keys: ${SEARCHABLE_KEYS.join(', ')}`,
     );
+  // PostgreSQL's text holds no NUL, and no event attribute holds one either
+  if (value.includes('\0'))
+    throw invalidArgument(`event ${JSON.stringify(written)}: a value cannot contain a NUL character`);
   if (key === TX_HEIGHT && !/^\d{1,18}$/.test(value))
     throw invalidArgument(`event ${written}: ${TX_HEIGHT} must be a non-negative integer`);
   return { key, value };
@@ -96,7 +99,10 @@ export function decodeCursor(key: Uint8Array): Cursor {
   const height = view.getBigUint64(0);
   if (height > BigInt(Number.MAX_SAFE_INTEGER))
     throw invalidArgument('invalid pagination.key: not a next_key of this search');
-  return { height: Number(height), txIndex: view.getUint32(8) };
+  const txIndex = view.getUint32(8);
+  // a tx index is a PostgreSQL integer: a key beyond it was not made by this search
+  if (txIndex > 0x7fffffff) throw invalidArgument('invalid pagination.key: not a next_key of this search');
+  return { height: Number(height), txIndex };
 }
 
 export interface SearchRequest {

@@ -89,7 +89,7 @@ export function createPriceSource(
     try {
       const value = url ? await fromUrl(url, jsonPath, timeoutMs) : await fromLaunchpad(chain, launchpad, timeoutMs);
       kept = { value, until: clock() + ttlMs };
-      if (failing) logger.info({ source }, 'The NATIVE price source answers again');
+      if (failing) logger.info({ source }, 'The NATIVE price source answered again');
       failing = false;
       return value;
     } catch (error) {

@@ -1,4 +1,4 @@
-// The dashboard (docs/architecture.md, "The web page"): the pages `/`, `/tokens/:address`
+// The dashboard (docs/architecture.md, "The dashboard"): the pages `/`, `/tokens/:address`
 // and `/api/docs`, and their scripts and styles from src/api/launchpad/web/ with the charting
 // library from its installed package, all served before the rate limit (they are not counted).
 // The pages read the public API and the SSE feed from the browser like any other client.

@@ -2,7 +2,7 @@
 // equal to the atomics cosmjs decoded from the node.
 import { Decimal } from '@cosmjs/math';
 import * as assert from 'uvu/assert';
-import { assertShape } from '../helpers/rest-shape.ts';
+import { assertShape } from './rest-shape.ts';
 
 /** An answer with `status` and the gateway's `{code, message, details: []}` body (`message` exact or matching). */
 export function assertGatewayError(
