@@ -25,7 +25,9 @@
 // every round, each run's backlog worked off before the next; req/s = all requests over
 // all measured seconds; p99 over every response; per-second rates over every whole second
 // of the measured runs. Beside each API route, the hello-world process answers a fixed body
-// of that route's answer size (`/bytes/{n}`): what sending that many bytes costs alone.
+// of that route's answer size (`/bytes/{n}`): what sending that many bytes costs alone; and
+// hello-world after one `SELECT 1` on the index's database (`/one-query`): the most a route
+// that asks the database once can reach.
 import { existsSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -279,6 +281,8 @@ async function check(server: ServerProcess, rpcUrl: string, lists: Lists): Promi
     fail(`RPC tx_search counts ${rpcSearch.total_count}, the index ${sender.txs}`);
   if (apiSearch.tx_responses.map((r) => r.txhash).join() !== rpcSearch.txs.map((t) => t.hash).join())
     fail("search: the API's page is not the node's first page");
+  const floor = await getJson<{ hello: string }>(`${server.hello}/one-query`);
+  if (floor.hello !== 'world') fail('/one-query did not answer hello-world');
   console.log(
     `checked: blocks/${height} holds the node's ${fmt(rpcBlock.block.data.txs.length)} txs in its order; txs/{hash} and the node's /tx agree; the search's first 100 txs of the busiest sender (${fmt(sender.txs)} txs) are the node's tx_search page 1, all signed by that sender`,
   );
@@ -469,6 +473,13 @@ try {
       origin: () => server.hello,
       path: () => `/bytes/${size}`,
     }));
+    // hello-world after one round trip to the index's database: what any route that asks it once can reach
+    const oneQuery: Route = {
+      name: 'hello-world after one SELECT 1 (the database floor)',
+      side: 'baseline',
+      origin: () => server.hello,
+      path: () => '/one-query',
+    };
     const rpcRoutes: Route[] = [
       { name: 'RPC /block?height=', side: 'rpc', origin: rpc, path: () => `/block?height=${pick(lists.heights)}` },
       { name: 'RPC /tx?hash=0x…', side: 'rpc', origin: rpc, path: () => `/tx?hash=0x${pick(lists.hashes)}` },
@@ -479,7 +490,7 @@ try {
         path: () => rpcSearchPath(pick(lists.senders).address),
       },
     ];
-    const routes = [hello, ...apiRoutes, ...fixedRoutes, ...rpcRoutes];
+    const routes = [hello, ...apiRoutes, ...fixedRoutes, oneQuery, ...rpcRoutes];
     const tallies = new Map<Route, Tally>(
       routes.map((r) => [
         r,
@@ -519,7 +530,7 @@ try {
       const goal = `target >= ${route.goal}: ${ratio >= route.goal! ? 'met' : 'MISSED'}`;
       console.log(`  ${route.name.padEnd(46)} ${fmt(ratio, 3).padStart(6)}  ${goal}`);
     }
-    for (const route of [...fixedRoutes, ...rpcRoutes])
+    for (const route of [...fixedRoutes, oneQuery, ...rpcRoutes])
       console.log(`  ${route.name.padEnd(46)} ${fmt(rps(route) / rps(hello), 3).padStart(6)}  (reference)`);
     console.log("\nthe Chain API against a fixed body of its answer's size, and against the node (req/s ratios)");
     for (const [i, route] of apiRoutes.entries())

@@ -1,6 +1,7 @@
 // What the benches' server children share: the prepared database and the devnet node
 // their configuration names, the Launchpad API's options in a bench, and the baseline
 // every HTTP bench measures against: a Polka hello-world route in the same process.
+import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import polka from 'polka';
 import { createChainClient } from '../../src/chain/client.ts';
@@ -47,17 +48,26 @@ const fixedBody = (size: number) => {
 /**
  * Polka answering `GET /hello` with `{"hello":"world"}` on 127.0.0.1 (an ephemeral port); with
  * `fixedBodies`, also `GET /bytes/{n}`: a JSON body of n bytes made beforehand (what answering
- * that many bytes costs alone). Resolves once it listens, to its origin.
+ * that many bytes costs alone); with `db`, also `GET /one-query`: the same answer after one
+ * `SELECT 1` on it (what asking the database once costs alone). Resolves once it listens, to
+ * its origin.
  */
-export async function startHelloWorld(options: { fixedBodies?: boolean } = {}) {
-  const app = polka().get('/hello', (_req, res) => {
+export async function startHelloWorld(options: { fixedBodies?: boolean; db?: Database } = {}) {
+  const hello = (res: ServerResponse) => {
     const body = JSON.stringify({ hello: 'world' });
     res.writeHead(200, {
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': Buffer.byteLength(body),
     });
     res.end(body);
-  });
+  };
+  const app = polka().get('/hello', (_req, res) => hello(res));
+  const { db } = options;
+  if (db)
+    app.get('/one-query', async (_req, res) => {
+      await db.query('SELECT 1');
+      hello(res);
+    });
   if (options.fixedBodies)
     app.get('/bytes/:n', (req, res) => {
       const body = fixedBody(Math.min(Number(req.params.n) || 0, 64 * 2 ** 20));

@@ -2,7 +2,9 @@
 // Chain API on the prepared index (its node: the bench's devnet, for read-through only;
 // every request of the bench is answered from the index), and a Polka hello-world route
 // on another port (the baseline, same process shape), beside `/bytes/{n}`: a fixed body
-// of n bytes made beforehand (the cost of sending an answer that large, and nothing else).
+// of n bytes made beforehand (the cost of sending an answer that large, and nothing else),
+// and `/one-query`: hello-world after one `SELECT 1` on the index's database (the cost of
+// asking the database once, and nothing else).
 // Prints `ready {json}` on stdout; `quit` on stdin closes both and exits.
 import { fromBech32 } from '@cosmjs/encoding';
 import { startChainApi } from '../../src/api/chain/server.ts';
@@ -21,7 +23,7 @@ const api = await startChainApi({
   port: 0,
   rateLimit: { reads: 1_000_000_000, broadcasts: 1_000_000_000, windowSeconds: 60, trustedHops: 0 },
 });
-const hello = await startHelloWorld({ fixedBodies: true });
+const hello = await startHelloWorld({ fixedBodies: true, db });
 
 serveCommands({ api: api.url, hello: hello.origin }, {}, async () => {
   await api.close();
