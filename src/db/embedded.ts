@@ -17,6 +17,7 @@ import {
 } from './copy-format.ts';
 import { acquireDirLock } from './dir-lock.ts';
 import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
+import { storable, storableRows } from './nul.ts';
 import { type Database, DatabaseError, type Queryable, type Row } from './types.ts';
 
 export interface EmbeddedOptions {
@@ -140,12 +141,13 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
 
   const direct: Queryable = {
     query: <T extends object>(text: string, params: readonly unknown[] = []) =>
-      send({ op: 'query', text, params }) as Promise<T[]>,
+      send({ op: 'query', text, params: params.map(storable) }) as Promise<T[]>,
     exec: async (text: string) => void (await send({ op: 'exec', text })),
     // Skipping duplicates (always inside a transaction, see below): COPY into a staging
     // table of just these columns, dropped at commit, then INSERT … ON CONFLICT DO NOTHING.
-    copyIn: async (table, columns, rows, { ignoreDuplicates = false } = {}) => {
-      if (rows.length === 0) return 0;
+    copyIn: async (table, columns, given, { ignoreDuplicates = false } = {}) => {
+      if (given.length === 0) return 0;
+      const rows = storableRows(given);
       // a name of its own: copies may overlap in one transaction
       const stage = ignoreDuplicates ? quoteIdent(`copy_stage_${nextStage++}`) : undefined;
       if (stage)

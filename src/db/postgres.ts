@@ -2,6 +2,7 @@
 import postgres from 'postgres';
 import { createColumnTypes } from './column-types.ts';
 import { copyTarget } from './copy-format.ts';
+import { storable, storableRows } from './nul.ts';
 import { type Database, DatabaseError, parseInt8, type Queryable } from './types.ts';
 
 const CONNECTION_CODES = new Set([
@@ -107,9 +108,13 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
       try {
         // postgres.js resolves to its Result (an Array subclass with query metadata);
         // the seam promises plain arrays of rows, as the embedded adapter returns.
-        const result = await s.unsafe(text, params.map(toParameter) as postgres.ParameterOrJSON<never>[], {
-          prepare: params.length > 0,
-        });
+        const result = await s.unsafe(
+          text,
+          params.map((p) => toParameter(storable(p))) as postgres.ParameterOrJSON<never>[],
+          {
+            prepare: params.length > 0,
+          },
+        );
         return Array.from(result) as unknown as T[];
       } catch (error) {
         throw wrap(error);
@@ -136,7 +141,8 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           if (!type) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
           return `$${i + 1}::${type.declared}[]`;
         });
-        const params = columns.map((_, i) => arrayLiteral(rows.map((r) => copyValue(r[i]))));
+        const values = storableRows(rows);
+        const params = columns.map((_, i) => arrayLiteral(values.map((r) => copyValue(r[i]))));
         const [stored] = await s.unsafe<{ n: number }[]>(
           `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')}) ${ignoreDuplicates ? 'ON CONFLICT DO NOTHING' : ''} RETURNING 1)
            SELECT count(*)::int AS n FROM stored`,

@@ -1,6 +1,7 @@
 // The feed_events outbox: the indexer appends a batch's feed rows in the batch's own
 // transaction and notifies at commit; API processes read the rows back by id, so any
 // process can resume any client from its Last-Event-ID.
+import { storableJson } from '../db/nul.ts';
 import type { Queryable } from '../db/types.ts';
 import type { DomainEvent } from '../domain/events.ts';
 import { type FeedEventName, feedRowOf } from './events.ts';
@@ -32,7 +33,7 @@ export async function appendToOutbox(tx: Queryable, events: readonly DomainEvent
     [
       rows.map((r) => r.event),
       rows.map((r) => r.tokenAddress),
-      rows.map((r) => JSON.stringify(r.data)),
+      rows.map((r) => storableJson(r.data)),
       rows.map((r) => r.eventKey),
       rows.map((r) => r.blockHeight),
     ],

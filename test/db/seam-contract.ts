@@ -41,6 +41,44 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.equal(row, { a: { k: [1, 'x'] }, b: [true, null], c: { k: 'v' } });
   });
 
+  test('U+0000, which PostgreSQL text cannot hold, is stored as U+FFFD: parameters, json, arrays, copied rows', async ({
+    db,
+  }) => {
+    const [row] = await db.query(
+      'SELECT $1::text AS s, $2::jsonb AS j, $3::json AS k, $4::text[] AS a, $5::text AS plain, $6::jsonb AS escaped',
+      ['a\0b', { n: 'c\0d', 'k\0': [1, '\0'] }, '{"x":"e\0f"}', ['g\0', 'h'], 'no nul', { t: '\\u0000' }],
+    );
+    assert.equal(row, {
+      s: 'a\uFFFDb',
+      j: { n: 'c\uFFFDd', 'k\uFFFD': [1, '\uFFFD'] },
+      k: { x: 'e\uFFFDf' },
+      a: ['g\uFFFD', 'h'],
+      plain: 'no nul',
+      escaped: { t: '\\u0000' }, // a backslash and "u0000": six characters, kept
+    });
+    await db.exec('DROP TABLE IF EXISTS seam_nul; CREATE TABLE seam_nul (id int PRIMARY KEY, t text, doc jsonb)');
+    const rows = [
+      [1, 'x\0y', { v: '\0' }],
+      [2, 'clean', ['\0', 'z']],
+    ];
+    await db.copyIn('seam_nul', ['id', 't', 'doc'], rows);
+    await db.copyIn(
+      'seam_nul',
+      ['id', 't', 'doc'],
+      [
+        [1, '\0', null],
+        [3, '\0', null],
+      ],
+      { ignoreDuplicates: true },
+    );
+    assert.equal(await db.query('SELECT id, t, doc FROM seam_nul ORDER BY id'), [
+      { id: 1, t: 'x\uFFFDy', doc: { v: '\uFFFD' } },
+      { id: 2, t: 'clean', doc: ['\uFFFD', 'z'] },
+      { id: 3, t: '\uFFFD', doc: null },
+    ]);
+    assert.equal(rows[0], [1, 'x\0y', { v: '\0' }], "the caller's rows are left as they were");
+  });
+
   test('amounts come back as exact decimal strings, even beyond 2^64', async ({ db }) => {
     const [row] = await db.query<{ a: string; b: string; c: string }>(
       'SELECT $1::numeric AS a, ($1::numeric - 1)::text AS b, sum(x)::text AS c FROM (VALUES ($2::numeric), ($3::numeric)) v(x)',

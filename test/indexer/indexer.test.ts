@@ -7,13 +7,23 @@ import { createChainClient } from '../../src/chain/client.ts';
 import { unpackEvents } from '../../src/chain/stored-events.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
+import type { Indexer } from '../../src/indexer/indexer.ts';
 import { writeBatch } from '../../src/indexer/write-batch.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { startDevnet } from '../helpers/devnet.ts';
-import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startIndexer } from '../helpers/indexing.ts';
+import { attr, startDevnet, wasmClient } from '../helpers/devnet.ts';
+import {
+  assertTradesMatchLedger,
+  produceTraffic,
+  setOraclePrice,
+  startIndexer,
+  withBlocks,
+} from '../helpers/indexing.ts';
 import { waitFor } from '../helpers/wait.ts';
 
-const test = suite<{ t: TestDatabase; devnet: Devnet; stop: () => Promise<void> }>('indexer', {} as never);
+const test = suite<{ t: TestDatabase; devnet: Devnet; indexer: Indexer; stop: () => Promise<void> }>(
+  'indexer',
+  {} as never,
+);
 
 test.before(async (ctx) => {
   ctx.t = await openTestDatabase();
@@ -25,6 +35,7 @@ test.before(async (ctx) => {
   for (let i = 0; i < 40 && kinds() < 5; i++) await produceTraffic(ctx.devnet, 5, 12);
   const running = startIndexer(ctx.t.db, ctx.devnet);
   ctx.stop = running.stop;
+  ctx.indexer = running.indexer;
   await running.indexer.waitForHeight(ctx.devnet.height(), 60_000);
   // traffic while the indexer follows the tip, woken by NewBlock
   await produceTraffic(ctx.devnet, 20, 8);
@@ -217,6 +228,29 @@ test('the SSE outbox has one event per trade, launch and graduation, in chain or
   });
   const launch = rows.find((r) => r.event === 'token_launch')!;
   assert.equal(Object.keys(launch.data).sort(), ['creator', 'initial_reserves', 'time', 'token_address']);
+});
+
+test('chain text holding U+0000 (anyone can name a token so) is indexed as U+FFFD, and indexing goes on', async (ctx) => {
+  const creator = await wasmClient(ctx.devnet, 4);
+  try {
+    const created = await withBlocks(
+      ctx.devnet,
+      creator.execute(
+        ctx.devnet.contracts.launchpad,
+        { create_token: { name: 'Nul\0Coin', symbol: 'NULC', image: '', description: 'a\0b' } },
+        [{ denom: 'unative', amount: '1000000' }],
+      ),
+    );
+    const token = attr(created.events, 'wasm-token_created')[0]!.token_address!;
+    await produceTraffic(ctx.devnet, 3, 4); // blocks after it: the indexer must pass it
+    await ctx.indexer.waitForHeight(ctx.devnet.height(), 30_000);
+    const [row] = await ctx.t.db.query('SELECT name, symbol, description FROM tokens WHERE address = $1', [token]);
+    assert.equal(row, { name: 'Nul\uFFFDCoin', symbol: 'NULC', description: 'a\uFFFDb' });
+    const [cursor] = await ctx.t.db.query<{ last_height: number }>('SELECT last_height FROM indexer_state');
+    assert.ok(cursor!.last_height > created.height, 'the cursor is past the block of the token');
+  } finally {
+    creator.client.disconnect();
+  }
 });
 
 test('a new block wakes the indexer at once (NewBlock subscription), long before the next poll', async (ctx) => {
