@@ -220,6 +220,10 @@ test('broadcast modes other than SYNC and ASYNC: 400 code 3 saying which are sup
     ['block', '"block"'],
     [7, '7'],
     [true, 'true'],
+    // names every object has: not modes
+    ['toString', '"toString"'],
+    ['constructor', '"constructor"'],
+    ['__proto__', '"__proto__"'],
   ] as const) {
     const escaped = named.replace(/"/g, '\\"');
     await refused(

@@ -326,6 +326,38 @@ test('conditions combine with AND: several events=, a query, or both', async (ct
     [],
   );
   assert.equal(await searchHashes(ctx.api, `events=${q(`transfer.recipient='${ctx.r2}'`)}&events=${q(sender)}`), []);
+  // one height however it is written; one condition however often it is repeated
+  assert.equal(
+    await searchHashes(ctx.api, `query=${q(`tx.height=${ctx.tx1.height} AND tx.height=00${ctx.tx1.height}`)}`),
+    await searchHashes(ctx.api, `events=${q(`tx.height=${ctx.tx1.height}`)}`),
+  );
+  assert.equal(
+    await searchHashes(
+      ctx.api,
+      Array(40)
+        .fill(`events=${q(recipient)}`)
+        .join('&'),
+    ),
+    [ctx.tx1.hash, ctx.tx2.hash],
+  );
+});
+
+test('at most 8 distinct event conditions in one search (each is a join): 400 code 3 past that', async (ctx) => {
+  const others = (n: number) => Array.from({ length: n }, (_, i) => `message.sender='${randomAddress()}${i}'`);
+  const eight = [`transfer.recipient='${ctx.r1}'`, ...others(7)];
+  const { status, body } = await chainGet(ctx.api, `${TXS}?query=${q(eight.join(' AND '))}`);
+  assert.is(status, 200, JSON.stringify(body));
+  assert.equal(body.tx_responses, []);
+  for (const nine of [
+    `query=${q([...eight, `message.action='x'`].join(' AND '))}`,
+    [...eight, `message.action='x'`].map((c) => `events=${q(c)}`).join('&'),
+    `query=${q(others(60).join(' AND '))}`,
+  ]) {
+    const refused = await chainGet(ctx.api, `${TXS}?${nine}`);
+    assert.is(refused.status, 400);
+    assert.is(refused.body.code, 3);
+    assert.match(refused.body.message, /too many conditions: \d+ event conditions besides tx\.height; at most 8/);
+  }
 });
 
 test('order and pages: next_key visits every tx once, both directions', async (ctx) => {

@@ -109,7 +109,8 @@ const GRPC_NAMES: Record<string, number> = {
 export function nodeFailure(error: unknown): GatewayError {
   const message = error instanceof Error ? error.message : String(error);
   const grpc = /rpc error: code = (\w+) desc = ([\s\S]*)$/.exec(message);
-  if (grpc) return new GatewayError(GRPC_NAMES[grpc[1]!] ?? GRPC.UNKNOWN, grpc[2]!);
+  if (grpc)
+    return new GatewayError(Object.hasOwn(GRPC_NAMES, grpc[1]!) ? GRPC_NAMES[grpc[1]!]! : GRPC.UNKNOWN, grpc[2]!);
   const abci = /Query failed with \((\d+)\): ([\s\S]*)$/.exec(message);
   if (abci) return new GatewayError(GRPC.UNKNOWN, abci[2]!);
   return new GatewayError(GRPC.UNAVAILABLE, 'the chain node cannot be reached');

@@ -9,6 +9,8 @@ import { invalidArgument } from './gateway.ts';
 import { TX_COLUMNS, type TxRow } from './read-through.ts';
 
 export const TX_HEIGHT = 'tx.height';
+/** Attribute conditions one search may combine (each is a join of tx_attributes). */
+export const MAX_ATTRIBUTE_CONDITIONS = 8;
 
 /** Every key a search may filter on, as the error for another key lists them. */
 export const SEARCHABLE_KEYS = [
@@ -38,8 +40,12 @@ function checked(key: string, value: string, written: string): Condition {
   // PostgreSQL's text holds no NUL, and no event attribute holds one either
   if (value.includes('\0'))
     throw invalidArgument(`event ${JSON.stringify(written)}: a value cannot contain a NUL character`);
-  if (key === TX_HEIGHT && !/^\d{1,18}$/.test(value))
-    throw invalidArgument(`event ${written}: ${TX_HEIGHT} must be a non-negative integer`);
+  if (key === TX_HEIGHT) {
+    if (!/^\d{1,18}$/.test(value))
+      throw invalidArgument(`event ${written}: ${TX_HEIGHT} must be a non-negative integer`);
+    // one height however it is written: 020 is 20
+    return { key, value: BigInt(value).toString() };
+  }
   return { key, value };
 }
 
@@ -76,6 +82,15 @@ export function parseQuery(query: string): Condition[] {
       );
     rest = rest.slice(and[0].length);
   }
+}
+
+/** Refuses a search of more distinct attribute conditions than MAX_ATTRIBUTE_CONDITIONS (repeats count once). */
+export function checkConditionCount(conditions: readonly Condition[]): void {
+  const distinct = new Set(conditions.filter((c) => c.key !== TX_HEIGHT).map((c) => `${c.key}\0${c.value}`));
+  if (distinct.size > MAX_ATTRIBUTE_CONDITIONS)
+    throw invalidArgument(
+      `too many conditions: ${distinct.size} event conditions besides ${TX_HEIGHT}; at most ${MAX_ATTRIBUTE_CONDITIONS} can be searched together`,
+    );
 }
 
 /** Where a page starts: the (height, tx_index) of its first tx. */

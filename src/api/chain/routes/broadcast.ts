@@ -27,12 +27,12 @@ import { anyJson, bytes, int64, messageJson } from '../proto-json.ts';
 
 export { BODY_LIMIT_BYTES };
 
-const BROADCAST_MODES: Record<string, 'sync' | 'async' | undefined> = {
-  BROADCAST_MODE_SYNC: 'sync',
-  '2': 'sync',
-  BROADCAST_MODE_ASYNC: 'async',
-  '3': 'async',
-};
+const BROADCAST_MODES = new Map<string, 'sync' | 'async'>([
+  ['BROADCAST_MODE_SYNC', 'sync'],
+  ['2', 'sync'],
+  ['BROADCAST_MODE_ASYNC', 'async'],
+  ['3', 'async'],
+]);
 const MODE_NAMES = [
   'BROADCAST_MODE_UNSPECIFIED',
   'BROADCAST_MODE_BLOCK',
@@ -106,7 +106,7 @@ function signedTx(value: unknown): Uint8Array {
 }
 
 function broadcastMode(value: unknown): 'sync' | 'async' {
-  const mode = typeof value === 'string' || typeof value === 'number' ? BROADCAST_MODES[String(value)] : undefined;
+  const mode = typeof value === 'string' || typeof value === 'number' ? BROADCAST_MODES.get(String(value)) : undefined;
   if (mode) return mode;
   const named = absent(value)
     ? MODE_NAMES[0]

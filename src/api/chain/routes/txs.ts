@@ -10,7 +10,15 @@ import { invalidArgument, notFound } from '../gateway.ts';
 import { int64Param, pageRequest, single, uint64Param } from '../params.ts';
 import { type HeightErrors, latestHeight, loadBlock, loadTx, txRecordOf } from '../read-through.ts';
 import { txJson, txResponseJson, txWithResponse } from '../tx-json.ts';
-import { type Condition, decodeCursor, encodeCursor, parseEvent, parseQuery, searchTxs } from '../tx-search.ts';
+import {
+  type Condition,
+  checkConditionCount,
+  decodeCursor,
+  encodeCursor,
+  parseEvent,
+  parseQuery,
+  searchTxs,
+} from '../tx-search.ts';
 
 const BASE = '/cosmos/tx/v1beta1/txs';
 
@@ -49,6 +57,7 @@ function conditionsOf(query: Query): Condition[] {
   const text = single(query, 'query');
   const conditions = [...events.map(parseEvent), ...(text ? parseQuery(text) : [])];
   if (conditions.length === 0) throw invalidArgument('must declare at least one event to search');
+  checkConditionCount(conditions);
   return conditions;
 }
 
