@@ -2,6 +2,7 @@
 // raw bytes get the chain's CheckTx code (0, 4, 5, 8, 11, 32); the same bytes again, 20 at
 // once, or through a second API process on the same server database reach the node once; a
 // broadcast the node never answered may be retried; bodies are checked before anything is sent.
+import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BODY_LIMIT_BYTES } from '../../src/api/http/signed-tx.ts';
@@ -12,6 +13,8 @@ import type { Devnet } from '../../src/devnet/index.ts';
 import { freshServerDatabase, openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { queryClient, randomAddress, signingClient, startDevnet } from '../helpers/devnet.ts';
 import { withBlocks } from '../helpers/indexing.ts';
+import { get } from '../helpers/launchpad-api.ts';
+import { openSse } from '../helpers/sse.ts';
 import { sleep } from '../helpers/wait.ts';
 import { countingChain, post, send, signTx, startWalletApi } from '../helpers/wallet.ts';
 
@@ -250,6 +253,48 @@ test('two API processes on one server database: 20 submissions split between the
     for (const chain of chains) chain.disconnect();
     for (const db of dbs) await db.close();
     await fresh.dispose();
+  }
+});
+
+/** Writes `head` to the server, leaves the request unfinished, and reads what it answers until it closes. */
+function unfinished(url: string, head: string): Promise<{ text: string; ms: number }> {
+  const { hostname, port } = new URL(url);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const socket = net.connect(Number(port), hostname, () => socket.write(head));
+    socket.on('data', (chunk) => (text += chunk));
+    socket.on('close', () => resolve({ text, ms: performance.now() - started }));
+    socket.on('error', reject);
+  });
+}
+
+test('a request still arriving after the request timeout is a 408 JSON; an SSE stream outlives it', async (ctx) => {
+  const api = await startWalletApi(ctx.t.db, ctx.devnet, ctx.chain, {}, { requestTimeoutMs: 1000 });
+  const stream = await openSse(`${api.url}/api/sse/feed`);
+  try {
+    const cases = [
+      // a body that never finishes: the broadcast route is reading it
+      `POST /api/wallet/broadcast HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"tx_bytes":`,
+      `POST /api/wallet/broadcast HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"tx_`,
+      // headers that never finish
+      'GET /api/health HTTP/1.1\r\nHost: x\r\n',
+    ];
+    const answers = await Promise.all(cases.map((head) => unfinished(api.url, head)));
+    for (const [i, { text, ms }] of answers.entries()) {
+      assert.match(text, /^HTTP\/1\.1 408 /, `case ${i}: ${text.slice(0, 200)}`);
+      assert.equal(JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)), {
+        error: 'The request did not arrive in time',
+      });
+      assert.ok(ms >= 900 && ms < 10_000, `case ${i}: answered after ${Math.round(ms)} ms`);
+    }
+    // the stream, opened before, is still open and still served
+    assert.is(stream.status, 200);
+    assert.is(await Promise.race([stream.ended, sleep(500).then(() => 'open')]), 'open');
+    assert.is((await get(api, '/api/health')).status, 200);
+  } finally {
+    stream.close();
+    await api.close();
   }
 });
 

@@ -14,7 +14,11 @@ export interface ServeOptions {
   port: number;
   style: ErrorStyle;
   noRoute: NoRoute;
-  /** Node's per-request timeout; 0 for none (SSE streams live for hours). */
+  /**
+   * How long a request may take to arrive, headers and body (default 60 s); a request still
+   * arriving then is answered 408 and its connection closed. It bounds the request, never
+   * the answer: an SSE stream lives for hours.
+   */
   requestTimeoutMs?: number;
 }
 
@@ -27,11 +31,22 @@ export interface Served {
   close(beforeDrain?: () => Promise<void>): Promise<void>;
 }
 
+/** The default of ServeOptions.requestTimeoutMs. */
+export const REQUEST_TIMEOUT_MS = 60_000;
+
 export async function serve(app: Polka, options: ServeOptions): Promise<Served> {
-  const server = http.createServer((req, res) => void app.handler(req as Request, res, undefined as never));
+  const requestTimeout = options.requestTimeoutMs ?? REQUEST_TIMEOUT_MS;
+  const server = http.createServer(
+    {
+      requestTimeout,
+      headersTimeout: requestTimeout,
+      // how often Node looks for requests past their time: a few times within it
+      connectionsCheckingInterval: requestTimeout > 0 ? Math.max(100, Math.min(30_000, requestTimeout / 4)) : 30_000,
+    },
+    (req, res) => void app.handler(req as Request, res, undefined as never),
+  );
   server.on('clientError', (err, socket) => answerClientError(err, socket, options.style));
   server.on('connect', (req, socket) => answerConnect(req, socket, options.noRoute));
-  if (options.requestTimeoutMs !== undefined) server.requestTimeout = options.requestTimeoutMs;
   const url = await listenOn(server, options.host, options.port);
   return {
     url,

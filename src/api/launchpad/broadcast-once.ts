@@ -3,8 +3,8 @@
 // database decides: the first submission claims the tx hash (INSERT … ON CONFLICT DO
 // NOTHING on broadcasts' primary key), broadcasts, and records the node's code and log; every
 // other submission of the hash waits for that record and answers with it. A broadcast that
-// got no answer from the node, or found the mempool full, leaves no record: the bytes may be
-// submitted again. A claim older than `claimTimeoutMs` without a record (its process died)
+// got no answer from the node, or found the mempool full, or whose verdict could not be
+// recorded, leaves no record: the bytes may be submitted again. A claim older than `claimTimeoutMs` without a record (its process died)
 // is taken over by the next submission.
 import type { ChainClient } from '../../chain/client.ts';
 import type { Database } from '../../db/types.ts';
@@ -56,7 +56,13 @@ export function createBroadcaster(db: Database, chain: ChainClient, options: Bro
       await release(hash);
       return { tx_hash: hash, code, raw_log: rawLog };
     }
-    await db.query(`UPDATE broadcasts SET code = $2, raw_log = $3 WHERE tx_hash = $1`, [hash, code, rawLog]);
+    try {
+      await db.query(`UPDATE broadcasts SET code = $2, raw_log = $3 WHERE tx_hash = $1`, [hash, code, rawLog]);
+    } catch {
+      // the node's verdict stands whether or not it was recorded: answer it, and let the claim
+      // go so that a repeat broadcasts again (the node then knows the tx) instead of waiting
+      await release(hash);
+    }
     return { tx_hash: hash, code, raw_log: rawLog };
   }
 

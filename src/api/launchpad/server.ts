@@ -48,6 +48,8 @@ export interface LaunchpadApiOptions {
    * until a commit drops them (10 minutes at most).
    */
   holdingsCacheMs?: number;
+  /** How long a request may take to arrive, headers and body (default 60 s; SSE streams are not bounded by it). */
+  requestTimeoutMs?: number;
 }
 
 export interface LaunchpadApi {
@@ -140,7 +142,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
       port: options.port,
       style: LAUNCHPAD_ERRORS,
       noRoute: launchpadNoRoute,
-      requestTimeoutMs: 0, // SSE responses live for hours
+      requestTimeoutMs: options.requestTimeoutMs,
     });
   } catch (error) {
     await hub.stop();
