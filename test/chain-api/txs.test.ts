@@ -327,9 +327,11 @@ test('conditions combine with AND: several events=, a query, or both', async (ct
   );
   assert.equal(await searchHashes(ctx.api, `events=${q(`transfer.recipient='${ctx.r2}'`)}&events=${q(sender)}`), []);
   // one height however it is written; one condition however often it is repeated
+  const atHeight = await searchHashes(ctx.api, `events=${q(`tx.height=${ctx.tx1.height}`)}`);
+  assert.ok(atHeight.includes(ctx.tx1.hash));
   assert.equal(
     await searchHashes(ctx.api, `query=${q(`tx.height=${ctx.tx1.height} AND tx.height=00${ctx.tx1.height}`)}`),
-    await searchHashes(ctx.api, `events=${q(`tx.height=${ctx.tx1.height}`)}`),
+    atHeight,
   );
   assert.equal(
     await searchHashes(

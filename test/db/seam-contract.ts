@@ -46,7 +46,7 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
   }) => {
     const [row] = await db.query(
       'SELECT $1::text AS s, $2::jsonb AS j, $3::json AS k, $4::text[] AS a, $5::text AS plain, $6::jsonb AS escaped',
-      ['a\0b', { n: 'c\0d', 'k\0': [1, '\0'] }, '{"x":"e\0f"}', ['g\0', 'h'], 'no nul', { t: '\\u0000' }],
+      ['a\0b', { n: 'c\0d', 'k\0': [1, '\0'] }, '{"x":"e\0f"}', ['g\0', 'h'], 'no nul', { t: '\\u0000', n: '\0' }],
     );
     assert.equal(row, {
       s: 'a\uFFFDb',
@@ -54,12 +54,13 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       k: { x: 'e\uFFFDf' },
       a: ['g\uFFFD', 'h'],
       plain: 'no nul',
-      escaped: { t: '\\u0000' }, // a backslash and "u0000": six characters, kept
+      escaped: { t: '\\u0000', n: '\uFFFD' }, // a backslash and "u0000": six characters, kept
     });
     await db.exec('DROP TABLE IF EXISTS seam_nul; CREATE TABLE seam_nul (id int PRIMARY KEY, t text, doc jsonb)');
     const rows = [
       [1, 'x\0y', { v: '\0' }],
       [2, 'clean', ['\0', 'z']],
+      [4, 'in an array', [{ v: 'a\0' }, 'b']],
     ];
     await db.copyIn('seam_nul', ['id', 't', 'doc'], rows);
     await db.copyIn(
@@ -75,6 +76,7 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       { id: 1, t: 'x\uFFFDy', doc: { v: '\uFFFD' } },
       { id: 2, t: 'clean', doc: ['\uFFFD', 'z'] },
       { id: 3, t: '\uFFFD', doc: null },
+      { id: 4, t: 'in an array', doc: [{ v: 'a\uFFFD' }, 'b'] },
     ]);
     assert.equal(rows[0], [1, 'x\0y', { v: '\0' }], "the caller's rows are left as they were");
   });

@@ -71,8 +71,7 @@ export const notFound = (message: string) => new GatewayError(GRPC.NOT_FOUND, me
  */
 export const CHAIN_ERRORS: ErrorStyle = {
   body: (status, message, requestId) => ({
-    code: codeOfStatus(status),
-    message,
+    ...gatewayBody(codeOfStatus(status), message),
     details: requestId ? [{ '@type': REQUEST_INFO, request_id: requestId, serving_data: '' }] : [],
   }),
 };

@@ -37,7 +37,7 @@ function checked(key: string, value: string, written: string): Condition {
     throw invalidArgument(
       `event ${written} cannot be searched: ${key} is not indexed; searchable keys: ${SEARCHABLE_KEYS.join(', ')}`,
     );
-  // PostgreSQL's text holds no NUL, and no event attribute holds one either
+  // no indexed attribute (an address, a message type) holds a NUL: a value with one is a mistake
   if (value.includes('\0'))
     throw invalidArgument(`event ${JSON.stringify(written)}: a value cannot contain a NUL character`);
   if (key === TX_HEIGHT) {
@@ -84,12 +84,23 @@ export function parseQuery(query: string): Condition[] {
   }
 }
 
+/** The conditions on event attributes (all but tx.height), each once. */
+function attributeConditions(conditions: readonly Condition[]): Condition[] {
+  const seen = new Set<string>();
+  return conditions.filter((c) => {
+    const key = `${c.key}\0${c.value}`;
+    if (c.key === TX_HEIGHT || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Refuses a search of more distinct attribute conditions than MAX_ATTRIBUTE_CONDITIONS (repeats count once). */
 export function checkConditionCount(conditions: readonly Condition[]): void {
-  const distinct = new Set(conditions.filter((c) => c.key !== TX_HEIGHT).map((c) => `${c.key}\0${c.value}`));
-  if (distinct.size > MAX_ATTRIBUTE_CONDITIONS)
+  const distinct = attributeConditions(conditions);
+  if (distinct.length > MAX_ATTRIBUTE_CONDITIONS)
     throw invalidArgument(
-      `too many conditions: ${distinct.size} event conditions besides ${TX_HEIGHT}; at most ${MAX_ATTRIBUTE_CONDITIONS} can be searched together`,
+      `too many conditions: ${distinct.length} event conditions besides ${TX_HEIGHT}; at most ${MAX_ATTRIBUTE_CONDITIONS} can be searched together`,
     );
 }
 
@@ -147,10 +158,7 @@ export async function searchTxs(db: Queryable, req: SearchRequest): Promise<Sear
   const heights = new Set(req.conditions.filter((c) => c.key === TX_HEIGHT).map((c) => c.value));
   if (heights.size > 1) return { rows: [], total: req.countTotal ? '0' : undefined };
   const [height] = heights;
-  const seen = new Set<string>();
-  const attributes = req.conditions
-    .filter((c) => c.key !== TX_HEIGHT && !seen.has(`${c.key}\0${c.value}`) && seen.add(`${c.key}\0${c.value}`))
-    .sort((a, b) => selectivity(a) - selectivity(b));
+  const attributes = attributeConditions(req.conditions).sort((a, b) => selectivity(a) - selectivity(b));
 
   const params: unknown[] = [];
   const p = (v: unknown) => {

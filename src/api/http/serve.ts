@@ -16,8 +16,8 @@ export interface ServeOptions {
   noRoute: NoRoute;
   /**
    * How long a request may take to arrive, headers and body (default 60 s); a request still
-   * arriving then is answered 408 and its connection closed. It bounds the request, never
-   * the answer: an SSE stream lives for hours.
+   * arriving then is answered 408 and its connection closed; 0 for no limit. It bounds the
+   * request, never the answer: an SSE stream lives for hours.
    */
   requestTimeoutMs?: number;
 }
@@ -41,7 +41,8 @@ export async function serve(app: Polka, options: ServeOptions): Promise<Served> 
       requestTimeout,
       headersTimeout: requestTimeout,
       // how often Node looks for requests past their time: a few times within it
-      connectionsCheckingInterval: requestTimeout > 0 ? Math.max(100, Math.min(30_000, requestTimeout / 4)) : 30_000,
+      connectionsCheckingInterval:
+        requestTimeout > 0 ? Math.max(100, Math.min(30_000, Math.floor(requestTimeout / 4))) : 30_000,
     },
     (req, res) => void app.handler(req as Request, res, undefined as never),
   );

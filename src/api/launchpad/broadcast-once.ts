@@ -8,6 +8,7 @@
 // is taken over by the next submission.
 import type { ChainClient } from '../../chain/client.ts';
 import type { Database } from '../../db/types.ts';
+import type { Logger } from '../../internal/logger.ts';
 import { HttpError } from '../http/errors.ts';
 import { MEMPOOL_FULL_CODE, NodeRefusedError, sendTx, txHashOf } from '../http/signed-tx.ts';
 import { nodeUnavailable } from './wallet.ts';
@@ -34,7 +35,12 @@ interface Claim {
   age_ms: number;
 }
 
-export function createBroadcaster(db: Database, chain: ChainClient, options: BroadcastOnceOptions = {}) {
+export function createBroadcaster(
+  db: Database,
+  chain: ChainClient,
+  logger: Logger,
+  options: BroadcastOnceOptions = {},
+) {
   const { claimTimeoutMs = 30_000, waitMs = 20_000, pollMs = 25 } = options;
 
   /** Broadcasts as the claimant of `hash`, recording the node's verdict or dropping the claim. */
@@ -58,7 +64,8 @@ export function createBroadcaster(db: Database, chain: ChainClient, options: Bro
     }
     try {
       await db.query(`UPDATE broadcasts SET code = $2, raw_log = $3 WHERE tx_hash = $1`, [hash, code, rawLog]);
-    } catch {
+    } catch (error) {
+      logger.warn({ err: error, tx_hash: hash }, 'Could not record a broadcast verdict; answered it unrecorded');
       // the node's verdict stands whether or not it was recorded: answer it, and let the claim
       // go so that a repeat broadcasts again (the node then knows the tx) instead of waiting
       await release(hash);

@@ -132,7 +132,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
       )
       .get('/api/wallet/transactions', walletTransactions(db, wallet))
       .get('/api/wallet/prices', walletPrices(prices))
-      .post('/api/wallet/broadcast', walletBroadcast(createBroadcaster(db, wallet.chain, wallet.broadcast)));
+      .post('/api/wallet/broadcast', walletBroadcast(createBroadcaster(db, wallet.chain, logger, wallet.broadcast)));
   }
 
   let served: Served;
