@@ -24,6 +24,9 @@ export function storableJson(v: unknown): string {
   return json.includes('\\u0000') ? json.replace(JSON_NUL, '$1\\ufffd') : json;
 }
 
+/** A string as it is stored: U+FFFD for each U+0000. */
+export const storableText = (s: string): string => (s.includes('\0') ? s.replace(NUL, '\uFFFD') : s);
+
 /**
  * A parameter as it can be stored: a string with U+FFFD for each U+0000; an array (a
  * PostgreSQL array) element by element; a JSON document (any other object) as its JSON
@@ -32,7 +35,7 @@ export function storableJson(v: unknown): string {
  */
 export function storable(v: unknown): unknown {
   if (!holdsNul(v)) return v;
-  if (typeof v === 'string') return v.replace(NUL, '\uFFFD');
+  if (typeof v === 'string') return storableText(v);
   if (Array.isArray(v)) return v.map(storable);
   return storableJson(v);
 }
@@ -40,7 +43,7 @@ export function storable(v: unknown): unknown {
 /** A copied value as it can be stored: in a copied row an array is a JSON document, as any object. */
 function storableCopyValue(v: unknown): unknown {
   if (!holdsNul(v)) return v;
-  return typeof v === 'string' ? v.replace(NUL, '\uFFFD') : storableJson(v);
+  return typeof v === 'string' ? storableText(v) : storableJson(v);
 }
 
 /** Rows to copy, with storable values (a row without a U+0000 is passed as it is). */

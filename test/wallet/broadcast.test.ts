@@ -256,6 +256,23 @@ test('two API processes on one server database: 20 submissions split between the
   }
 });
 
+test('a refusal whose log holds U+0000 is recorded (as U+FFFD) and answered the same to every submission', async (ctx) => {
+  // a fee denom with a U+0000: the node's log names it
+  const tx = await signTx(ctx.devnet, 5, (from) => [send(from, from, 1n)], {
+    fee: { amount: [{ denom: 'u\0native', amount: '2000' }], gas: '200000' },
+  });
+  const first = await post(ctx.api, BROADCAST, { tx_bytes: tx.base64 });
+  assert.is(first.status, 200, JSON.stringify(first.body));
+  assert.ok(first.body.code !== 0, first.body.raw_log);
+  assert.match(first.body.raw_log, /u\uFFFDnative/);
+  const repeat = await post(ctx.api, BROADCAST, { tx_bytes: tx.base64 });
+  assert.equal(repeat.body, first.body);
+  const [row] = await ctx.t.db.query<{ raw_log: string }>('SELECT raw_log FROM broadcasts WHERE tx_hash = $1', [
+    tx.hash,
+  ]);
+  assert.is(row!.raw_log, first.body.raw_log);
+});
+
 /** Writes `head` to the server, leaves the request unfinished, and reads what it answers until it closes. */
 function unfinished(url: string, head: string): Promise<{ text: string; ms: number }> {
   const { hostname, port } = new URL(url);

@@ -7,6 +7,7 @@
 // recorded, leaves no record: the bytes may be submitted again. A claim older than `claimTimeoutMs` without a record (its process died)
 // is taken over by the next submission.
 import type { ChainClient } from '../../chain/client.ts';
+import { storableText } from '../../db/nul.ts';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { HttpError } from '../http/errors.ts';
@@ -50,7 +51,8 @@ export function createBroadcaster(
     try {
       const sent = await sendTx(chain, txBytes, 'sync');
       code = sent.code ?? 0;
-      rawLog = sent.log ?? '';
+      // as it is recorded, so that the first answer and every repeat say the same
+      rawLog = storableText(sent.log ?? '');
     } catch (error) {
       await release(hash);
       if (error instanceof NodeRefusedError)
