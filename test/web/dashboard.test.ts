@@ -155,6 +155,24 @@ if (missing && process.env.CI !== 'true') {
     await closeApi(ctx);
   });
 
+  test('on a slow network the list says it is loading, and is ready only once the API list is shown', async (ctx) => {
+    const page = await ctx.web.page();
+    // the API's own answer, held back 1.5 s as a slow network would
+    await page.route('**/api/tokens', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto(`${ctx.api.url}/`);
+    // the script has run and drawn the table at least once (the sort is set, then a frame)
+    await page.waitForSelector('th[aria-sort]');
+    await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
+    assert.is((await page.textContent('#token-rows tr.placeholder'))?.trim(), 'Loading tokens…');
+    assert.is(await page.getAttribute('body', 'data-ready'), null, 'not ready before the list is in');
+    await page.waitForSelector('body[data-ready="true"]');
+    const shown = await page.$$eval('#token-rows tr[data-address]', (trs) => trs.length);
+    assert.is(shown, (await tokensOf(ctx.api)).length);
+  });
+
   test('the list shows the API tokens, sorted by 24 h volume and by any column', async (ctx) => {
     const page = await ctx.web.page();
     await page.goto(`${ctx.api.url}/`);

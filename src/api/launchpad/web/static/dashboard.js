@@ -43,6 +43,8 @@ const flashing = new Set();
 let sort = { key: null, descending: true };
 let filter = '';
 let drawing = false;
+/** Set once the list came from the API: before that the table shows nothing of it. */
+let loaded = false;
 
 /** address → how often it was asked for: tokens whose name the index has not read yet. */
 const nameless = new Map();
@@ -139,7 +141,11 @@ function draw() {
       h(
         'tr',
         { class: 'placeholder' },
-        h('td', { colSpan: 7 }, tokens.size ? 'No token matches the filter' : 'No token yet'),
+        h(
+          'td',
+          { colSpan: 7 },
+          tokens.size ? 'No token matches the filter' : loaded ? 'No token yet' : 'Loading tokens…',
+        ),
       ),
     );
   } else {
@@ -164,7 +170,8 @@ function draw() {
     `${tokens.size} token${tokens.size === 1 ? '' : 's'}` +
     (filter ? `, ${matching} matching` : '') +
     (Math.min(matching, tokens.size) > MAX_ROWS ? `, the first ${MAX_ROWS} shown` : '');
-  document.body.dataset.ready = 'true';
+  // ready: the table shows the API's list (a draw before it came, e.g. of the sort arrows, is not)
+  if (loaded) document.body.dataset.ready = 'true';
 }
 
 function redraw() {
@@ -346,7 +353,6 @@ async function start() {
 
   // the feed first, its events held until the list is in: none is missed in between
   const held = [];
-  let loaded = false;
   connectFeed('/api/sse/feed', (name, data) => (loaded ? onEvent(name, data) : held.push([name, data])));
   for (;;) {
     try {
