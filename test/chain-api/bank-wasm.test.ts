@@ -9,8 +9,8 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ChainCtx, chainGet, closeChainApi, openChainApi } from '../helpers/chain-api.ts';
 import { assertGatewayError } from '../helpers/chain-state.ts';
-import { attr, queryClient, randomAddress, signingClient, wasmClient } from '../helpers/devnet.ts';
-import { withBlocks } from '../helpers/indexing.ts';
+import { queryClient, randomAddress, signingClient } from '../helpers/devnet.ts';
+import { launchToken, withBlocks } from '../helpers/indexing.ts';
 import { assertShape, fixture, shapeDifferences } from '../helpers/rest-shape.ts';
 
 type Ctx = ChainCtx & {
@@ -40,20 +40,11 @@ test.before(async (ctx) => {
   } finally {
     sender.client.disconnect();
   }
-  const creator = await wasmClient(ctx.devnet, 2);
-  try {
-    const created = await withBlocks(
-      ctx.devnet,
-      creator.execute(
-        ctx.devnet.contracts.launchpad,
-        { create_token: { name: 'Chain Frog', symbol: 'CFROG', image: '', description: 'for the Chain API' } },
-        [{ denom: 'unative', amount: '1000000' }],
-      ),
-    );
-    ctx.token = attr(created.events, 'wasm-token_created')[0]!.token_address!;
-  } finally {
-    creator.client.disconnect();
-  }
+  ({ token: ctx.token } = await launchToken(ctx.devnet, 2, {
+    name: 'Chain Frog',
+    symbol: 'CFROG',
+    description: 'for the Chain API',
+  }));
 });
 test.after(async (ctx) => {
   ctx.direct?.comet.disconnect();

@@ -7,7 +7,7 @@ import type { Database } from '../../src/db/types.ts';
 import type { Devnet, LedgerTrade } from '../../src/devnet/index.ts';
 import { createIndexer, type Indexer, type IndexerOptions } from '../../src/indexer/indexer.ts';
 import { createLogger, silentLogger } from '../../src/internal/logger.ts';
-import { wasmClient } from './devnet.ts';
+import { attr, wasmClient } from './devnet.ts';
 import { sleep } from './wait.ts';
 
 export function startIndexer(
@@ -45,6 +45,29 @@ export async function withBlocks<T>(devnet: Devnet, call: Promise<T>): Promise<T
     await sleep(20);
   }
   return result;
+}
+
+/**
+ * Account `index` launches a token on the launchpad (1 NATIVE sent with it): its CW20
+ * address and the height of the block that holds the launch.
+ */
+export async function launchToken(
+  devnet: Devnet,
+  index: number,
+  token: { name: string; symbol: string; image?: string; description?: string },
+): Promise<{ token: string; height: number }> {
+  const creator = await wasmClient(devnet, index);
+  try {
+    const created = await withBlocks(
+      devnet,
+      creator.execute(devnet.contracts.launchpad, { create_token: { image: '', description: '', ...token } }, [
+        { denom: 'unative', amount: '1000000' },
+      ]),
+    );
+    return { token: attr(created.events, 'wasm-token_created')[0]!.token_address!, height: created.height };
+  } finally {
+    creator.client.disconnect();
+  }
 }
 
 /**

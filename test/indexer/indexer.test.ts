@@ -10,13 +10,13 @@ import { fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
 import type { Indexer } from '../../src/indexer/indexer.ts';
 import { writeBatch } from '../../src/indexer/write-batch.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
-import { attr, startDevnet, wasmClient } from '../helpers/devnet.ts';
+import { startDevnet } from '../helpers/devnet.ts';
 import {
   assertTradesMatchLedger,
+  launchToken,
   produceTraffic,
   setOraclePrice,
   startIndexer,
-  withBlocks,
 } from '../helpers/indexing.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -231,26 +231,17 @@ test('the SSE outbox has one event per trade, launch and graduation, in chain or
 });
 
 test('chain text holding U+0000 (anyone can name a token so) is indexed as U+FFFD, and indexing goes on', async (ctx) => {
-  const creator = await wasmClient(ctx.devnet, 4);
-  try {
-    const created = await withBlocks(
-      ctx.devnet,
-      creator.execute(
-        ctx.devnet.contracts.launchpad,
-        { create_token: { name: 'Nul\0Coin', symbol: 'NULC', image: '', description: 'a\0b' } },
-        [{ denom: 'unative', amount: '1000000' }],
-      ),
-    );
-    const token = attr(created.events, 'wasm-token_created')[0]!.token_address!;
-    await produceTraffic(ctx.devnet, 3, 4); // blocks after it: the indexer must pass it
-    await ctx.indexer.waitForHeight(ctx.devnet.height(), 30_000);
-    const [row] = await ctx.t.db.query('SELECT name, symbol, description FROM tokens WHERE address = $1', [token]);
-    assert.equal(row, { name: 'Nul\uFFFDCoin', symbol: 'NULC', description: 'a\uFFFDb' });
-    const [cursor] = await ctx.t.db.query<{ last_height: number }>('SELECT last_height FROM indexer_state');
-    assert.ok(cursor!.last_height > created.height, 'the cursor is past the block of the token');
-  } finally {
-    creator.client.disconnect();
-  }
+  const { token, height } = await launchToken(ctx.devnet, 4, {
+    name: 'Nul\0Coin',
+    symbol: 'NULC',
+    description: 'a\0b',
+  });
+  await produceTraffic(ctx.devnet, 3, 4); // blocks after it: the indexer must pass it
+  await ctx.indexer.waitForHeight(ctx.devnet.height(), 30_000);
+  const [row] = await ctx.t.db.query('SELECT name, symbol, description FROM tokens WHERE address = $1', [token]);
+  assert.equal(row, { name: 'Nul\uFFFDCoin', symbol: 'NULC', description: 'a\uFFFDb' });
+  const [cursor] = await ctx.t.db.query<{ last_height: number }>('SELECT last_height FROM indexer_state');
+  assert.ok(cursor!.last_height > height, 'the cursor is past the block of the token');
 });
 
 test('a new block wakes the indexer at once (NewBlock subscription), long before the next poll', async (ctx) => {

@@ -16,8 +16,8 @@ import * as assert from 'uvu/assert';
 import type { LaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
 import { chromiumMissing, startBrowser, type WatchedBrowser } from '../helpers/browser.ts';
-import { attr, randomAddress, wasmClient } from '../helpers/devnet.ts';
-import { withBlocks } from '../helpers/indexing.ts';
+import { randomAddress, wasmClient } from '../helpers/devnet.ts';
+import { launchToken, withBlocks } from '../helpers/indexing.ts';
 import {
   type ApiCtx,
   addOldToken,
@@ -304,17 +304,7 @@ if (missing && process.env.CI !== 'true') {
     );
     await screenshot(chart, 'token-page-live.png');
 
-    const creator = await wasmClient(ctx.devnet, 4);
-    const created = await withBlocks(
-      ctx.devnet,
-      creator.execute(
-        ctx.devnet.contracts.launchpad,
-        { create_token: { name: 'Browser Test', symbol: 'BRWSR', image: '', description: '' } },
-        [{ denom: 'unative', amount: '1000000' }],
-      ),
-    );
-    creator.client.disconnect();
-    const launched = attr(created.events, 'wasm-token_created')[0]!.token_address!;
+    const { token: launched } = await launchToken(ctx.devnet, 4, { name: 'Browser Test', symbol: 'BRWSR' });
     assert.ok(
       await waitFor(async () => (await list.$(`#token-rows tr[data-address="${launched}"]`)) !== null, 10_000, 50),
       'the launch adds a row',

@@ -4,8 +4,8 @@
 // NOTHING on broadcasts' primary key), broadcasts, and records the node's code and log; every
 // other submission of the hash waits for that record and answers with it. A broadcast that
 // got no answer from the node, or found the mempool full, or whose verdict could not be
-// recorded, leaves no record: the bytes may be submitted again. A claim older than `claimTimeoutMs` without a record (its process died)
-// is taken over by the next submission.
+// recorded, leaves no record: the bytes may be submitted again. A claim older than
+// `claimTimeoutMs` without a record (its process died) is taken over by the next submission.
 import type { ChainClient } from '../../chain/client.ts';
 import { storableText } from '../../db/nul.ts';
 import type { Database } from '../../db/types.ts';
