@@ -52,6 +52,58 @@ const url = (protocols: string[]) =>
       { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
     );
 
+/**
+ * HTTP headers for the node's provider (an API key): `Name: value` pairs, one per line or
+ * separated by `;`, or a JSON object of strings. Their values are secrets: an error names
+ * the variable and the problem, never what it holds.
+ */
+const httpHeaders = z
+  .string()
+  .optional()
+  .transform((v, ctx): Record<string, string> => {
+    const text = v?.trim() ?? '';
+    if (text === '') return {};
+    const fail = (message: string) => {
+      ctx.addIssue({ code: 'custom', message, fatal: true });
+      return z.NEVER;
+    };
+    const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+    const out: Record<string, string> = {};
+    if (text.startsWith('{')) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        return fail('must be a JSON object of header names to string values, or `Name: value` pairs');
+      }
+      if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+        return fail('must be a JSON object of header names to string values');
+      for (const [name, value] of Object.entries(parsed)) {
+        if (!token.test(name) || typeof value !== 'string' || /[\r\n]/.test(value))
+          return fail(`header ${JSON.stringify(name)} needs a valid name and a one-line string value`);
+        out[name] = value;
+      }
+      return out;
+    }
+    for (const pair of text.split(/[;\n]/)) {
+      if (pair.trim() === '') continue;
+      const colon = pair.indexOf(':');
+      const name = pair.slice(0, colon).trim();
+      if (colon < 1 || !token.test(name)) return fail('must be `Name: value` pairs separated by `;` or new lines');
+      out[name] = pair.slice(colon + 1).trim();
+    }
+    return out;
+  });
+
+/** Contract addresses separated by commas or spaces. */
+const contractList = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? '').split(/[\s,]+/).filter(Boolean))
+  .refine((list) => list.every((a) => contractAddress.safeParse(a).success), {
+    message: 'must be bech32 contract addresses separated by commas',
+  });
+
 const cronExpression = z
   .string()
   .trim()
@@ -61,8 +113,27 @@ const configSchema = z.object({
   DATABASE_URL: url(['postgres:', 'postgresql:']),
   DATA_DIR: z.string().trim().min(1).default('./data'),
   CHAIN_RPC_URL: url(['http:', 'https:']),
+  CHAIN_RPC_HEADERS: httpHeaders,
+  CHAIN_RPC_CONCURRENCY: positiveInt(1).pipe(z.number().max(256, 'must be at most 256')).default(16),
+  CHAIN_RPC_TIMEOUT_MS: positiveInt(100).default(15_000),
+  CHAIN_RPC_WEBSOCKET: z.enum(['on', 'off']).default('on'),
   LAUNCHPAD_CONTRACT: contractAddress,
   AMM_CONTRACT: contractAddress,
+  CW20_CONTRACTS: contractList,
+  NATIVE_DENOM: z
+    .string()
+    .trim()
+    .regex(/^([a-zA-Z][a-zA-Z0-9/:._-]{2,127})?$/, { message: 'must be a Cosmos SDK denom (e.g. uatom)' })
+    .optional()
+    .transform((v) => v || undefined),
+  NATIVE_DECIMALS: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,2})?$/, { message: 'must be a number of decimals from 0 to 30' })
+    .optional()
+    .transform((v) => (v ? Number(v) : undefined))
+    .refine((v) => v === undefined || v <= 30, { message: 'must be a number of decimals from 0 to 30' }),
+  NATIVE_DISPLAY: optionalString,
   HOST: z.string().trim().min(1).default('127.0.0.1'),
   CHAIN_API_PORT: port.default(1317),
   LAUNCHPAD_API_PORT: port.default(3000),
@@ -76,6 +147,9 @@ const configSchema = z.object({
       message: 'must be a BIP-39 mnemonic of 12 to 24 words',
     })
     .default(DEFAULT_DEVNET_MNEMONIC),
+  DEVNET_COMET_VERSION: z
+    .enum(['0.34', '0.37', '0.38'], { message: 'must be 0.34, 0.37 or 0.38' })
+    .default('0.38'),
   DEVNET_TRADES_PER_BLOCK: z
     .string()
     .trim()
@@ -107,6 +181,20 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
+/** Variables whose values are secrets: an error about them never shows the value. */
+const SECRET = new Set(['CHAIN_RPC_HEADERS']);
+
+/** What a real chain needs that the devnet supplies by itself. */
+function realChainProblems(config: Config): string[] {
+  if (!config.CHAIN_RPC_URL) return [];
+  return (['LAUNCHPAD_CONTRACT', 'AMM_CONTRACT'] as const)
+    .filter((name) => !config[name])
+    .map(
+      (name) =>
+        `${name} is required with CHAIN_RPC_URL: the address of the chain's ${name === 'AMM_CONTRACT' ? 'AMM' : 'launchpad'} contract (the built-in devnet's addresses mean nothing on another chain)`,
+    );
+}
+
 export class ConfigError extends ServiceError {
   constructor(readonly problems: string[]) {
     super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
@@ -123,10 +211,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(
       parsed.error.issues.map((issue) => {
         const name = String(issue.path[0] ?? '(environment)');
-        const value = env[name];
-        return `${name}=${JSON.stringify(value ?? '')}: ${issue.message}`;
+        const value = SECRET.has(name) ? '(value hidden)' : JSON.stringify(env[name] ?? '');
+        return `${name}=${value}: ${issue.message}`;
       }),
     );
   }
+  const problems = realChainProblems(parsed.data);
+  if (problems.length > 0) throw new ConfigError(problems);
   return parsed.data;
 }

@@ -1,10 +1,13 @@
 // `npm start`: runs the whole service. With no configuration it uses the embedded
 // TimescaleDB in ./data and the built-in devnet, and prints where everything is.
 import { startCommand } from './cli-args.ts';
-import { ChainMismatchError } from './indexer/errors.ts';
+import { ChainMismatchError, NodeUnsuitableError } from './indexer/errors.ts';
 import { runBackfill, startService } from './service.ts';
 
-/** Exit code when the database holds the index of another chain than the node serves. */
+/**
+ * Exit code when the database holds the index of another chain than the node serves, or
+ * the node cannot serve the index (pruned below it, no block results kept).
+ */
 const EXIT_CHAIN_MISMATCH = 3;
 
 const { config, flags, logger, shutdown } = startCommand();
@@ -21,8 +24,9 @@ try {
     );
   }
 } catch (error) {
-  if (error instanceof ChainMismatchError) {
-    // not a crash: the index belongs to another chain, and serving it as this one would be wrong
+  if (error instanceof ChainMismatchError || error instanceof NodeUnsuitableError) {
+    // not a crash: the index belongs to another chain (serving it as this one would be
+    // wrong), or the node lacks what indexing needs
     logger.fatal(`Refused to start: ${error.message}`);
     await shutdown.run('refused the chain');
     process.exit(EXIT_CHAIN_MISMATCH);

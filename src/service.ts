@@ -12,11 +12,13 @@ import type { Config } from './config.ts';
 import { type Database, describeDatabase, openDatabase } from './db/index.ts';
 import { scheduleEmbeddedJobs } from './db/jobs.ts';
 import { migrate } from './db/migrate.ts';
-import { createDevnet, DEVNET_CHAIN_ID, DEVNET_CONTRACTS, type Devnet } from './devnet/index.ts';
+import { guessFromDenom, type NativeCoin, readNativeCoin } from './chain/native-coin.ts';
+import { createDevnet, DEVNET_CHAIN_ID, type Devnet } from './devnet/index.ts';
 import type { ContractAddresses } from './domain/events.ts';
 import { backfill, planBackfill } from './indexer/backfill.ts';
 import { createIndexer, type Indexer, indexSource } from './indexer/indexer.ts';
 import { createProgress } from './indexer/progress.ts';
+import { ServiceError } from './internal/errors.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
 
@@ -75,6 +77,7 @@ async function startDevnet({ config, logger, shutdown }: ServiceContext, { traff
     host: config.HOST,
     port: config.DEVNET_RPC_PORT,
     tradesPerBlock: traffic ? config.DEVNET_TRADES_PER_BLOCK : 0,
+    cometVersion: config.DEVNET_COMET_VERSION,
     dataDir: config.DATA_DIR.startsWith('memory://') ? undefined : path.join(config.DATA_DIR, 'devnet'),
     logger: logger.child({ component: 'devnet' }),
   });
@@ -90,13 +93,48 @@ export async function connectChain(
 ): Promise<{ chain: ChainClient; devnet?: Devnet; contracts: ContractAddresses }> {
   const { config, shutdown } = ctx;
   const devnet = config.CHAIN_RPC_URL ? undefined : await startDevnet(ctx, { traffic });
-  const chain = createChainClient(config.CHAIN_RPC_URL ?? devnet!.rpcUrl);
+  const chain = createChainClient(config.CHAIN_RPC_URL ?? devnet!.rpcUrl, {
+    headers: config.CHAIN_RPC_HEADERS,
+    timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
+    concurrency: config.CHAIN_RPC_CONCURRENCY,
+    onRateLimited: (ms) => ctx.logger.debug({ retry_after_ms: ms }, 'The node asked to slow down'),
+  });
   shutdown.add('chain client', () => chain.disconnect());
-  const contracts = {
-    launchpad: config.LAUNCHPAD_CONTRACT ?? DEVNET_CONTRACTS.launchpad,
-    amm: config.AMM_CONTRACT ?? DEVNET_CONTRACTS.amm,
-  };
+  // with CHAIN_RPC_URL set, loadConfig requires both addresses: the devnet's are only the devnet's
+  const contracts = devnet
+    ? devnet.contracts
+    : { launchpad: config.LAUNCHPAD_CONTRACT!, amm: config.AMM_CONTRACT! };
   return { chain, devnet, contracts };
+}
+
+/**
+ * The chain's native coin (src/chain/native-coin.ts), read from the node with a few
+ * retries; a node that cannot say refuses the start unless NATIVE_DENOM is configured.
+ */
+async function nativeCoinOf(chain: ChainClient, config: Config, logger: Logger): Promise<NativeCoin> {
+  const overrides = { denom: config.NATIVE_DENOM, decimals: config.NATIVE_DECIMALS, display: config.NATIVE_DISPLAY };
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readNativeCoin(chain, overrides);
+    } catch (error) {
+      if (attempt < 3) {
+        await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
+        continue;
+      }
+      if (config.NATIVE_DENOM) {
+        const guess = guessFromDenom(config.NATIVE_DENOM);
+        logger.warn({ err: error }, 'Could not read the native coin from the node; using NATIVE_DENOM');
+        return {
+          denom: config.NATIVE_DENOM,
+          display: config.NATIVE_DISPLAY ?? guess.display,
+          decimals: config.NATIVE_DECIMALS ?? guess.decimals,
+        };
+      }
+      throw new ServiceError(
+        `Could not read the chain's native coin from the node (${(error as Error).message}); set NATIVE_DENOM (and NATIVE_DECIMALS, NATIVE_DISPLAY) to start without it`,
+      );
+    }
+  }
 }
 
 /** Runs a backfill with a progress bar (or log lines) and a summary line; returns when done. */
@@ -124,6 +162,14 @@ export async function runBackfill(
   );
 }
 
+/** A URL as printed: without a password or query (providers put keys there). */
+function redactedUrl(url: string): string {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  if (u.search) u.search = '?…';
+  return u.toString();
+}
+
 export async function startService(ctx: ServiceContext): Promise<Service> {
   const { config, logger, shutdown } = ctx;
   const db = await startDatabase(ctx);
@@ -139,6 +185,9 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
     logger: logger.child({ component: 'indexer' }),
     pollIntervalMs: config.POLL_INTERVAL_MS,
     startHeight,
+    subscribe: config.CHAIN_RPC_WEBSOCKET === 'on',
+    fetchConcurrency: Math.max(1, Math.floor(config.CHAIN_RPC_CONCURRENCY / 2)),
+    cw20Contracts: config.CW20_CONTRACTS,
   });
   indexer.start();
   shutdown.add('indexer', () => indexer.stop());
@@ -147,7 +196,9 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
 
   // the contracts' addresses carry the chain's account prefix
   const accountPrefix = fromBech32(contracts.launchpad, 1023).prefix;
+  const native = await nativeCoinOf(chain, config, logger);
   const launchpadApi = await startLaunchpadApi({
+    native,
     db,
     logger: logger.child({ component: 'launchpad-api' }),
     host: config.HOST,
@@ -207,9 +258,12 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       { name: 'database', where: describeDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR }) },
       {
         name: 'chain',
-        where: devnet ? `built-in devnet ${devnet.chainId}, CometBFT RPC ${devnet.rpcUrl}` : `CometBFT RPC ${rpcUrl}`,
+        where: devnet
+          ? `built-in devnet ${devnet.chainId}, CometBFT ${chain.protocol} RPC ${devnet.rpcUrl}`
+          : `CometBFT ${chain.protocol} RPC ${redactedUrl(rpcUrl)}`,
       },
       { name: 'contracts', where: `launchpad ${contracts.launchpad}, AMM ${contracts.amm}` },
+      { name: 'native coin', where: `${native.display} (${native.denom}, ${native.decimals} decimals)` },
     ],
   };
 }

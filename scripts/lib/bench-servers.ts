@@ -32,6 +32,8 @@ export const launchpadBenchOptions = (db: Database) => ({
   port: 0,
   index: indexSource(db),
   rateLimit: { points: 1_000_000_000, windowSeconds: 60, trustedHops: 0 },
+  // the benchmarks index the built-in devnet, whose native coin this is
+  native: { denom: 'unative', display: 'NATIVE', decimals: 6 },
 });
 
 /** Fixed JSON bodies of a given size, made once each. */

@@ -1,5 +1,7 @@
 // Chain access through cosmjs: a CometBFT RPC client for blocks, results, status and
-// broadcast, and ABCI queries (cosmjs QueryClient extensions) for contract state.
+// broadcast, and ABCI queries (cosmjs QueryClient extensions) for contract state, over
+// the provider-grade transport of rpc-client.ts. The node's protocol version (0.34, 0.37,
+// 0.38 or 1.x) is read from its `status` (`detect()`), and the cosmjs client for it used.
 
 import { setupWasmExtension } from '@cosmjs/cosmwasm-stargate';
 import {
@@ -9,11 +11,13 @@ import {
   setupStakingExtension,
   setupTxExtension,
 } from '@cosmjs/stargate';
-import { Comet38Client, HttpClient } from '@cosmjs/tendermint-rpc';
+import { Comet1Client, Comet38Client, type CometClient, Tendermint37Client } from '@cosmjs/tendermint-rpc';
+import { type CometProtocol, protocolOf } from './node-events.ts';
+import { createRpcClient, type ProviderRpcClient, type RpcClientOptions } from './rpc-client.ts';
 
 export type ChainQueries = ReturnType<typeof createQueries>;
 
-function createQueries(comet: Comet38Client) {
+function createQueries(comet: CometClient) {
   return QueryClient.withExtensions(
     comet,
     setupAuthExtension,
@@ -24,29 +28,63 @@ function createQueries(comet: Comet38Client) {
   );
 }
 
+export interface ChainClientOptions extends RpcClientOptions {
+  /** The protocol when known beforehand (tests, a recorded chain); otherwise `detect()` reads it. */
+  protocol?: CometProtocol;
+}
+
 export interface ChainClient {
   readonly rpcUrl: string;
-  readonly comet: Comet38Client;
-  /** cosmjs's JSON-RPC client under `comet`, for calls whose raw result is wanted. */
+  /** The cosmjs client for the node's protocol (0.38's until `detect()` has read it). */
+  readonly comet: CometClient;
+  /** The node's protocol: what `detect()` read, or 0.38 before. */
+  readonly protocol: CometProtocol;
+  /** Reads the node's version from its `status` and picks the cosmjs client for it; resolves to the protocol. */
+  detect(): Promise<CometProtocol>;
+  /** One JSON-RPC call through the client's transport, for calls whose raw result is wanted. */
   rawCall<T = unknown>(method: string, params: Record<string, string | number | boolean>): Promise<T>;
   readonly queries: ChainQueries;
   /** Runs a smart query and returns the contract's JSON answer. */
   smartQuery<T = unknown>(contract: string, query: object): Promise<T>;
+  /** Requests, retries and 429s so far. */
+  readonly stats: ProviderRpcClient['stats'];
   disconnect(): void;
 }
 
-export function createChainClient(rpcUrl: string, { timeoutMs = 15_000 } = {}): ChainClient {
-  const rpc = new HttpClient(rpcUrl, timeoutMs);
-  const comet = Comet38Client.create(rpc);
+function cometFor(protocol: CometProtocol, rpc: ProviderRpcClient): CometClient {
+  if (protocol === '0.38') return Comet38Client.create(rpc);
+  if (protocol === '1') return Comet1Client.create(rpc);
+  // 0.34's block and status are 0.37's shapes (its event encoding is read in node-events.ts)
+  return Tendermint37Client.create(rpc);
+}
+
+export function createChainClient(rpcUrl: string, options: ChainClientOptions = {}): ChainClient {
+  const rpc = createRpcClient(rpcUrl, options);
+  let protocol: CometProtocol = options.protocol ?? '0.38';
+  let comet = cometFor(protocol, rpc);
+  // ABCI queries have one shape in every version: one QueryClient serves them all
   const queries = createQueries(comet);
-  let id = 0;
   return {
     rpcUrl,
-    comet,
-    rawCall: async <T>(method: string, params: Record<string, string | number | boolean>) =>
-      (await rpc.execute({ jsonrpc: '2.0', id: ++id, method, params })).result as T,
+    get comet() {
+      return comet;
+    },
+    get protocol() {
+      return protocol;
+    },
+    async detect() {
+      const status = await rpc.call<{ node_info?: { version?: string } }>('status');
+      const detected = protocolOf(String(status.node_info?.version ?? ''));
+      if (detected !== protocol) {
+        protocol = detected;
+        comet = cometFor(protocol, rpc);
+      }
+      return protocol;
+    },
+    rawCall: <T>(method: string, params: Record<string, string | number | boolean>) => rpc.call<T>(method, params),
     queries,
     smartQuery: (contract, query) => queries.wasm.queryContractSmart(contract, query),
-    disconnect: () => comet.disconnect(),
+    stats: rpc.stats,
+    disconnect: () => rpc.disconnect(),
   };
 }

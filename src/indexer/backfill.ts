@@ -7,6 +7,7 @@ import type { ContractAddresses } from '../domain/events.ts';
 import { ServiceError } from '../internal/errors.ts';
 import type { Logger } from '../internal/logger.ts';
 import { nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
+import { nodeCall } from './errors.ts';
 import { type BatchSummary, indexRange } from './index-range.ts';
 
 export interface BackfillOptions {
@@ -14,12 +15,14 @@ export interface BackfillOptions {
   chain: ChainClient;
   contracts: ContractAddresses;
   logger: Logger;
-  /** Default 1. */
+  /** Default: the lowest height the node keeps (1 on an archive node). */
   from?: number;
   /** Default: the height before the index's first block, or the node's tip for an empty index. */
   to?: number;
   maxTxsPerBatch?: number;
   fetchConcurrency?: number;
+  /** CW20 contracts followed besides the launchpad's and the AMM's tokens (CW20_CONTRACTS). */
+  cw20Contracts?: readonly string[];
   signal?: AbortSignal;
   onBatch?: (batch: BatchSummary) => void;
 }
@@ -59,13 +62,18 @@ export async function planBackfill({
   const cursor = besideLiveIndexer ? await waitForCursor(db) : await readCursor(db);
   if (besideLiveIndexer && !cursor)
     throw new BackfillRangeError('the live indexer has not started its index yet; try again once it has');
+  await nodeCall('status', () => chain.detect());
   const node = await nodeViewOf(chain);
   const tip = node.tipHeight;
-  if (cursor) await verifyChainIdentity(cursor, node);
-  const start = from ?? 1;
+  if (cursor) await verifyChainIdentity(cursor, node, db);
+  const start = from ?? node.earliestHeight;
   const end = to ?? (cursor ? cursor.firstHeight - 1 : tip);
   if (!Number.isInteger(start) || start < 1)
     throw new BackfillRangeError(`--from must be a height of 1 or more, got ${from}`);
+  if (start < node.earliestHeight)
+    throw new BackfillRangeError(
+      `--from ${start} is below the lowest height the node keeps, ${node.earliestHeight} (it prunes older blocks, or was state-synced): start at --from ${node.earliestHeight}, or point CHAIN_RPC_URL at an archive node`,
+    );
   if (end > tip) throw new BackfillRangeError(`--to ${end} is above the node's tip ${tip}`);
   if (end < start)
     throw new BackfillRangeError(
@@ -93,6 +101,7 @@ export async function backfill(options: BackfillOptions, plan?: BackfillPlan): P
     emitFeed: false,
     maxTxsPerBatch: options.maxTxsPerBatch,
     fetchConcurrency: options.fetchConcurrency,
+    cw20Contracts: options.cw20Contracts,
     signal: options.signal,
     onBatch: options.onBatch,
   });

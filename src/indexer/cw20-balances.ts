@@ -11,7 +11,19 @@ export interface Cw20WriteOptions {
   head: boolean;
   /** The tokens rows the batch inserted. */
   newTokens: readonly string[];
+  /** CW20 contracts followed besides the launchpad's and the AMM's tokens (CW20_CONTRACTS). */
+  cw20Contracts?: readonly string[];
 }
+
+/**
+ * The CW20s whose balances the index follows (docs/indexing.md "CW20 balances"): the
+ * launchpad's and the AMM's tokens (rows of `tokens`, or created by them as `cw20_tokens`
+ * records) and the contracts an operator lists. Any other contract of the chain (a cw721,
+ * another project's token) is none of the index's business.
+ */
+const FOLLOWED = (token: string, extra: string) =>
+  `(${token} = ANY(${extra}::text[]) OR EXISTS (SELECT 1 FROM tokens t WHERE t.address = ${token})
+    OR EXISTS (SELECT 1 FROM cw20_tokens c WHERE c.token = ${token} AND c.created_height IS NOT NULL))`;
 
 /** Movements as parallel arrays, for unnest: holder, token, signed amount, height. */
 function movementColumns(blocks: readonly FetchedBlock[]) {
@@ -55,29 +67,11 @@ export interface Cw20Written {
 export async function writeCw20Balances(
   tx: Queryable,
   blocks: readonly FetchedBlock[],
-  { head, newTokens }: Cw20WriteOptions,
+  { head, newTokens, cw20Contracts = [] }: Cw20WriteOptions,
 ): Promise<Cw20Written> {
   const first = blocks[0];
   const last = blocks.at(-1);
   if (!first || !last) return { holders: [], vouchingChanged: false };
-  // Only the blocks this transaction records as applied contribute their movements.
-  const moved = await tx.query<{ holder: string }>(
-    `WITH applied AS (
-       INSERT INTO cw20_applied_blocks (height) SELECT unnest($1::bigint[])
-       ON CONFLICT DO NOTHING RETURNING height
-     )
-     INSERT INTO cw20_balances AS b (holder, token, balance)
-     SELECT m.holder, m.token, sum(m.amount)
-     FROM unnest($2::text[], $3::text[], $4::numeric[], $5::bigint[]) AS m(holder, token, amount, height)
-     WHERE m.height IN (SELECT height FROM applied)
-     GROUP BY m.holder, m.token
-     HAVING sum(m.amount) <> 0
-     ORDER BY m.holder, m.token
-     ON CONFLICT (holder, token) DO UPDATE SET balance = b.balance + excluded.balance
-     RETURNING b.holder`,
-    [blocks.map((b) => b.height), ...movementColumns(blocks)],
-  );
-
   const origins = new Map<string, { height: number; holder: string }>();
   const unreadable = new Set<string>();
   for (const b of blocks) {
@@ -112,12 +106,31 @@ export async function writeCw20Balances(
       vouchingChanged = row!.added;
     }
   }
+  // Only the blocks this transaction records as applied contribute their movements.
+  const moved = await tx.query<{ holder: string }>(
+    `WITH applied AS (
+       INSERT INTO cw20_applied_blocks (height) SELECT unnest($1::bigint[])
+       ON CONFLICT DO NOTHING RETURNING height
+     )
+     INSERT INTO cw20_balances AS b (holder, token, balance)
+     SELECT m.holder, m.token, sum(m.amount)
+     FROM unnest($2::text[], $3::text[], $4::numeric[], $5::bigint[]) AS m(holder, token, amount, height)
+     WHERE m.height IN (SELECT height FROM applied) AND ${FOLLOWED('m.token', '$6')}
+     GROUP BY m.holder, m.token
+     HAVING sum(m.amount) <> 0
+     ORDER BY m.holder, m.token
+     ON CONFLICT (holder, token) DO UPDATE SET balance = b.balance + excluded.balance
+     RETURNING b.holder`,
+    [blocks.map((b) => b.height), ...movementColumns(blocks), [...cw20Contracts]],
+  );
+
   if (unreadable.size > 0) {
     const marked = await tx.query(
-      `INSERT INTO cw20_tokens AS c (token, unreadable) SELECT unnest($1::text[]), true
+      `INSERT INTO cw20_tokens AS c (token, unreadable)
+       SELECT u.token, true FROM unnest($1::text[]) AS u(token) WHERE ${FOLLOWED('u.token', '$2')}
        ON CONFLICT (token) DO UPDATE SET unreadable = true WHERE NOT c.unreadable
        RETURNING token`,
-      [[...unreadable]],
+      [[...unreadable], [...cw20Contracts]],
     );
     vouchingChanged ||= marked.length > 0;
   }

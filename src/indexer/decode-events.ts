@@ -5,9 +5,9 @@ import {
   CONTRACT_ADDRESS_ATTRIBUTE,
   LAUNCHPAD_EVENTS,
   LAUNCHPAD_ORACLE_UPDATE,
-  MSG_INDEX_ATTRIBUTE,
   SWAP_DIRECTIONS,
 } from '../chain/contract-events.ts';
+import { messageIndexes } from '../chain/node-events.ts';
 import type { ChainEvent } from '../chain/stored-events.ts';
 import type {
   ContractAddresses,
@@ -54,10 +54,6 @@ function attributeReader(event: RawEvent) {
       return BigInt(v);
     },
     contract: () => map.get(CONTRACT_ADDRESS_ATTRIBUTE),
-    msgIndex: () => {
-      const v = map.get(MSG_INDEX_ATTRIBUTE);
-      return v !== undefined && UINT.test(v) ? Number(v) : 0;
-    },
   };
 }
 
@@ -227,6 +223,7 @@ export function decodeBlockEvents(
   const result: DecodeResult = { events: [], malformed: [], oracleUpdates: [] };
   for (const tx of block.txs) {
     if (tx.code !== 0) continue; // a failed tx changed no contract state
+    let messages: number[] | undefined; // which message emitted each event, worked out once it matters
     tx.events.forEach((event, eventIndex) => {
       const oracle = event.type === LAUNCHPAD_ORACLE_UPDATE.type;
       if (!oracle && !event.type.startsWith('wasm-')) return;
@@ -238,7 +235,7 @@ export function decodeBlockEvents(
         time: block.time,
         txHash: tx.hash,
         txIndex: tx.index,
-        msgIndex: r.msgIndex(),
+        msgIndex: (messages ??= messageIndexes(tx.events))[eventIndex]!,
         eventIndex,
       };
       if (oracle) {

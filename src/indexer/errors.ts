@@ -1,12 +1,8 @@
-// The indexer's failures, by what the run loop does about them: a node that did not
-// answer is retried, a block that could not be shaped fails its batch, a moved cursor
+// The indexer's failures, by what the run loop does about them (the node's own failures
+// are typed in src/chain/errors.ts): a node that did not answer is retried, a block that could not be shaped fails its batch, a moved cursor
 // restarts from the new cursor, and another chain stops the indexer for an operator.
+import { NodeError } from '../chain/errors.ts';
 import { ServiceError } from '../internal/errors.ts';
-
-/** The node failed to answer: a separate error type so callers can tell it from a database failure. */
-export class NodeError extends ServiceError {
-  override name = 'NodeError';
-}
 
 /**
  * A block the node served that could not be shaped for the index: a node answering
@@ -26,12 +22,21 @@ export class CursorMovedError extends ServiceError {
   override name = 'CursorMovedError';
 }
 
-/** Runs a call to the node; its failure becomes a NodeError (a BlockShapeError passes: the node did answer). */
+/** The start height or the node cannot serve this index (a pruned node, no block results kept). Fatal: needs an operator. */
+export class NodeUnsuitableError extends ServiceError {
+  override name = 'NodeUnsuitableError';
+}
+
+/**
+ * Runs a call to the node: a typed node failure (src/chain/errors.ts) passes as it is, a
+ * BlockShapeError too (the node did answer), and anything else (an answer cosmjs could not
+ * read) becomes a NodeError.
+ */
 export async function nodeCall<T>(what: string, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (error) {
-    if (error instanceof BlockShapeError) throw error;
+    if (error instanceof BlockShapeError || error instanceof NodeError) throw error;
     throw new NodeError(`${what}: ${(error as Error).message}`, { cause: error });
   }
 }

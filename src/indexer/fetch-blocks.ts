@@ -5,13 +5,15 @@
 import { createHash } from 'node:crypto';
 import { toHex } from '@cosmjs/encoding';
 import type { ChainClient } from '../chain/client.ts';
+import { HeightNotAvailableError, isTransient } from '../chain/errors.ts';
 import { indexedAttributes } from '../chain/indexed-attributes.ts';
 import { type CometBlock, restBlock } from '../chain/rest-block.ts';
+import { blockEventsOf, type CometProtocol, readEvents, type WireBlockResults } from '../chain/node-events.ts';
 import { packEvents } from '../chain/stored-events.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
 import type { ContractAddresses } from '../domain/events.ts';
 import { type Cw20Changes, decodeCw20 } from './decode-cw20.ts';
-import { type DecodeResult, decodeBlockEvents, type RawEvent, type RawTx } from './decode-events.ts';
+import { type DecodeResult, decodeBlockEvents, type RawTx } from './decode-events.ts';
 import { BlockShapeError } from './errors.ts';
 
 export interface FetchedTx {
@@ -46,35 +48,14 @@ export interface FetchedBlock {
   rest: object;
 }
 
-/** CometBFT 0.38 `block_results`, as the node sends it. */
-export interface BlockResultsJson {
-  txs_results:
-    | null
-    | {
-        code?: number;
-        codespace?: string;
-        log?: string;
-        gas_wanted?: string;
-        gas_used?: string;
-        events?: null | { type: string; attributes?: null | { key?: string | null; value?: string | null }[] }[];
-      }[];
-}
-
 const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
 
-/** A tx result's events as the node sent them, normalised in place (absent attributes and values). */
-export function normaliseTxEvents(raw: NonNullable<BlockResultsJson['txs_results']>[number]['events']): RawEvent[] {
-  const events = raw ?? [];
-  for (const e of events) {
-    if (!e.attributes) e.attributes = [];
-    for (const a of e.attributes) {
-      // CometBFT leaves empty strings out of its JSON (e.g. the fee of a zero-fee tx)
-      if (a.key == null) a.key = '';
-      if (a.value == null) a.value = '';
-    }
-  }
-  return events as RawEvent[];
-}
+/**
+ * Where a block's own events (begin and end block, outside any tx: a contract called by
+ * governance or a cron module) stand among its txs: after them, as tx index 65535, with the
+ * block's hash as their tx hash (docs/real-chains.md "Block events").
+ */
+export const BLOCK_EVENTS_TX_INDEX = 65_535;
 
 export async function fetchBlock(
   chain: ChainClient,
@@ -85,10 +66,10 @@ export async function fetchBlock(
   // adaptor re-creates every event attribute and costs ~60 µs per tx on full blocks.
   const [response, results] = await Promise.all([
     chain.comet.block(height),
-    chain.rawCall<BlockResultsJson>('block_results', { height: String(height) }),
+    chain.rawCall<WireBlockResults>('block_results', { height: String(height) }),
   ]);
   try {
-    return shapeBlock(height, response, results, contracts);
+    return shapeBlock(height, response, results, contracts, chain.protocol);
   } catch (error) {
     throw new BlockShapeError(`block ${height}: ${(error as Error).message}`, { cause: error });
   }
@@ -97,8 +78,9 @@ export async function fetchBlock(
 function shapeBlock(
   height: number,
   response: CometBlock,
-  results: BlockResultsJson,
+  results: WireBlockResults,
   contracts: ContractAddresses,
+  protocol: CometProtocol,
 ): FetchedBlock {
   const { block } = response;
   const txResults = results.txs_results ?? [];
@@ -110,7 +92,7 @@ function shapeBlock(
   const raw: RawTx[] = [];
   const txs = block.txs.map((bytes, index): FetchedTx => {
     const r = txResults[index]!;
-    const events = normaliseTxEvents(r.events);
+    const events = readEvents(r.events, protocol);
     const hash = createHash('sha256').update(bytes).digest('hex').toUpperCase();
     const code = r.code ?? 0;
     raw.push({ hash, index, code, events });
@@ -127,9 +109,12 @@ function shapeBlock(
       attributes: indexedAttributes(events),
     };
   });
+  const hash = upperHex(response.blockId.hash);
+  const blockEvents = blockEventsOf(results, protocol);
+  if (blockEvents.length > 0) raw.push({ hash, index: BLOCK_EVENTS_TX_INDEX, code: 0, events: blockEvents });
   return {
     height,
-    hash: upperHex(response.blockId.hash),
+    hash,
     lastBlockHash: block.header.lastBlockId ? upperHex(block.header.lastBlockId.hash) : '',
     time,
     timeRfc3339: protoTimestamp(headerTime, nanosOf(headerTime)),
@@ -142,7 +127,31 @@ function shapeBlock(
   };
 }
 
-/** Fetches heights [from, to] with up to `concurrency` requests in flight; resolves in height order. */
+/**
+ * A block read again by itself when its node calls fail in a way worth repeating: a
+ * transport failure or rate limit the RPC client gave up on, or a height the answering
+ * backend has not reached yet (a load balancer's lagging backend). The others of its
+ * batch are not read again.
+ */
+async function fetchWithRetries(
+  chain: ChainClient,
+  height: number,
+  contracts: ContractAddresses,
+  attempts = 3,
+): Promise<FetchedBlock> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetchBlock(chain, height, contracts);
+    } catch (error) {
+      const again =
+        isTransient(error) || (error instanceof HeightNotAvailableError && error.reason === 'ahead');
+      if (!again || attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+    }
+  }
+}
+
+/** Fetches heights [from, to] with up to `concurrency` heights in flight; resolves in height order. */
 export async function fetchBlocks(
   chain: ChainClient,
   from: number,
@@ -152,8 +161,15 @@ export async function fetchBlocks(
 ): Promise<FetchedBlock[]> {
   const out: FetchedBlock[] = new Array(to - from + 1);
   let next = from;
+  let failed = false;
   const worker = async () => {
-    for (let h = next++; h <= to; h = next++) out[h - from] = await fetchBlock(chain, h, contracts);
+    try {
+      for (let h = next++; h <= to && !failed; h = next++)
+        out[h - from] = await fetchWithRetries(chain, h, contracts);
+    } catch (error) {
+      failed = true; // the other workers take no new height
+      throw error;
+    }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, to - from + 1) }, worker));
   return out;

@@ -5,7 +5,7 @@ import type { ChainClient } from '../chain/client.ts';
 import { type Database, DatabaseError } from '../db/types.ts';
 import type { ContractAddresses, DomainEvent } from '../domain/events.ts';
 import type { Logger } from '../internal/logger.ts';
-import { NodeError, nodeCall } from './errors.ts';
+import { nodeCall } from './errors.ts';
 import { type FetchedBlock, fetchBlocks } from './fetch-blocks.ts';
 import { type WriteOptions, type WriteResult, writeBatch } from './write-batch.ts';
 
@@ -31,22 +31,6 @@ export interface RangeOptions extends Omit<WriteOptions, 'faultPoint'> {
   onBatch?: (summary: BatchSummary) => void;
 }
 
-/**
- * A node call retried twice (after 250 ms, then 500 ms) when the node did not answer: a
- * dropped keep-alive connection or a brief hiccup should not fail a whole backfill. What
- * still fails is a NodeError for the caller (the live indexer retries with backoff).
- */
-async function withRetries<T>(call: () => Promise<T>, attempts = 3): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await call();
-    } catch (error) {
-      if (!(error instanceof NodeError) || attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250 * attempt));
-    }
-  }
-}
-
 /** Batches sized so each holds about `maxTxs` transactions: few blocks when blocks are full. */
 function createChunker(
   chain: ChainClient,
@@ -58,9 +42,7 @@ function createChunker(
   let blocksPerFetch = Math.min(10, maxBlocks); // until the first blocks show how full they are
   return async (from: number, to: number): Promise<FetchedBlock[]> => {
     const last = Math.min(to, from + blocksPerFetch - 1);
-    const blocks = await withRetries(() =>
-      nodeCall(`blocks ${from}-${last}`, () => fetchBlocks(chain, from, last, contracts, concurrency)),
-    );
+    const blocks = await nodeCall(`blocks ${from}-${last}`, () => fetchBlocks(chain, from, last, contracts, concurrency));
     const txsPerBlock = Math.max(1, blocks.reduce((n, b) => n + b.txs.length, 0) / blocks.length);
     blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
     return blocks;
@@ -111,7 +93,13 @@ export async function indexRange(from: number, to: number, options: RangeOptions
         writeBatch(
           tx,
           { blocks, events },
-          { moveCursor: options.moveCursor, emitFeed: options.emitFeed, bulk, faultPoint: options.faultPoint },
+          {
+            moveCursor: options.moveCursor,
+            emitFeed: options.emitFeed,
+            bulk,
+            faultPoint: options.faultPoint,
+            cw20Contracts: options.cw20Contracts,
+          },
         ),
       );
     // At the head of the index nothing can be stored yet, so bulk COPY is safe there; if a

@@ -8,8 +8,16 @@ import { type Database, DatabaseError } from '../db/types.ts';
 import type { ContractAddresses } from '../domain/events.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { Logger } from '../internal/logger.ts';
-import { type Cursor, nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
-import { ChainMismatchError, CursorMovedError, NodeError, nodeCall } from './errors.ts';
+import { type Cursor, type NodeView, nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
+import {
+  HeightNotAvailableError,
+  NodeBehindError,
+  NodeError,
+  NodeUnreachableError,
+  RateLimitedError,
+  ResultsNotKeptError,
+} from '../chain/errors.ts';
+import { ChainMismatchError, CursorMovedError, NodeUnsuitableError, nodeCall } from './errors.ts';
 import { type BatchSummary, indexRange } from './index-range.ts';
 import { createIndexerStatus, type IndexerStatus } from './status.ts';
 import { createMetadataFetcher } from './token-metadata.ts';
@@ -28,6 +36,8 @@ export interface IndexerOptions {
   maxBlocksPerBatch?: number;
   maxTxsPerBatch?: number;
   fetchConcurrency?: number;
+  /** CW20 contracts followed besides the launchpad's and the AMM's tokens (CW20_CONTRACTS). */
+  cw20Contracts?: readonly string[];
   /** Retry delays after a failure (exponential with jitter); default 500 ms to 30 s. */
   retryMs?: { min: number; max: number };
   /** Test hook: throw from here to crash the indexer mid-batch. */
@@ -67,25 +77,61 @@ function logBatch(logger: Logger, batch: BatchSummary, tip: number | null) {
   );
 }
 
+const ARCHIVE_HINT = 'point CHAIN_RPC_URL at a node that keeps them (an archive node)';
+
+/**
+ * Refuses a node that cannot serve the next height to index: one that pruned it (its
+ * lowest height is above), or that keeps no block results (CometBFT's
+ * `discard_abci_responses`, or a state-synced node without them).
+ */
+async function checkNodeServes(chain: ChainClient, node: NodeView, next: number, what: string): Promise<void> {
+  if (next < node.earliestHeight) {
+    throw new NodeUnsuitableError(
+      `${what} is ${next}, but the node's lowest height is ${node.earliestHeight} (it prunes older blocks, or was state-synced): set START_HEIGHT to ${node.earliestHeight} or more, or ${ARCHIVE_HINT}`,
+    );
+  }
+  const probe = Math.min(next, node.tipHeight);
+  if (probe < node.earliestHeight) return;
+  try {
+    await nodeCall(`block_results ${probe}`, () => chain.rawCall('block_results', { height: String(probe) }));
+  } catch (error) {
+    if (error instanceof ResultsNotKeptError)
+      throw new NodeUnsuitableError(
+        `the node keeps no block results (${error.message}); the index needs every block's results: ${ARCHIVE_HINT}, or one run without discard_abci_responses`,
+      );
+    if (error instanceof HeightNotAvailableError && error.reason === 'pruned')
+      throw new NodeUnsuitableError(`${what} is ${next}, but ${error.message}: ${ARCHIVE_HINT}`);
+    throw error;
+  }
+}
+
 /**
  * Where indexing resumes: the stored cursor once the node is shown to serve its chain,
  * or, for a new index, just before the start height (default: the node's tip).
  */
 async function startingCursor(
   db: Database,
-  node: Awaited<ReturnType<typeof nodeViewOf>>,
+  chain: ChainClient,
+  node: NodeView,
   startHeight: IndexerOptions['startHeight'],
   logger: Logger,
 ): Promise<Pick<Cursor, 'chainId' | 'lastHeight' | 'lastBlockTime'>> {
   const cursor = await readCursor(db);
   if (cursor) {
-    await verifyChainIdentity(cursor, node);
+    await verifyChainIdentity(cursor, node, db);
+    if (cursor.lastHeight < node.tipHeight)
+      await checkNodeServes(chain, node, cursor.lastHeight + 1, "the index's next height");
     return cursor;
   }
-  const start = (typeof startHeight === 'function' ? startHeight(node.chainId) : startHeight) ?? node.tipHeight;
+  const configured = typeof startHeight === 'function' ? startHeight(node.chainId) : startHeight;
+  const start = configured ?? node.tipHeight;
   if (start > node.tipHeight + 1)
-    throw new ChainMismatchError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
-  logger.info({ chain_id: node.chainId, start_height: start, tip: node.tipHeight }, 'Started a new index');
+    throw new NodeUnsuitableError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
+  await checkNodeServes(chain, node, start, configured === undefined ? "the node's tip" : 'START_HEIGHT');
+  logger.info(
+    { chain_id: node.chainId, start_height: start, tip: node.tipHeight, protocol: chain.protocol },
+    'Started a new index',
+  );
   return { chainId: node.chainId, lastHeight: start - 1, lastBlockTime: new Date(0) };
 }
 
@@ -130,6 +176,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
       maxBlocksPerBatch: options.maxBlocksPerBatch,
       maxTxsPerBatch: options.maxTxsPerBatch,
       fetchConcurrency: options.fetchConcurrency,
+      cw20Contracts: options.cw20Contracts,
       signal: controller.signal,
       faultPoint: options.faultPoint,
       onBatch: (batch) => {
@@ -144,9 +191,12 @@ export function createIndexer(options: IndexerOptions): Indexer {
   }
 
   async function prepare(): Promise<void> {
+    const before = chain.protocol;
+    const protocol = await nodeCall('status', () => chain.detect());
+    if (protocol !== before) logger.info({ protocol }, 'Read the node\'s protocol version');
     const node = await nodeViewOf(chain);
     tracker.setTip(node.tipHeight);
-    tracker.advance(await startingCursor(db, node, options.startHeight, logger));
+    tracker.advance(await startingCursor(db, chain, node, options.startHeight, logger));
   }
 
   function subscribeToBlocks() {
@@ -166,15 +216,22 @@ export function createIndexer(options: IndexerOptions): Indexer {
    */
   async function recover(error: unknown): Promise<boolean> {
     const message = (error as Error).message;
-    if (error instanceof ChainMismatchError) {
+    if (error instanceof ChainMismatchError || error instanceof NodeUnsuitableError) {
       setState('failed', message);
       checkDone(error);
       return false;
     }
     checkDone(); // an outage is retried; it does not decide anything
-    prepared = false; // the node may come back as another chain: check identity again
-    if (error instanceof NodeError) {
-      setState('node_unreachable', message);
+    if (error instanceof NodeBehindError || (error instanceof HeightNotAvailableError && error.reason === 'ahead')) {
+      setState('lagging', message);
+    } else if (error instanceof HeightNotAvailableError) {
+      setState('node_pruned', message);
+    } else if (error instanceof RateLimitedError) {
+      setState('rate_limited', message);
+    } else if (error instanceof NodeError) {
+      // the node may come back as another chain (or another version): check again
+      if (error instanceof NodeUnreachableError || error.name === 'NodeError') prepared = false;
+      setState(error instanceof NodeUnreachableError ? 'node_unreachable' : 'node_error', message);
     } else if (error instanceof DatabaseError && error.unavailable) {
       setState('database_unavailable', message);
       await writer.drop();
@@ -220,9 +277,14 @@ export function createIndexer(options: IndexerOptions): Indexer {
             prepared = true;
             checkDone();
           }
-          const tip = await nodeCall('status', () => chain.comet.status());
-          tracker.setTip(tip.syncInfo.latestBlockHeight);
-          await catchUp(tip.syncInfo.latestBlockHeight);
+          const tip = (await nodeCall('status', () => chain.comet.status())).syncInfo.latestBlockHeight;
+          tracker.setTip(tip);
+          const indexed = status.indexedHeight ?? 0;
+          if (tip < indexed) {
+            // a backend of a load balancer that is behind the one that served the index
+            throw new NodeBehindError(`the node answered height ${tip}, behind the index at ${indexed}: waiting`);
+          }
+          await catchUp(tip);
           setState('live'); // also clears the error of a batch that failed before
           void metadata.run(); // new tokens, and retries that have come due
           backoff.reset();

@@ -10,6 +10,10 @@ export type IndexerState =
   | 'syncing'
   | 'live'
   | 'node_unreachable'
+  | 'node_error'
+  | 'rate_limited'
+  | 'lagging'
+  | 'node_pruned'
   | 'database_unavailable'
   | 'failed'
   | 'stopped';
@@ -58,10 +62,19 @@ export function createIndexerStatus(logger: Logger) {
       // one line per change of state: the same outage with another message is not news
       if (previous === state) return void logger.debug({ state, err: error }, 'Stayed in the same state');
       if (state === 'node_unreachable') logger.warn({ err: error }, 'Lost the node; retrying with backoff');
+      else if (state === 'node_error') logger.warn({ err: error }, 'The node answered with an error; retrying with backoff');
+      else if (state === 'rate_limited') logger.warn({ err: error }, 'The node asked to slow down; waiting as it said');
+      else if (state === 'lagging') logger.warn({ err: error }, 'The node is behind the index; waiting for it');
+      else if (state === 'node_pruned')
+        logger.error({ err: error }, 'The node no longer has the blocks to index; retrying with backoff');
       else if (state === 'database_unavailable')
         logger.warn({ err: error }, 'Lost the database; retrying with backoff');
       else if (state === 'failed') logger.error({ err: error }, 'Stopped indexing: an operator is needed');
-      else if (previous === 'node_unreachable' || previous === 'database_unavailable')
+      else if (
+        ['node_unreachable', 'node_error', 'rate_limited', 'lagging', 'node_pruned', 'database_unavailable'].includes(
+          previous,
+        )
+      )
         logger.info({ state }, 'Recovered; indexing again');
     },
 

@@ -31,6 +31,8 @@ export interface WriteOptions {
   bulk?: boolean;
   /** Write SSE outbox rows (live indexing; a backfill of history does not). */
   emitFeed: boolean;
+  /** CW20 contracts followed besides the launchpad's and the AMM's tokens (CW20_CONTRACTS). */
+  cw20Contracts?: readonly string[];
   /** Test hook: called between statements to simulate a crash mid-batch. */
   faultPoint?: (step: string) => void;
 }
@@ -196,7 +198,7 @@ async function writeTokens(tx: Queryable, events: readonly DomainEvent[]): Promi
 export async function writeBatch(
   tx: Queryable,
   batch: Batch,
-  { moveCursor, emitFeed, bulk = false, faultPoint }: WriteOptions,
+  { moveCursor, emitFeed, bulk = false, faultPoint, cw20Contracts }: WriteOptions,
 ): Promise<WriteResult> {
   const first = batch.blocks[0];
   const last = batch.blocks.at(-1);
@@ -211,7 +213,11 @@ export async function writeBatch(
   if (thresholdsStale)
     await tx.query(`UPDATE tokens SET threshold_stale = true WHERE source = 'launchpad' AND NOT graduated`);
   faultPoint?.('tokens');
-  const balances = await writeCw20Balances(tx, batch.blocks, { head: moveCursor, newTokens });
+  const balances = await writeCw20Balances(tx, batch.blocks, {
+    head: moveCursor,
+    newTokens,
+    cw20Contracts,
+  });
   faultPoint?.('cw20-balances');
   const tradeList = batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
   const trades = await writeTrades(tx, tradeList, { ignoreDuplicates: !bulk });

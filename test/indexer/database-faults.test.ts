@@ -120,6 +120,7 @@ if (!serverUrl) {
         port: 0,
         rateLimit: { points: 1_000_000, windowSeconds: 60, trustedHops: 0 },
         index: { position: () => readCursor(db), live: () => running!.indexer.status() },
+        native: { denom: 'unative', display: 'NATIVE', decimals: 6 },
       });
       await running.indexer.waitForHeight(devnet.height(), 30_000);
       step('indexed');

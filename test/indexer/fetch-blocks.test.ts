@@ -6,7 +6,8 @@ import * as assert from 'uvu/assert';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { indexedAttributes } from '../../src/chain/indexed-attributes.ts';
 import { packEvents, unpackEvents } from '../../src/chain/stored-events.ts';
-import { type BlockResultsJson, fetchBlocks, normaliseTxEvents } from '../../src/indexer/fetch-blocks.ts';
+import { readEvents, type WireBlockResults } from '../../src/chain/node-events.ts';
+import { fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
 import { startDevnet } from '../helpers/devnet.ts';
 import { produceTraffic } from '../helpers/indexing.ts';
 
@@ -20,11 +21,11 @@ const results = JSON.parse(`{"txs_results":[{"code":0,"events":[
   {"type":"transfer","attributes":[{"key":"recipient","value":"native1a","index":true},{"key":"recipient","index":true}]},
   {"type":"message","attributes":[{"key":"sender","value":"native1payer","index":true}]},
   {"type":"coin_spent"}
-]}]}`) as BlockResultsJson;
+]}]}`) as WireBlockResults;
 
 test('omitted values and keys are empty strings, stored and indexed as such', () => {
-  const events = normaliseTxEvents(results.txs_results![0]!.events);
-  assert.equal(events[0]!.attributes[0], { key: 'fee', value: '', index: true });
+  const events = readEvents(results.txs_results![0]!.events, '0.38');
+  assert.equal(events[0]!.attributes[0], { key: 'fee', value: '' });
   assert.equal(events[2]!.attributes[2]!.key, '');
   assert.equal(events[5]!.attributes, [], 'an event without attributes has none');
   const stored = unpackEvents(packEvents(events));
@@ -37,7 +38,7 @@ test('omitted values and keys are empty strings, stored and indexed as such', ()
 });
 
 test('the attribute index keeps each indexed (type.key, value) of a tx once, in order of first appearance', () => {
-  const events = normaliseTxEvents(JSON.parse(JSON.stringify(results.txs_results![0]!.events)));
+  const events = readEvents(results.txs_results![0]!.events, '0.38');
   assert.equal(indexedAttributes(events), [
     ['message.action', '/cosmos.bank.v1beta1.MsgSend'],
     ['message.sender', 'native1payer'],

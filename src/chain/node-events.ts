@@ -1,0 +1,98 @@
+// Events as a node sends them, in every CometBFT protocol version in use, read into one
+// plain-text form (docs/real-chains.md "Protocol versions"): Tendermint 0.34 encodes each
+// attribute's key and value in base64, 0.37 and later send text; 0.34 and 0.37 report a
+// block's own events as `begin_block_events` and `end_block_events`, 0.38 and 1.x as
+// `finalize_block_events`. Which message of a tx emitted an event is its `msg_index`
+// attribute on SDK 0.50+, and the `message` event that opens each message before that.
+import { MSG_INDEX_ATTRIBUTE } from './contract-events.ts';
+import type { ChainEvent } from './stored-events.ts';
+
+/** The CometBFT RPC protocol a node speaks, from its `node_info.version`. */
+export type CometProtocol = '0.34' | '0.37' | '0.38' | '1';
+
+/**
+ * The protocol of a node's version string ("0.34.27", "v0.37.4", "0.38.17", "1.0.1",
+ * "0.34.24-terra.1"); a version this service does not know is read as 0.38's successor
+ * shapes when 1.x or later, and as 0.37 otherwise (what cosmjs's connectComet does).
+ */
+export function protocolOf(version: string): CometProtocol {
+  const m = /^v?(\d+)\.(\d+)/.exec(version.trim());
+  if (!m) return '0.37';
+  const major = Number(m[1]);
+  const minor = Number(m[2]);
+  if (major >= 1) return '1';
+  if (minor <= 34) return '0.34';
+  if (minor === 37) return '0.37';
+  return minor >= 38 ? '0.38' : '0.37';
+}
+
+/** An event as any version sends it (attributes may be absent, keys and values null). */
+export interface WireEvent {
+  type: string;
+  attributes?: null | { key?: string | null; value?: string | null; index?: boolean }[];
+}
+
+const fromBase64Text = (s: string | null | undefined) => (s ? Buffer.from(s, 'base64').toString('utf8') : '');
+
+/** Events in plain text whatever the wire form (base64 in 0.34); absent keys and values are ''. */
+export function readEvents(events: readonly WireEvent[] | null | undefined, protocol: CometProtocol): ChainEvent[] {
+  if (!events) return [];
+  const base64 = protocol === '0.34';
+  return events.map((e) => ({
+    type: e.type,
+    attributes: (e.attributes ?? []).map((a) =>
+      base64 ? { key: fromBase64Text(a.key), value: fromBase64Text(a.value) } : { key: a.key ?? '', value: a.value ?? '' },
+    ),
+  }));
+}
+
+/** One tx's result in `block_results` (every version's field set). */
+export interface WireTxResult {
+  code?: number;
+  codespace?: string;
+  log?: string;
+  data?: string | null;
+  gas_wanted?: string;
+  gas_used?: string;
+  events?: WireEvent[] | null;
+}
+
+/** `block_results` of any version. */
+export interface WireBlockResults {
+  height?: string;
+  txs_results?: WireTxResult[] | null;
+  begin_block_events?: WireEvent[] | null;
+  end_block_events?: WireEvent[] | null;
+  finalize_block_events?: WireEvent[] | null;
+}
+
+/** A block's own events (outside its txs) in the order they happened: begin block, then end block. */
+export function blockEventsOf(results: WireBlockResults, protocol: CometProtocol): ChainEvent[] {
+  if (results.finalize_block_events) return readEvents(results.finalize_block_events, protocol);
+  return [...readEvents(results.begin_block_events, protocol), ...readEvents(results.end_block_events, protocol)];
+}
+
+/**
+ * The index of the message that emitted each event of a tx: the `msg_index` attribute when
+ * the chain sends it (SDK 0.50+); before that, the `message` event whose first attribute
+ * is `action`, which the SDK emits first for each message (0.45 to 0.47), opens the next
+ * message. Events before the first message (the ante handler's fee and signature events)
+ * are given 0.
+ */
+export function messageIndexes(events: readonly ChainEvent[]): number[] {
+  const out = new Array<number>(events.length);
+  const tagged = events.some((e) => e.attributes.some((a) => a.key === MSG_INDEX_ATTRIBUTE));
+  if (tagged) {
+    events.forEach((e, i) => {
+      const v = e.attributes.find((a) => a.key === MSG_INDEX_ATTRIBUTE)?.value;
+      out[i] = v !== undefined && /^\d+$/.test(v) ? Number(v) : 0;
+    });
+    return out;
+  }
+  let current = -1;
+  events.forEach((e, i) => {
+    if (e.type === 'message' && e.attributes[0]?.key === 'action') current++;
+    out[i] = Math.max(0, current);
+  });
+  return out;
+}

@@ -1,0 +1,182 @@
+// The JSON-RPC transport to a CometBFT node, made for public RPC providers
+// (docs/real-chains.md "What a provider must offer"): at most `concurrency` requests in
+// flight; a timeout for the first byte and then for each pause of the body, so a block's
+// results of many megabytes arrive as long as they keep coming; one failed request retried
+// by itself with backoff; a 429 honoured with its `Retry-After` by every request; headers a
+// provider needs (an API key) sent and never logged. Failures are typed (errors.ts).
+// cosmjs's clients run on it through its RpcClient interface.
+import type { JsonRpcRequest, JsonRpcSuccessResponse } from '@cosmjs/json-rpc';
+import type { RpcClient } from '@cosmjs/tendermint-rpc';
+import { createBackoff, sleep } from '../internal/backoff.ts';
+import { isTransient, NodeError, NodeUnreachableError, RateLimitedError, RpcError, rpcFailure } from './errors.ts';
+
+export interface RpcClientOptions {
+  /** Headers sent with every request (e.g. an API key); kept out of logs and errors. */
+  headers?: Record<string, string>;
+  /** The longest wait for the answer to start, and for each pause in a long answer (ms). Default 15 s. */
+  timeoutMs?: number;
+  /** Requests in flight at once. Default 16. */
+  concurrency?: number;
+  /** Attempts of one request before its failure is the caller's (transient failures only). Default 5. */
+  attempts?: number;
+  /** First retry delay (ms), doubling to `maxRetryMs`. */
+  minRetryMs?: number;
+  maxRetryMs?: number;
+  /** Called when the provider asks to slow down. */
+  onRateLimited?: (retryAfterMs: number) => void;
+}
+
+export interface ProviderRpcClient extends RpcClient {
+  /** Runs one call (retried as the options say) and returns its `result`. */
+  call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  readonly stats: { requests: number; retries: number; rateLimited: number };
+}
+
+/** `Retry-After` in ms: seconds, or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
+
+/** A body read with an idle timeout: each chunk must come within `timeoutMs` of the last. */
+async function readBody(response: Response, timeoutMs: number, abort: () => void): Promise<string> {
+  if (!response.body) return '';
+  const decoder = new TextDecoder();
+  const reader = response.body.getReader();
+  let text = '';
+  let timer = setTimeout(abort, timeoutMs);
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      clearTimeout(timer);
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      timer = setTimeout(abort, timeoutMs);
+    }
+    return text + decoder.decode();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A tiny counting semaphore: at most `limit` holders at once, the others queued in order. */
+function createSemaphore(limit: number) {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return {
+    async acquire(): Promise<() => void> {
+      if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+      else active++;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const next = queue.shift();
+        if (next) next();
+        else active--;
+      };
+    },
+  };
+}
+
+export function createRpcClient(url: string, options: RpcClientOptions = {}): ProviderRpcClient {
+  const timeoutMs = options.timeoutMs ?? 15_000;
+  const attempts = options.attempts ?? 5;
+  const headers = { 'Content-Type': 'application/json', ...options.headers };
+  const semaphore = createSemaphore(options.concurrency ?? 16);
+  const stats = { requests: 0, retries: 0, rateLimited: 0 };
+  // a 429 holds back every request of this client until the provider's wait is over
+  let pausedUntil = 0;
+  let nextId = 0;
+  let closed = false;
+
+  /** One HTTP round trip: the JSON-RPC answer, or a typed failure. */
+  async function once(request: JsonRpcRequest): Promise<JsonRpcSuccessResponse> {
+    const what = String(request.method);
+    const controller = new AbortController();
+    const abort = () => controller.abort(new NodeUnreachableError(`${what}: no answer within ${timeoutMs} ms`));
+    const firstByte = setTimeout(abort, timeoutMs);
+    let response: Response;
+    let body: string;
+    try {
+      stats.requests++;
+      response = await fetch(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(request),
+        signal: controller.signal,
+      });
+      clearTimeout(firstByte);
+      body = await readBody(response, timeoutMs, abort);
+    } catch (error) {
+      clearTimeout(firstByte);
+      if (controller.signal.aborted && controller.signal.reason instanceof NodeError) throw controller.signal.reason;
+      const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+      throw new NodeUnreachableError(`${what}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    }
+    if (response.status === 429) {
+      const wait = retryAfterMs(response.headers.get('retry-after'));
+      stats.rateLimited++;
+      throw new RateLimitedError(`${what}: the node answered 429 (rate limited)`, wait ?? -1);
+    }
+    let parsed: { result?: unknown; error?: { code?: number; message?: string; data?: unknown } } | undefined;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      parsed = undefined;
+    }
+    // CometBFT answers a JSON-RPC error with HTTP 500 and the error in the body
+    if (parsed && typeof parsed === 'object' && parsed.error) throw rpcFailure(what, parsed.error);
+    if (response.status >= 500)
+      throw new NodeUnreachableError(`${what}: the node answered HTTP ${response.status}`);
+    if (response.status >= 400)
+      throw new RpcError(
+        `${what}: the node refused the request with HTTP ${response.status}${response.status === 401 || response.status === 403 ? ' (does it need CHAIN_RPC_HEADERS?)' : ''}`,
+        response.status,
+      );
+    if (!parsed || typeof parsed !== 'object' || !('result' in parsed))
+      throw new NodeUnreachableError(`${what}: the node's answer is not JSON-RPC (HTTP ${response.status})`);
+    return parsed as JsonRpcSuccessResponse;
+  }
+
+  async function execute(request: JsonRpcRequest): Promise<JsonRpcSuccessResponse> {
+    if (closed) throw new NodeUnreachableError(`${String(request.method)}: the client is closed`);
+    const backoff = createBackoff(options.minRetryMs ?? 250, options.maxRetryMs ?? 10_000);
+    for (let attempt = 1; ; attempt++) {
+      const release = await semaphore.acquire();
+      try {
+        const wait = pausedUntil - Date.now();
+        if (wait > 0) await sleep(wait);
+        return await once(request);
+      } catch (error) {
+        if (!isTransient(error) || attempt >= attempts || closed) throw error;
+        let delay = backoff.next();
+        if (error instanceof RateLimitedError) {
+          if (error.retryAfterMs >= 0) delay = Math.max(error.retryAfterMs, 50);
+          pausedUntil = Math.max(pausedUntil, Date.now() + delay);
+          options.onRateLimited?.(delay);
+        }
+        stats.retries++;
+        release();
+        await sleep(delay);
+      } finally {
+        release();
+      }
+    }
+  }
+
+  return {
+    execute,
+    async call<T>(method: string, params: Record<string, unknown> = {}) {
+      const response = await execute({ jsonrpc: '2.0', id: ++nextId, method, params: params as never });
+      return response.result as T;
+    },
+    disconnect() {
+      closed = true;
+    },
+    stats,
+  };
+}
