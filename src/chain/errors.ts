@@ -6,6 +6,8 @@ import { ServiceError } from '../internal/errors.ts';
 /** The node failed to answer a call; the base of every node failure. */
 export class NodeError extends ServiceError {
   override name = 'NodeError';
+  /** What the node said, when it answered with an error (its JSON-RPC error data, or message). */
+  said?: string;
 }
 
 /** No answer: refused or dropped connection, a timeout, a gateway's 5xx. Worth retrying. */
@@ -76,13 +78,18 @@ export function rpcFailure(what: string, error: { code?: number; message?: strin
     .filter(Boolean)
     .join(': ');
   const message = `${what}: ${text}`;
-  const pruned = PRUNED.exec(text);
-  if (pruned) return new HeightNotAvailableError(message, 'pruned', Number(pruned[2]));
-  const ahead = AHEAD.exec(text);
-  if (ahead) return new HeightNotAvailableError(message, 'ahead', Number(ahead[2]));
-  if (NOT_PERSISTING.test(text)) return new ResultsNotKeptError(message);
-  if (AHEAD_RESULTS.test(text)) return new ResultsNotKeptError(message);
-  return new RpcError(message, error.code);
+  const said = typeof error.data === 'string' && error.data !== '' ? error.data : String(error.message ?? '');
+  const typed = (): NodeError => {
+    const pruned = PRUNED.exec(text);
+    if (pruned) return new HeightNotAvailableError(message, 'pruned', Number(pruned[2]));
+    const ahead = AHEAD.exec(text);
+    if (ahead) return new HeightNotAvailableError(message, 'ahead', Number(ahead[2]));
+    if (NOT_PERSISTING.test(text) || AHEAD_RESULTS.test(text)) return new ResultsNotKeptError(message);
+    return new RpcError(message, error.code);
+  };
+  const failure = typed();
+  failure.said = said;
+  return failure;
 }
 
 /** Whether a failure is worth repeating the same call for (a transport failure or a rate limit). */

@@ -29,7 +29,7 @@ export function protocolOf(version: string): CometProtocol {
 /** An event as any version sends it (attributes may be absent, keys and values null). */
 export interface WireEvent {
   type: string;
-  attributes?: null | { key?: string | null; value?: string | null; index?: boolean }[];
+  attributes?: null | readonly { key?: string | null; value?: string | null; index?: boolean }[];
 }
 
 const fromBase64Text = (s: string | null | undefined) => (s ? Buffer.from(s, 'base64').toString('utf8') : '');
@@ -41,7 +41,9 @@ export function readEvents(events: readonly WireEvent[] | null | undefined, prot
   return events.map((e) => ({
     type: e.type,
     attributes: (e.attributes ?? []).map((a) =>
-      base64 ? { key: fromBase64Text(a.key), value: fromBase64Text(a.value) } : { key: a.key ?? '', value: a.value ?? '' },
+      base64
+        ? { key: fromBase64Text(a.key), value: fromBase64Text(a.value) }
+        : { key: a.key ?? '', value: a.value ?? '' },
     ),
   }));
 }

@@ -130,8 +130,7 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
     }
     // CometBFT answers a JSON-RPC error with HTTP 500 and the error in the body
     if (parsed && typeof parsed === 'object' && parsed.error) throw rpcFailure(what, parsed.error);
-    if (response.status >= 500)
-      throw new NodeUnreachableError(`${what}: the node answered HTTP ${response.status}`);
+    if (response.status >= 500) throw new NodeUnreachableError(`${what}: the node answered HTTP ${response.status}`);
     if (response.status >= 400)
       throw new RpcError(
         `${what}: the node refused the request with HTTP ${response.status}${response.status === 401 || response.status === 403 ? ' (does it need CHAIN_RPC_HEADERS?)' : ''}`,

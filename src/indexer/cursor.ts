@@ -3,8 +3,8 @@
 // with blocks of another chain.
 import { toHex } from '@cosmjs/encoding';
 import type { ChainClient } from '../chain/client.ts';
-import type { Queryable } from '../db/types.ts';
 import { HeightNotAvailableError, NodeBehindError } from '../chain/errors.ts';
+import type { Queryable } from '../db/types.ts';
 import { ChainMismatchError, nodeCall } from './errors.ts';
 
 export interface Cursor {

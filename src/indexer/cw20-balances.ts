@@ -93,6 +93,20 @@ export async function writeCw20Balances(
        RETURNING token, initial_holder`,
       [[...origins.keys()], [...origins.values()].map((o) => o.height), [...origins.values()].map((o) => o.holder)],
     );
+    // A token followed from its creation on (not listed in CW20_CONTRACTS) whose creation
+    // arrives after later blocks were applied (a backfill below the index) missed their
+    // movements: its balances are read from the contract instead.
+    const late = created.map((c) => c.token).filter((token) => !cw20Contracts.includes(token));
+    if (late.length > 0) {
+      const marked = await tx.query(
+        `UPDATE cw20_tokens c SET unreadable = true
+         WHERE c.token = ANY($1::text[]) AND NOT c.unreadable
+           AND EXISTS (SELECT 1 FROM cw20_applied_blocks a WHERE a.height > c.created_height)
+         RETURNING c.token`,
+        [late],
+      );
+      if (marked.length > 0) vouchingChanged = true;
+    }
     const fresh = new Set(newTokens);
     if (created.some((c) => !fresh.has(c.token))) vouchingChanged = true;
     else if (created.length > 0) {

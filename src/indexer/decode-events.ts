@@ -224,6 +224,10 @@ export function decodeBlockEvents(
   for (const tx of block.txs) {
     if (tx.code !== 0) continue; // a failed tx changed no contract state
     let messages: number[] | undefined; // which message emitted each event, worked out once it matters
+    const messageOf = (eventIndex: number) => {
+      messages ??= messageIndexes(tx.events);
+      return messages[eventIndex]!;
+    };
     tx.events.forEach((event, eventIndex) => {
       const oracle = event.type === LAUNCHPAD_ORACLE_UPDATE.type;
       if (!oracle && !event.type.startsWith('wasm-')) return;
@@ -235,7 +239,7 @@ export function decodeBlockEvents(
         time: block.time,
         txHash: tx.hash,
         txIndex: tx.index,
-        msgIndex: (messages ??= messageIndexes(tx.events))[eventIndex]!,
+        msgIndex: messageOf(eventIndex),
         eventIndex,
       };
       if (oracle) {

@@ -7,8 +7,8 @@ import { toHex } from '@cosmjs/encoding';
 import type { ChainClient } from '../chain/client.ts';
 import { HeightNotAvailableError, isTransient } from '../chain/errors.ts';
 import { indexedAttributes } from '../chain/indexed-attributes.ts';
-import { type CometBlock, restBlock } from '../chain/rest-block.ts';
 import { blockEventsOf, type CometProtocol, readEvents, type WireBlockResults } from '../chain/node-events.ts';
+import { type CometBlock, restBlock } from '../chain/rest-block.ts';
 import { packEvents } from '../chain/stored-events.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
 import type { ContractAddresses } from '../domain/events.ts';
@@ -143,8 +143,7 @@ async function fetchWithRetries(
     try {
       return await fetchBlock(chain, height, contracts);
     } catch (error) {
-      const again =
-        isTransient(error) || (error instanceof HeightNotAvailableError && error.reason === 'ahead');
+      const again = isTransient(error) || (error instanceof HeightNotAvailableError && error.reason === 'ahead');
       if (!again || attempt >= attempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
     }
@@ -164,8 +163,7 @@ export async function fetchBlocks(
   let failed = false;
   const worker = async () => {
     try {
-      for (let h = next++; h <= to && !failed; h = next++)
-        out[h - from] = await fetchWithRetries(chain, h, contracts);
+      for (let h = next++; h <= to && !failed; h = next++) out[h - from] = await fetchWithRetries(chain, h, contracts);
     } catch (error) {
       failed = true; // the other workers take no new height
       throw error;

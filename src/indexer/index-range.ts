@@ -42,7 +42,9 @@ function createChunker(
   let blocksPerFetch = Math.min(10, maxBlocks); // until the first blocks show how full they are
   return async (from: number, to: number): Promise<FetchedBlock[]> => {
     const last = Math.min(to, from + blocksPerFetch - 1);
-    const blocks = await nodeCall(`blocks ${from}-${last}`, () => fetchBlocks(chain, from, last, contracts, concurrency));
+    const blocks = await nodeCall(`blocks ${from}-${last}`, () =>
+      fetchBlocks(chain, from, last, contracts, concurrency),
+    );
     const txsPerBlock = Math.max(1, blocks.reduce((n, b) => n + b.txs.length, 0) / blocks.length);
     blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
     return blocks;

@@ -3,12 +3,6 @@
 // NewBlockHeader over a websocket) and at least every POLL_INTERVAL_MS, and rides out node
 // and database outages with backoff, logging once per change of state.
 import type { ChainClient } from '../chain/client.ts';
-import { subscribeNewBlocks } from '../chain/new-blocks.ts';
-import { type Database, DatabaseError } from '../db/types.ts';
-import type { ContractAddresses } from '../domain/events.ts';
-import { createBackoff, sleep } from '../internal/backoff.ts';
-import type { Logger } from '../internal/logger.ts';
-import { type Cursor, type NodeView, nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
 import {
   HeightNotAvailableError,
   NodeBehindError,
@@ -17,6 +11,12 @@ import {
   RateLimitedError,
   ResultsNotKeptError,
 } from '../chain/errors.ts';
+import { subscribeNewBlocks } from '../chain/new-blocks.ts';
+import { type Database, DatabaseError } from '../db/types.ts';
+import type { ContractAddresses } from '../domain/events.ts';
+import { createBackoff, sleep } from '../internal/backoff.ts';
+import type { Logger } from '../internal/logger.ts';
+import { type Cursor, type NodeView, nodeViewOf, readCursor, verifyChainIdentity } from './cursor.ts';
 import { ChainMismatchError, CursorMovedError, NodeUnsuitableError, nodeCall } from './errors.ts';
 import { type BatchSummary, indexRange } from './index-range.ts';
 import { createIndexerStatus, type IndexerStatus } from './status.ts';
@@ -193,7 +193,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
   async function prepare(): Promise<void> {
     const before = chain.protocol;
     const protocol = await nodeCall('status', () => chain.detect());
-    if (protocol !== before) logger.info({ protocol }, 'Read the node\'s protocol version');
+    if (protocol !== before) logger.info({ protocol }, "Read the node's protocol version");
     const node = await nodeViewOf(chain);
     tracker.setTip(node.tipHeight);
     tracker.advance(await startingCursor(db, chain, node, options.startHeight, logger));

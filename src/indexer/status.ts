@@ -62,7 +62,8 @@ export function createIndexerStatus(logger: Logger) {
       // one line per change of state: the same outage with another message is not news
       if (previous === state) return void logger.debug({ state, err: error }, 'Stayed in the same state');
       if (state === 'node_unreachable') logger.warn({ err: error }, 'Lost the node; retrying with backoff');
-      else if (state === 'node_error') logger.warn({ err: error }, 'The node answered with an error; retrying with backoff');
+      else if (state === 'node_error')
+        logger.warn({ err: error }, 'The node answered with an error; retrying with backoff');
       else if (state === 'rate_limited') logger.warn({ err: error }, 'The node asked to slow down; waiting as it said');
       else if (state === 'lagging') logger.warn({ err: error }, 'The node is behind the index; waiting for it');
       else if (state === 'node_pruned')

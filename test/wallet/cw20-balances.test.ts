@@ -138,8 +138,9 @@ async function state(db: Database) {
 test('each block adds its movements once, in any order; complete_from follows the run of blocks ending at the head', async () => {
   const t = await openTestDatabase();
   const { db } = t;
+  // TOKEN is listed (as CW20_CONTRACTS lists one): followed before its creation is seen
   const write = (blocks: FetchedBlock[], head = false, newTokens: string[] = []) =>
-    db.transaction((tx) => writeCw20Balances(tx, blocks, { head, newTokens }));
+    db.transaction((tx) => writeCw20Balances(tx, blocks, { head, newTokens, cw20Contracts: [TOKEN] }));
   try {
     const b1 = block(1, { origins: [{ token: TOKEN, initialHolder: contracts.launchpad }] });
     const b2 = block(2, { movements: [give('alice', 100n), give(contracts.launchpad, -100n)] });
@@ -221,6 +222,66 @@ test('each block adds its movements once, in any order; complete_from follows th
       await bumps([launch(13, 'native1nocreation', contracts.launchpad)]),
       1,
       'the creation of a token known before (a backfill)',
+    );
+  } finally {
+    await t.dispose();
+  }
+});
+
+test('only the launchpad's and the AMM's tokens and the listed contracts are followed; a creation seen late makes the token read from its contract', async () => {
+  const t = await openTestDatabase();
+  const { db } = t;
+  const write = (blocks: FetchedBlock[], cw20Contracts: string[] = []) =>
+    db.transaction((tx) => writeCw20Balances(tx, blocks, { head: true, newTokens: [], cw20Contracts }));
+  const balances = async () =>
+    Object.fromEntries(
+      (
+        await db.query<{ key: string; balance: string }>(
+          `SELECT token || ' ' || holder AS key, balance::text FROM cw20_balances ORDER BY 1`,
+        )
+      ).map((r) => [r.key, r.balance]),
+    );
+  const tokensRows = () => db.query(`SELECT token, created_height, unreadable FROM cw20_tokens ORDER BY token`);
+  try {
+    const OTHER = 'native1othercw721'; // another project's contract with cw20-like events
+    const LISTED = 'native1listed';
+    const moved = await write(
+      [
+        block(1, {
+          movements: [give('alice', 5n, OTHER), give('bob', 7n, LISTED)],
+          unreadable: [OTHER],
+          origins: [{ token: TOKEN, initialHolder: contracts.launchpad }],
+        }),
+        block(2, { movements: [give('carol', 3n), give(contracts.launchpad, -3n)] }),
+      ],
+      [LISTED],
+    );
+    assert.equal(await balances(), {
+      [`${LISTED} bob`]: '7',
+      [`${TOKEN} carol`]: '3',
+      [`${TOKEN} ${contracts.launchpad}`]: '-3',
+    });
+    assert.equal(moved.holders.sort(), ['bob', 'carol', contracts.launchpad].sort(), 'no holder of another contract');
+    assert.equal(
+      await tokensRows(),
+      [{ token: TOKEN, created_height: 1, unreadable: false }],
+      'an unreadable event of a contract the index does not follow marks nothing',
+    );
+
+    // a token the launchpad created at height 3, its creation backfilled after blocks above it were applied
+    const LATE = 'native1late';
+    await write([block(4, { movements: [give('dave', 2n, LATE)] })]);
+    assert.is((await balances())[`${LATE} dave`], undefined, 'not followed before its creation is known');
+    await db.transaction((tx) =>
+      writeCw20Balances(tx, [block(3, { origins: [{ token: LATE, initialHolder: contracts.launchpad }] })], {
+        head: false,
+        newTokens: [],
+      }),
+    );
+    assert.equal(
+      (await tokensRows()).find((r) => (r as { token: string }).token === LATE),
+      { token: LATE, created_height: 3, unreadable: true },
+      'its balances since creation are incomplete: read from the contract',
     );
   } finally {
     await t.dispose();

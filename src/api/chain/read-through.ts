@@ -3,6 +3,8 @@
 // height, a gap, or a block the indexer has not written yet. The node's answers are
 // shaped exactly as the indexer shapes what it stores (src/chain/rest-block.ts).
 import { fromHex } from '@cosmjs/encoding';
+import { HeightNotAvailableError, NodeError } from '../../chain/errors.ts';
+import { readEvents } from '../../chain/node-events.ts';
 import { restBlock } from '../../chain/rest-block.ts';
 import { unpackEvents } from '../../chain/stored-events.ts';
 import type { BlockParts } from './block-json.ts';
@@ -11,18 +13,11 @@ import { GatewayError, GRPC, invalidArgument, nodeFailure } from './gateway.ts';
 import { resultData, type TxRecord } from './tx-json.ts';
 
 /**
- * The text of a JSON-RPC error the node answered with (cosmjs throws it as the error
- * object's JSON), or undefined when the node gave no answer (unreachable, timed out).
+ * The text of a JSON-RPC error the node answered with (src/chain/errors.ts keeps it), or
+ * undefined when the node gave no answer (unreachable, timed out).
  */
 export function nodeRpcError(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  try {
-    const e = JSON.parse(error.message) as { code?: unknown; message?: unknown; data?: unknown };
-    if (typeof e?.code !== 'number' || typeof e.message !== 'string') return undefined;
-    return typeof e.data === 'string' && e.data !== '' ? e.data : e.message;
-  } catch {
-    return undefined;
-  }
+  return error instanceof NodeError ? error.said : undefined;
 }
 
 /** How long the node's tip height is kept: `blocks/latest` asks the node at most this often per process. */
@@ -95,8 +90,6 @@ async function indexedBlock(ctx: ChainApiContext, height: number): Promise<Loade
   return { height, parts, txs };
 }
 
-const CURRENT_HEIGHT = /current blockchain height (\d+)/;
-
 /** The block at `height`: from the index, else read through from the node. */
 export async function loadBlock(
   ctx: ChainApiContext,
@@ -114,9 +107,9 @@ export async function loadBlock(
   } catch (error) {
     const said = nodeRpcError(error);
     if (said === undefined) throw nodeFailure(error);
-    // CometBFT: "height 99 must be less than or equal to the current blockchain height 42"
-    const tip = CURRENT_HEIGHT.exec(said);
-    if (tip) throw await errors.aboveTip(height, Number(tip[1]));
+    // above the node's tip ("height 99 must be less than or equal to the current blockchain height 42")
+    if (error instanceof HeightNotAvailableError && error.reason === 'ahead')
+      throw await errors.aboveTip(height, error.nodeHeight);
     // below the node's pruning base: "height 3 is not available, lowest height is 40"
     throw new GatewayError(GRPC.UNKNOWN, said);
   }
@@ -171,7 +164,11 @@ async function blockTime(ctx: ChainApiContext, height: number): Promise<Date> {
  * cannot be reached is a 503.
  */
 export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxRecord | undefined> {
-  const [row] = await ctx.db.query<TxRow>(`SELECT ${TX_COLUMNS} FROM txs t WHERE t.hash = $1`, [hash]);
+  // the same bytes may be in two blocks (sql/0010_txs_by_position.sql): the latest, as a node answers
+  const [row] = await ctx.db.query<TxRow>(
+    `SELECT ${TX_COLUMNS} FROM txs t WHERE t.hash = $1 ORDER BY t.height DESC LIMIT 1`,
+    [hash],
+  );
   if (row) return txRecordOf(row);
   try {
     const found = await ctx.chain.comet.tx({ hash: fromHex(hash) });
@@ -188,7 +185,8 @@ export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxReco
       gasWanted: r.gasWanted.toString(),
       gasUsed: r.gasUsed.toString(),
       bytes: found.tx,
-      events: r.events.map((e) => ({
+      // as text whatever the node's protocol (base64 on Tendermint 0.34)
+      events: readEvents(r.events, ctx.chain.protocol).map((e) => ({
         type: e.type,
         attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
       })),

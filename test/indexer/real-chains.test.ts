@@ -1,0 +1,175 @@
+// Recorded blocks of real public chains (test/fixtures/real-chains/SOURCES.md), one per
+// CometBFT protocol version in use, served as a chain by a recorded-RPC node that refuses
+// the websocket: the indexer reaches the tip, and the Chain API serves every block and tx
+// as the node recorded it (hash, txs, code, gas, events in plain text), found by
+// `tx.height` and `message.sender`.
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { toBech32 } from '@cosmjs/encoding';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createChainClient } from '../../src/chain/client.ts';
+import { messageIndexes, readEvents, type WireBlockResults } from '../../src/chain/node-events.ts';
+import { createIndexer } from '../../src/indexer/indexer.ts';
+import { silentLogger } from '../../src/internal/logger.ts';
+import { chainGet, startTestChainApi } from '../helpers/chain-api.ts';
+import { openTestDatabase } from '../helpers/database.ts';
+import { RECORDED, type RecordedBlock, startRecordedChain, txHashOf } from '../helpers/recorded-chain.ts';
+
+const test = suite('recorded real chains');
+
+// biome-ignore lint/suspicious/noExplicitAny: recorded JSON
+type Json = any;
+
+/** A tx result's events as the node means them: base64 decoded on 0.34, absent values as ''. */
+function expectedEvents(results: Json, index: number, protocol: '0.34' | 'text') {
+  return (results.txs_results[index].events ?? []).map((e: Json) => ({
+    type: e.type,
+    attributes: (e.attributes ?? []).map((a: Json) => ({
+      key: protocol === '0.34' ? Buffer.from(a.key ?? '', 'base64').toString('utf8') : (a.key ?? ''),
+      value: protocol === '0.34' ? Buffer.from(a.value ?? '', 'base64').toString('utf8') : (a.value ?? ''),
+    })),
+  }));
+}
+
+const q = (s: string) => encodeURIComponent(s);
+
+for (const [name, recorded, protocol] of [
+  ['Tendermint 0.34 (injective-1)', RECORDED.tm034, '0.34'],
+  ['CometBFT 0.37 (dydx-mainnet-1)', RECORDED.comet037, '0.37'],
+  ['CometBFT 0.37, CosmWasm (archway-1)', RECORDED.comet037wasm, '0.37'],
+  ['CometBFT 0.38 (celestia)', RECORDED.comet038, '0.38'],
+] as const) {
+  test(`${name}: indexed to the tip without a websocket, every block and tx served as recorded`, async () => {
+    const { version, blocks, prefix } = recorded();
+    const node = await startRecordedChain({ version, blocks });
+    const t = await openTestDatabase();
+    const chain = createChainClient(node.url);
+    const contract = () => toBech32(prefix, randomBytes(32));
+    const indexer = createIndexer({
+      db: t.db,
+      chain,
+      contracts: { launchpad: contract(), amm: contract() },
+      logger: silentLogger,
+      pollIntervalMs: 100,
+      startHeight: blocks[0]!.height,
+    });
+    let api: Awaited<ReturnType<typeof startTestChainApi>> | undefined;
+    try {
+      indexer.start();
+      await indexer.checked();
+      const tip = blocks.at(-1)!.height;
+      await indexer.waitForHeight(tip, 30_000);
+      assert.is(chain.protocol, protocol, 'the protocol read from the node');
+      assert.is(indexer.status().state, 'live');
+      assert.ok(node.upgrades >= 1, 'the websocket was asked for, and refused');
+
+      api = await startTestChainApi(t, chain, { accountPrefix: prefix });
+      let senders = 0;
+      let decoded = 0;
+      for (const b of blocks as RecordedBlock[]) {
+        const results = JSON.parse(b.resultsText);
+        const txs: string[] = b.block.block.data.txs ?? [];
+        const block = await chainGet(api, `/cosmos/base/tendermint/v1beta1/blocks/${b.height}`);
+        assert.is(block.status, 200);
+        assert.is(
+          Buffer.from(block.body.block_id.hash, 'base64').toString('hex').toUpperCase(),
+          b.block.block_id.hash,
+          `block ${b.height}'s recorded hash`,
+        );
+        assert.equal(block.body.block.data.txs, txs, `block ${b.height}'s txs`);
+
+        const byHeight = await chainGet(api, `/cosmos/tx/v1beta1/txs?events=${q(`tx.height=${b.height}`)}`);
+        assert.is(byHeight.status, 200);
+        assert.equal(
+          byHeight.body.tx_responses.map((r: Json) => r.txhash),
+          txs.map(txHashOf),
+          `tx.height=${b.height} finds the block's txs in order`,
+        );
+
+        for (const [index, tx] of txs.entries()) {
+          const hash = txHashOf(tx);
+          const recordedResult = results.txs_results[index];
+          const got = await chainGet(api, `/cosmos/tx/v1beta1/txs/${hash}`);
+          assert.is(got.status, 200, `txs/${hash}`);
+          const r = got.body.tx_response;
+          assert.is(r.height, String(b.height));
+          assert.is(r.code, recordedResult.code ?? 0, 'the recorded code');
+          assert.is(r.gas_used, recordedResult.gas_used ?? '0', 'the recorded gas used');
+          assert.is(r.gas_wanted, recordedResult.gas_wanted ?? '0', 'the recorded gas wanted');
+          const events = r.events.map((e: Json) => ({
+            type: e.type,
+            attributes: e.attributes.map((a: Json) => ({ key: a.key, value: a.value })),
+          }));
+          assert.equal(events, expectedEvents(results, index, protocol === '0.34' ? '0.34' : 'text'), 'events as text');
+          if (got.body.tx) decoded++;
+
+          const sender = events
+            .find((e: Json) => e.type === 'message')
+            ?.attributes.find((a: Json) => a.key === 'sender')?.value;
+          if (!sender) continue;
+          senders++;
+          const found = await chainGet(api, `/cosmos/tx/v1beta1/txs?events=${q(`message.sender='${sender}'`)}`);
+          assert.is(found.status, 200);
+          assert.ok(
+            found.body.tx_responses.some((x: Json) => x.txhash === hash),
+            `message.sender='${sender}' finds ${hash}`,
+          );
+        }
+      }
+      assert.ok(senders > 0, 'some tx had a message.sender to search by');
+      assert.ok(decoded > 0, 'txs decoded from their bytes');
+    } finally {
+      await api?.close();
+      await indexer.stop();
+      chain.disconnect();
+      await node.close();
+      await t.dispose();
+    }
+  });
+}
+
+test('before SDK 0.50, the message event that opens each message attributes the events as the tx log does (osmosis-1, 0.34)', () => {
+  const file = path.resolve(import.meta.dirname, '../fixtures/real-chains/tm034-osmosis-1-block_results-10499831.json');
+  const results = JSON.parse(readFileSync(file, 'utf8')).result as WireBlockResults;
+  let multi = 0;
+  let contractEvents = 0;
+  for (const r of results.txs_results ?? []) {
+    if ((r.code ?? 0) !== 0) continue;
+    const events = readEvents(r.events, '0.34');
+    const indexes = messageIndexes(events);
+    const logs = JSON.parse(r.log!) as { msg_index?: number; events: Json[] }[];
+    if (logs.length > 1) multi++;
+    // (type, key, value) triples, counted: the log lists a message's events merged by type
+    const count = (triples: string[]) => {
+      const m = new Map<string, number>();
+      for (const x of triples) m.set(x, (m.get(x) ?? 0) + 1);
+      return m;
+    };
+    logs.forEach((log, position) => {
+      const msg = log.msg_index ?? position;
+      const fromLog = count(
+        log.events.flatMap((e: Json) => e.attributes.map((a: Json) => `${e.type}\0${a.key}\0${a.value ?? ''}`)),
+      );
+      const attributed = count(
+        events.flatMap((e, i) =>
+          indexes[i] === msg ? e.attributes.map((a) => `${e.type}\0${a.key}\0${a.value}`) : [],
+        ),
+      );
+      // every event the log gives message `msg` is attributed to it (the ante handler's fee
+      // events, which no message's log lists, are attributed too: no contract emits them)
+      for (const [triple, n] of fromLog)
+        assert.ok((attributed.get(triple) ?? 0) >= n, `message ${msg}: ${triple.replaceAll('\0', ' ')}`);
+      // and each contract event exactly to the message whose log lists it
+      const wasm = (m: Map<string, number>) =>
+        [...m].filter(([x]) => x.startsWith('wasm\0')).sort((a, b) => a[0].localeCompare(b[0]));
+      assert.equal(wasm(attributed), wasm(fromLog), `message ${msg}'s contract events`);
+      contractEvents += wasm(fromLog).length;
+    });
+  }
+  assert.ok(multi >= 2, `txs with several messages were compared (${multi})`);
+  assert.ok(contractEvents > 0, 'contract events were compared');
+});
+
+test.run();
