@@ -228,7 +228,7 @@ test('each block adds its movements once, in any order; complete_from follows th
   }
 });
 
-test('only the launchpad's and the AMM's tokens and the listed contracts are followed; a creation seen late makes the token read from its contract', async () => {
+test("only the launchpad's and the AMM's tokens and the listed contracts are followed; a creation seen late makes the token read from its contract", async () => {
   const t = await openTestDatabase();
   const { db } = t;
   const write = (blocks: FetchedBlock[], cw20Contracts: string[] = []) =>
