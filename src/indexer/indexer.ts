@@ -111,12 +111,12 @@ async function checkNodeServes(chain: ChainClient, node: NodeView, next: number,
  */
 async function startingCursor(
   db: Database,
+  cursor: Cursor | undefined,
   chain: ChainClient,
   node: NodeView,
   startHeight: IndexerOptions['startHeight'],
   logger: Logger,
 ): Promise<Pick<Cursor, 'chainId' | 'lastHeight' | 'lastBlockTime'>> {
-  const cursor = await readCursor(db);
   if (cursor) {
     await verifyChainIdentity(cursor, node, db);
     if (cursor.lastHeight < node.tipHeight)
@@ -196,7 +196,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
     if (protocol !== before) logger.info({ protocol }, "Read the node's protocol version");
     const node = await nodeViewOf(chain);
     tracker.setTip(node.tipHeight);
-    tracker.advance(await startingCursor(db, chain, node, options.startHeight, logger));
+    // where the index stands is known before the node is checked (a lagging node's status shows it)
+    const cursor = await readCursor(db);
+    if (cursor) tracker.advance(cursor);
+    tracker.advance(await startingCursor(db, cursor, chain, node, options.startHeight, logger));
   }
 
   function subscribeToBlocks() {

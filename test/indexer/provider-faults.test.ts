@@ -1,0 +1,187 @@
+// What public RPC providers do to an indexer, each against recorded blocks of real chains
+// (test/helpers/recorded-chain.ts): an epoch block's results of several megabytes that come
+// slowly, a node behind the index, 429s with Retry-After, a pruned node, a node that keeps
+// no block results, a refused websocket.
+import { randomBytes } from 'node:crypto';
+import { toBech32 } from '@cosmjs/encoding';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createChainClient } from '../../src/chain/client.ts';
+import { backfill, planBackfill } from '../../src/indexer/backfill.ts';
+import { createIndexer, type IndexerOptions } from '../../src/indexer/indexer.ts';
+import { silentLogger } from '../../src/internal/logger.ts';
+import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { RECORDED, type RecordedChainOptions, startRecordedChain } from '../helpers/recorded-chain.ts';
+import { waitFor } from '../helpers/wait.ts';
+
+const test = suite('provider faults');
+
+const contracts = (prefix: string) => ({
+  launchpad: toBech32(prefix, randomBytes(32)),
+  amm: toBech32(prefix, randomBytes(32)),
+});
+
+/** A recorded node, a test database and an indexer on them; `stop` ends all three. */
+async function harness(
+  node: RecordedChainOptions & { prefix: string },
+  indexer: Partial<IndexerOptions> = {},
+  client: Parameters<typeof createChainClient>[1] = {},
+  t?: TestDatabase,
+) {
+  const chainNode = await startRecordedChain(node);
+  const db = t ?? (await openTestDatabase());
+  const chain = createChainClient(chainNode.url, { minRetryMs: 20, ...client });
+  const running = createIndexer({
+    db: db.db,
+    chain,
+    contracts: contracts(node.prefix),
+    logger: silentLogger,
+    pollIntervalMs: 100,
+    retryMs: { min: 50, max: 200 },
+    startHeight: node.blocks[0]!.height,
+    ...indexer,
+  });
+  return {
+    node: chainNode,
+    t: db,
+    chain,
+    indexer: running,
+    async stop({ keepDatabase = false } = {}) {
+      await running.stop();
+      chain.disconnect();
+      await chainNode.close();
+      if (!keepDatabase) await db.dispose();
+    },
+  };
+}
+
+test('a block_results of more than 5 MB that comes in pieces slower than the timeout is read, and only it', async () => {
+  const recorded = RECORDED.tm034();
+  const [b] = recorded.blocks;
+  // an epoch block: the recorded begin block events, repeated until the answer passes 5 MB
+  const results = JSON.parse(b!.resultsText);
+  const events = results.begin_block_events;
+  while (JSON.stringify(results).length < 5.2e6) results.begin_block_events.push(...events);
+  const resultsText = JSON.stringify(results);
+  const h = await harness(
+    { ...recorded, blocks: [{ ...b!, resultsText }], slowResults: { chunks: 50, delayMs: 60 } },
+    {},
+    { timeoutMs: 1000 },
+  );
+  try {
+    h.indexer.start();
+    await h.indexer.waitForHeight(b!.height, 60_000);
+    const reads = h.node.requests.filter((r) => r.method === 'block_results');
+    // one read at start (is there any block result?) and the block's own
+    assert.is(reads.length, 2, 'each block_results read once, none repeated');
+    const [{ n }] = (await h.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM txs`)) as [{ n: number }];
+    assert.is(n, b!.block.block.data.txs.length);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a node behind the index is lagging, said in the status and waited for; not another chain', async () => {
+  const recorded = RECORDED.comet037(); // heights 9 and 10
+  const first = await harness(recorded);
+  let second: Awaited<ReturnType<typeof harness>> | undefined;
+  try {
+    first.indexer.start();
+    await first.indexer.waitForHeight(10, 30_000);
+    await first.stop({ keepDatabase: true });
+    // another backend of the same provider, one block behind
+    second = await harness({ ...recorded, reached: 1 }, {}, {}, first.t);
+    second.indexer.start();
+    await second.indexer.checked(); // resolves: not refused
+    await waitFor(() => second!.indexer.status().state === 'lagging', 15_000, 20);
+    const status = second.indexer.status();
+    assert.match(status.error ?? '', /the node is at height 9, behind the index at 10/);
+    assert.is(status.indexedHeight, 10);
+    second.node.options.reached = 2; // it catches up
+    await waitFor(() => second!.indexer.status().state === 'live', 15_000, 20);
+    assert.is(second.indexer.status().error, null);
+  } finally {
+    await second?.stop();
+    await first.t.dispose().catch(() => {});
+  }
+});
+
+test('429s with Retry-After are waited out as the provider says, and indexing goes on', async () => {
+  const h = await harness({ ...RECORDED.comet037(), rateLimit: { count: 3, retryAfter: '1' } });
+  try {
+    h.indexer.start();
+    await h.indexer.waitForHeight(10, 30_000);
+    const limited = h.node.requests.filter((r) => r.status === 429);
+    assert.is(limited.length, 3);
+    assert.ok(h.chain.stats.rateLimited >= 3, 'the client counted them');
+    const firstAnswered = h.node.requests.find((r) => r.status === 200)!;
+    assert.ok(
+      firstAnswered.at - limited[0]!.at >= 950,
+      `the next request waited the second Retry-After asked for (${firstAnswered.at - limited[0]!.at} ms)`,
+    );
+    assert.is(h.indexer.status().state, 'live');
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a pruned node refuses a start height below what it keeps, naming its lowest height; backfill starts there', async () => {
+  const recorded = { ...RECORDED.comet037(), earliest: 10 };
+  const h = await harness(recorded, { startHeight: 9 });
+  try {
+    h.indexer.start();
+    const error = await h.indexer.checked().then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    assert.ok(error, 'the start is refused');
+    assert.is(error!.name, 'NodeUnsuitableError');
+    assert.match(error!.message, /START_HEIGHT is 9, but the node's lowest height is 10/);
+    assert.is(h.indexer.status().state, 'failed');
+
+    const refused = await planBackfill({ db: h.t.db, chain: h.chain, from: 9 }).catch((e: Error) => e);
+    assert.match((refused as Error).message, /--from 9 is below the lowest height the node keeps, 10/);
+    const plan = await planBackfill({ db: h.t.db, chain: h.chain });
+    assert.equal(plan, { from: 10, to: 10, movesCursor: true }, 'by default from the lowest height kept');
+    await backfill({ db: h.t.db, chain: h.chain, contracts: contracts('dydx'), logger: silentLogger }, plan);
+    const [{ n }] = (await h.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM blocks`)) as [{ n: number }];
+    assert.is(n, 1);
+  } finally {
+    await h.stop();
+  }
+});
+
+test('a node that keeps no block results is refused at start, saying why', async () => {
+  for (const recorded of [RECORDED.comet037(), RECORDED.comet038()]) {
+    const h = await harness({ ...recorded, discardResults: true });
+    try {
+      h.indexer.start();
+      const error = await h.indexer.checked().then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      assert.is(error?.name, 'NodeUnsuitableError');
+      assert.match(error!.message, /the node keeps no block results .*not persisting (abci|finalize block) responses/);
+      const [{ n }] = (await h.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM blocks`)) as [{ n: number }];
+      assert.is(n, 0, 'nothing indexed');
+    } finally {
+      await h.stop();
+    }
+  }
+});
+
+test('with the websocket refused, new blocks are found by polling', async () => {
+  const h = await harness({ ...RECORDED.comet037(), reached: 1 }, { subscribe: true });
+  try {
+    h.indexer.start();
+    await h.indexer.waitForHeight(9, 30_000);
+    h.node.options.reached = 2; // a new block
+    await h.indexer.waitForHeight(10, 30_000);
+    assert.ok(h.node.upgrades >= 1, 'the websocket was asked for and refused');
+    assert.is(h.indexer.status().state, 'live');
+  } finally {
+    await h.stop();
+  }
+});
+
+test.run();
