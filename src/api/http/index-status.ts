@@ -9,7 +9,7 @@ export interface IndexPosition {
 }
 
 export interface IndexStatus {
-  /** starting, standby, syncing, live, node_unreachable, database_unavailable, failed or stopped */
+  /** starting, standby, syncing, live, lagging, rate_limited, node_unreachable, node_error, node_pruned, database_unavailable, failed or stopped */
   state: string;
   chainId: string | null;
   indexedHeight: number | null;

@@ -32,6 +32,7 @@ function publicIndexerError(status: IndexStatus): string | null {
   if (status.error === null) return null;
   if (status.state === 'database_unavailable') return 'the database cannot be reached';
   if (status.state === 'node_unreachable') return 'the chain node cannot be reached';
+  if (status.state === 'rate_limited') return 'the chain node asked to slow down (HTTP 429); waiting as it said';
   return status.error
     .replace(/\b[a-z][a-z0-9+.-]*:\/\/\S+/gi, '<address>')
     .replace(/\b\d{1,3}(\.\d{1,3}){3}(:\d+)?\b/g, '<address>');
@@ -106,7 +107,7 @@ export const healthSchema = z
         state: z
           .string()
           .describe(
-            '`live`, `syncing`, `standby`, `node_unreachable`, `database_unavailable`, `starting`, `failed` or `stopped` (another process: `unknown (indexer runs in another process)`)',
+            '`live`, `syncing`, `standby`, `lagging` (the node is behind the index: waiting for it), `rate_limited`, `node_unreachable`, `node_error` (the node answered with an error), `node_pruned` (the node no longer has the next block), `database_unavailable`, `starting`, `failed` or `stopped` (another process: `unknown (indexer runs in another process)`)',
           ),
         chain_id: z.string().nullable(),
         indexed_height: nullableInt,
