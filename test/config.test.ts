@@ -1,5 +1,6 @@
 // Configuration: the documented defaults, and a bad value stops start-up naming the variable.
 import { spawnSync } from 'node:child_process';
+import { toBech32 } from '@cosmjs/encoding';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { ConfigError, DEFAULT_DEVNET_MNEMONIC, loadConfig } from '../src/config.ts';
@@ -78,6 +79,81 @@ test('npm start with a bad value exits non-zero before starting anything, naming
   assert.is(run.status, 2);
   assert.match(run.stderr, /LAUNCHPAD_API_PORT="three thousand": must be a port number/);
   assert.not.match(run.stdout, /running/);
+});
+
+test('a real chain needs its contracts: CHAIN_RPC_URL without them names both, and no devnet address is used', () => {
+  const problems = (() => {
+    try {
+      loadConfig({ CHAIN_RPC_URL: 'https://rpc.example.org' });
+    } catch (e) {
+      return (e as ConfigError).problems;
+    }
+  })();
+  assert.ok(problems, 'refused');
+  assert.equal(
+    problems!.map((p) => p.split(' ')[0]),
+    ['LAUNCHPAD_CONTRACT', 'AMM_CONTRACT'],
+  );
+  assert.match(problems![0]!, /required with CHAIN_RPC_URL/);
+  const c = loadConfig({
+    CHAIN_RPC_URL: 'https://rpc.example.org',
+    LAUNCHPAD_CONTRACT: toBech32('osmo', new Uint8Array(32).fill(3)),
+    AMM_CONTRACT: toBech32('osmo', new Uint8Array(32).fill(4)),
+  });
+  assert.is(c.LAUNCHPAD_CONTRACT, toBech32('osmo', new Uint8Array(32).fill(3)));
+});
+
+test('provider settings: headers as pairs or JSON, never shown in an error; concurrency, timeout, websocket, CW20 list', () => {
+  assert.equal(loadConfig({ CHAIN_RPC_HEADERS: 'x-api-key: s3cret; Authorization: Bearer a:b' }).CHAIN_RPC_HEADERS, {
+    'x-api-key': 's3cret',
+    Authorization: 'Bearer a:b',
+  });
+  assert.equal(loadConfig({ CHAIN_RPC_HEADERS: '{"x-api-key":"s3cret"}' }).CHAIN_RPC_HEADERS, {
+    'x-api-key': 's3cret',
+  });
+  assert.equal(loadConfig({}).CHAIN_RPC_HEADERS, {});
+  for (const bad of ['no colon here s3cret', '{"x-api-key": 5}', '{"bad name":"s3cret"}', '{not json s3cret']) {
+    try {
+      loadConfig({ CHAIN_RPC_HEADERS: bad });
+      assert.unreachable(`${bad} accepted`);
+    } catch (e) {
+      assert.instance(e, ConfigError);
+      const text = (e as ConfigError).message;
+      assert.match(text, /CHAIN_RPC_HEADERS=\(value hidden\)/);
+      assert.not.match(text, /s3cret/, 'the secret is not in the message');
+    }
+  }
+  const c = loadConfig({
+    CHAIN_RPC_CONCURRENCY: '4',
+    CHAIN_RPC_TIMEOUT_MS: '60000',
+    CHAIN_RPC_WEBSOCKET: 'off',
+    CW20_CONTRACTS: `${toBech32('native', new Uint8Array(32).fill(1))}, ${toBech32('native', new Uint8Array(32).fill(2))}`,
+    NATIVE_DENOM: 'aevmos',
+    NATIVE_DECIMALS: '18',
+  });
+  assert.is(c.CHAIN_RPC_CONCURRENCY, 4);
+  assert.is(c.CHAIN_RPC_TIMEOUT_MS, 60_000);
+  assert.is(c.CHAIN_RPC_WEBSOCKET, 'off');
+  assert.is(c.CW20_CONTRACTS.length, 2);
+  assert.is(c.NATIVE_DECIMALS, 18);
+  const d = loadConfig({});
+  assert.equal([d.CHAIN_RPC_CONCURRENCY, d.CHAIN_RPC_TIMEOUT_MS, d.CHAIN_RPC_WEBSOCKET], [16, 15_000, 'on']);
+  assert.equal(d.CW20_CONTRACTS, []);
+  assert.is(d.DEVNET_COMET_VERSION, '0.38');
+  for (const [name, value] of [
+    ['CHAIN_RPC_CONCURRENCY', '0'],
+    ['CHAIN_RPC_WEBSOCKET', 'maybe'],
+    ['CW20_CONTRACTS', 'not-an-address'],
+    ['NATIVE_DECIMALS', '99'],
+    ['DEVNET_COMET_VERSION', '0.36'],
+  ] as const) {
+    try {
+      loadConfig({ [name]: value });
+      assert.unreachable(`${name}=${value} accepted`);
+    } catch (e) {
+      assert.match((e as ConfigError).message, new RegExp(`^  - ${name}=`, 'm'));
+    }
+  }
 });
 
 test.run();

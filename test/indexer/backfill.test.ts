@@ -22,7 +22,14 @@ test('npm run backfill on an empty database indexes the chain without SSE events
     // asynchronously: the devnet lives in this process and must keep answering
     const run = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
       const child = spawn('npm', ['run', '-s', 'backfill', '--', '--from', '1', '--to', String(tip)], {
-        env: { ...process.env, DATA_DIR: dir, CHAIN_RPC_URL: devnet.rpcUrl, LOG_FORMAT: 'json' },
+        env: {
+          ...process.env,
+          DATA_DIR: dir,
+          CHAIN_RPC_URL: devnet.rpcUrl,
+          LAUNCHPAD_CONTRACT: devnet.contracts.launchpad,
+          AMM_CONTRACT: devnet.contracts.amm,
+          LOG_FORMAT: 'json',
+        },
       });
       let stdout = '';
       let stderr = '';
