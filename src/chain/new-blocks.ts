@@ -1,7 +1,10 @@
 // Wakes the indexer on every new block: a CometBFT `subscribe` to NewBlockHeader over the
 // node's websocket (the header is enough to wake on; NewBlock would carry every tx and its
-// results, which the indexer reads anyway). Built on cosmjs's StreamingSocket rather than its WebsocketClient, whose
-// reconnecting socket keeps reconnecting after disconnect(); reconnecting is done here.
+// results, which the indexer reads anyway). Optional: many providers refuse websockets, and
+// the indexer polls meanwhile; a refused socket is tried again less and less often. It
+// carries no CHAIN_RPC_HEADERS (cosmjs's socket cannot send headers). Built on cosmjs's
+// StreamingSocket rather than its WebsocketClient, whose reconnecting socket keeps
+// reconnecting after disconnect(); reconnecting is done here.
 import { makeJsonRpcId } from '@cosmjs/json-rpc';
 import { StreamingSocket } from '@cosmjs/socket';
 
@@ -11,11 +14,13 @@ export interface NewBlockSubscription {
 
 export interface NewBlockOptions {
   onBlock: () => void;
-  /** The subscription failed or ended; it is retried after `retryMs`. */
+  /** The subscription failed or ended; it is retried after `retryMs`, doubling while it keeps failing. */
   onDown?: (error: unknown) => void;
   /** Called when (re)subscribed. */
   onUp?: () => void;
   retryMs?: number;
+  /** The longest wait between tries (a provider that refuses websockets is asked rarely). Default 5 minutes. */
+  maxRetryMs?: number;
 }
 
 export function websocketUrlOf(rpcUrl: string): string {
@@ -27,12 +32,13 @@ export function websocketUrlOf(rpcUrl: string): string {
 
 export function subscribeNewBlocks(
   rpcUrl: string,
-  { onBlock, onDown, onUp, retryMs = 5000 }: NewBlockOptions,
+  { onBlock, onDown, onUp, retryMs = 5000, maxRetryMs = 300_000 }: NewBlockOptions,
 ): NewBlockSubscription {
   const url = websocketUrlOf(rpcUrl);
   let closed = false;
   let socket: StreamingSocket | undefined;
   let retry: NodeJS.Timeout | undefined;
+  let failures = 0; // in a row: each doubles the wait before the next try
 
   const down = (error: unknown) => {
     if (closed) return;
@@ -44,7 +50,7 @@ export function subscribeNewBlocks(
     socket = undefined;
     onDown?.(error);
     clearTimeout(retry);
-    retry = setTimeout(connect, retryMs);
+    retry = setTimeout(connect, Math.min(maxRetryMs, retryMs * 2 ** failures++));
   };
 
   function connect() {
@@ -79,7 +85,10 @@ export function subscribeNewBlocks(
           }),
         ),
       )
-      .then(() => onUp?.())
+      .then(() => {
+        failures = 0;
+        onUp?.();
+      })
       .catch(down);
   }
 
