@@ -7,8 +7,13 @@
 // from this machine's binaries for the run (test/helpers/postgres-server.ts). Without one the
 // server run is skipped with the reason, except under CI=true, where that is a failure.
 //
+// Then the end-to-end files (PROTOCOL_FILES: indexer, Launchpad API, SSE, Chain API) run
+// again on the embedded database with the devnet speaking Tendermint 0.34 and CometBFT 0.37
+// (DEVNET_COMET_VERSION; docs/real-chains.md), one line each ("devnet 0.34: N passed, …").
+//
 //   npm test -- candles devnet     files whose path contains one of the words
 //   npm test -- --db embedded      one database only (embedded | server | both, the default)
+//   npm test -- --protocols none   no protocol runs (default 0.34,0.37)
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -18,7 +23,7 @@ import { type ServerOrReason, startPostgresServer } from '../test/helpers/postgr
 
 const root = path.resolve(import.meta.dirname, '..');
 const { values, positionals } = parseArgs({
-  options: { db: { type: 'string', default: 'both' } },
+  options: { db: { type: 'string', default: 'both' }, protocols: { type: 'string', default: '0.34,0.37' } },
   allowPositionals: true,
 });
 const databases = values.db === 'both' ? (['embedded', 'server'] as const) : ([values.db] as ('embedded' | 'server')[]);
@@ -26,6 +31,23 @@ if (!databases.every((d) => d === 'embedded' || d === 'server')) {
   console.error(`--db must be embedded, server or both (got ${values.db})`);
   process.exit(2);
 }
+const protocols = values.protocols === 'none' ? [] : (values.protocols ?? '').split(',').filter(Boolean);
+if (!protocols.every((p) => p === '0.34' || p === '0.37' || p === '0.38')) {
+  console.error(`--protocols must be none or a comma-separated list of 0.34, 0.37, 0.38 (got ${values.protocols})`);
+  process.exit(2);
+}
+/**
+ * The end-to-end files run again on the devnet in each older protocol: the whole pipeline
+ * (blocks → trades, candles, SSE, the Chain API) on each wire form.
+ */
+const PROTOCOL_FILES = [
+  'test/indexer/indexer.test.ts',
+  'test/api/tokens.test.ts',
+  'test/api/candles.test.ts',
+  'test/api/feed.test.ts',
+  'test/chain-api/txs.test.ts',
+];
+
 /** A whole number of at least 1 from the environment, or the default; anything else stops the run. */
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -116,10 +138,10 @@ function runFile(file: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
   });
 }
 
-async function runAll(label: string, env: NodeJS.ProcessEnv): Promise<Outcome[]> {
+async function runAll(label: string, env: NodeJS.ProcessEnv, which = files): Promise<Outcome[]> {
   console.log(`\n── ${label} ──`);
   const outcomes: Outcome[] = [];
-  const queue = [...files];
+  const queue = [...which];
   const worker = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
       const o = await runFile(file, env);
@@ -179,7 +201,22 @@ for (const db of databases) {
   }
 }
 
-console.log(`\n${files.length} files, ${databases.join(' and ')}, in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+const protocolFiles = files.filter((f) => PROTOCOL_FILES.includes(f));
+for (const protocol of protocolFiles.length > 0 ? protocols : []) {
+  const env: NodeJS.ProcessEnv = { ...process.env, DEVNET_COMET_VERSION: protocol };
+  delete env.TEST_DATABASE_URL;
+  summarize(
+    `devnet ${protocol}`,
+    await runAll(
+      `the devnet speaking ${protocol === '0.34' ? 'Tendermint' : 'CometBFT'} ${protocol}, embedded TimescaleDB`,
+      env,
+      protocolFiles,
+    ),
+  );
+}
+
+const runs = [...databases, ...(protocolFiles.length > 0 ? protocols.map((p) => `devnet ${p}`) : [])];
+console.log(`\n${files.length} files, ${runs.join(', ')}, in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 for (const s of summaries) console.log(`${s.db}: ${line(s)}`);
 const total = summaries.reduce(
   (t, s) => ({ passed: t.passed + s.passed, failed: t.failed + s.failed, skipped: t.skipped + s.skipped }),
