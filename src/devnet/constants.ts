@@ -8,9 +8,7 @@ export const VALCONS_PREFIX = 'nativevalcons';
 export const NATIVE_DENOM = 'unative';
 export const NATIVE_DISPLAY_DENOM = 'NATIVE';
 
-/** Versions the node reports; cosmjs picks its Comet38 client from the `0.38.` prefix. */
-export const COMETBFT_VERSION = '0.38.17';
-export const COSMOS_SDK_VERSION = 'v0.50.13';
+/** The application's own version; the CometBFT and SDK versions follow the protocol (core/protocol.ts). */
 export const APP_VERSION = '1.0.0';
 export const NODE_MONIKER = 'native-devnet';
 

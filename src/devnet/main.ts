@@ -1,6 +1,8 @@
 // `npm run devnet`: serves the devnet standalone on DEVNET_RPC_PORT with traffic on
 // (DEVNET_TRADES_PER_BLOCK, default 2), keeping the chain in DATA_DIR/devnet so a restart
-// continues it (DATA_DIR=memory:// for a fresh in-memory chain each run).
+// continues it (DATA_DIR=memory:// for a fresh in-memory chain each run). DEVNET_COMET_VERSION
+// (0.34, 0.37 or 0.38; checked with the rest of the configuration) picks the protocol of a new
+// chain; unset, a data directory keeps the version it was made with.
 import path from 'node:path';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { createLogger } from '../internal/logger.ts';
@@ -26,17 +28,21 @@ const devnet = await createDevnet({
   blockMs: config.DEVNET_BLOCK_MS,
   mnemonic: config.DEVNET_MNEMONIC,
   tradesPerBlock: config.DEVNET_TRADES_PER_BLOCK,
+  cometVersion: process.env.DEVNET_COMET_VERSION ? config.DEVNET_COMET_VERSION : undefined,
   dataDir,
   logger,
 });
-logger.info({ rpc_url: devnet.rpcUrl, chain_id: devnet.chainId, height: devnet.height() }, 'Started the devnet');
+logger.info(
+  { rpc_url: devnet.rpcUrl, chain_id: devnet.chainId, comet_version: devnet.cometVersion, height: devnet.height() },
+  'Started the devnet',
+);
 const shutdown = createShutdown(logger);
 shutdown.add('devnet', () => devnet.close());
 handleSignals(shutdown);
 
 const lines = [
   `Devnet RPC      ${devnet.rpcUrl}  (websocket ${devnet.rpcUrl.replace(/^http/, 'ws')}/websocket)`,
-  `Chain id        ${devnet.chainId}  height ${devnet.height()}`,
+  `Chain id        ${devnet.chainId}  height ${devnet.height()}  (CometBFT ${devnet.cometVersion})`,
   `Data            ${dataDir ?? 'in memory'}`,
   `Launchpad       ${devnet.contracts.launchpad}`,
   `AMM             ${devnet.contracts.amm}`,

@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { MODULE_ACCOUNTS } from '../../src/devnet/state/addresses.ts';
-import { attr, feeFor, startDevnet, wasmClient } from '../helpers/devnet.ts';
+import { attr, feeFor, startDevnet, textEvents, wasmClient } from '../helpers/devnet.ts';
 
 let devnet: Devnet;
 let trader: Awaited<ReturnType<typeof wasmClient>>;
@@ -102,11 +102,8 @@ test('conservation: reserves + balances before = after, fees included, for any t
       for (const s of steps) {
         const reservesBefore = await reservesOf(s.venue === 'curve' ? curveToken : poolToken);
         const { token, amount, result } = await trade(s);
-        const [event] = [
-          ...attr(result.events, 'wasm-buy'),
-          ...attr(result.events, 'wasm-sell'),
-          ...attr(result.events, 'wasm-swap'),
-        ];
+        const events = textEvents(devnet, result.events);
+        const [event] = [...attr(events, 'wasm-buy'), ...attr(events, 'wasm-sell'), ...attr(events, 'wasm-swap')];
         const reservesAfter = await reservesOf(token);
         assert.is(BigInt(event!.native_reserves!), reservesAfter, 'the event reports the reserves after the trade');
         const fee = BigInt(event!.fee!);

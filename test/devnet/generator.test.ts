@@ -3,25 +3,30 @@
 import { sha256 } from '@cosmjs/crypto';
 import { toHex } from '@cosmjs/encoding';
 import { StargateClient } from '@cosmjs/stargate';
-import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import type { CometClient } from '@cosmjs/tendermint-rpc';
 import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet, LedgerTrade } from '../../src/devnet/index.ts';
-import { startDevnet, wasmClient } from '../helpers/devnet.ts';
+import { cometClient, messageIndexesOf, startDevnet, textEvents, wasmClient } from '../helpers/devnet.ts';
 import { sleep } from '../helpers/wait.ts';
 
 const TRADE_EVENTS = new Set(['wasm-buy', 'wasm-buy_and_graduate', 'wasm-sell', 'wasm-swap']);
 
-/** Every trade event of every block, read back through cosmjs, as the ledger would record it. */
-async function tradesOnChain(devnet: Devnet, comet: Comet38Client, fromHeight = 1) {
+/**
+ * Every trade event of every block, read back through cosmjs, as the ledger would record it:
+ * its message from `msg_index` (SDK 0.50) or the message boundaries (before).
+ */
+async function tradesOnChain(devnet: Devnet, comet: CometClient, fromHeight = 1) {
   const found: Omit<LedgerTrade, 'time' | 'volumeUnative' | 'volumeToken' | 'priceUnative' | 'source'>[] = [];
   for (let height = fromHeight; height <= devnet.height(); height++) {
     const [block, results] = await Promise.all([comet.block(height), comet.blockResults(height)]);
     results.results.forEach((result, txIndex) => {
       if (result.code !== 0) return;
       const txHash = toHex(sha256(block.block.txs[txIndex]!)).toUpperCase();
-      result.events.forEach((event, eventIndex) => {
+      const events = textEvents(devnet, result.events);
+      const messages = messageIndexesOf(devnet, events);
+      events.forEach((event, eventIndex) => {
         if (!TRADE_EVENTS.has(event.type)) return;
         const a = Object.fromEntries(event.attributes.map((x) => [x.key, x.value]));
         const action = event.type.slice(5) as LedgerTrade['action'];
@@ -35,7 +40,7 @@ async function tradesOnChain(devnet: Devnet, comet: Comet38Client, fromHeight = 
           height,
           txHash,
           txIndex,
-          msgIndex: Number(a.msg_index),
+          msgIndex: messages[eventIndex]!,
           eventIndex,
           action,
           direction,
@@ -77,7 +82,7 @@ test('generator: launches, buys, sells, graduations and swaps, each trade exactl
     assert.ok(actions.has(expected), `the generator made a ${expected} trade`);
   }
   assert.ok(devnet.ledger.launches.some((l) => l.source === 'launchpad'));
-  const comet = await Comet38Client.connect(devnet.rpcUrl);
+  const comet = await cometClient(devnet);
   const chain = await tradesOnChain(devnet, comet);
   const ledger = devnet.ledger.trades
     .filter((t) => t.height <= devnet.height())
@@ -107,7 +112,7 @@ test('generator: pregenerate builds 1000-trade blocks that cosmjs decodes, with 
   assert.ok(devnet.ledger.trades.length >= 3000);
   assert.is(devnet.generator.rate, 0, 'the previous rate is restored');
   const stargate = await StargateClient.connect(devnet.rpcUrl);
-  const comet = await Comet38Client.connect(devnet.rpcUrl);
+  const comet = await cometClient(devnet);
   const height = devnet.height();
   const block = await stargate.getBlock(height);
   const results = await comet.blockResults(height);

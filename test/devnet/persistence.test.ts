@@ -8,9 +8,11 @@ import { StargateClient } from '@cosmjs/stargate';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createDevnet } from '../../src/devnet/index.ts';
-import { rpc, rpcResult, signingClient } from '../helpers/devnet.ts';
+import { cometVersionFromEnv, rpc, rpcResult, signingClient } from '../helpers/devnet.ts';
 import { waitFor, within } from '../helpers/wait.ts';
 
+/** The devnets here start with createDevnet (a data directory, their own ports) in the run's CometBFT version. */
+const cometVersion = cometVersionFromEnv();
 const dirs: string[] = [];
 const tempDir = () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'devnet-'));
@@ -23,7 +25,7 @@ test.after(() => {
 
 test('persistence: a restarted devnet continues the same chain with its txs, balances and ledger', async () => {
   const dataDir = tempDir();
-  const first = await createDevnet({ port: 0, blockMs: 50, tradesPerBlock: 8, dataDir });
+  const first = await createDevnet({ port: 0, blockMs: 50, tradesPerBlock: 8, dataDir, cometVersion });
   const { client, address } = await signingClient(first, 1);
   const sent = await client.sendTokens(
     address,
@@ -39,7 +41,7 @@ test('persistence: a restarted devnet continues the same chain with its txs, bal
   const trades = first.ledger.trades.length;
   assert.ok(trades > 0);
 
-  const second = await createDevnet({ port: 0, blockMs: 0, dataDir });
+  const second = await createDevnet({ port: 0, blockMs: 0, dataDir, cometVersion });
   assert.is(second.height(), height);
   assert.is(second.ledger.trades.length, trades, 'the ledger is rebuilt by replay');
   assert.equal(second.ledger.trades.at(-1), first.ledger.trades.at(-1));
@@ -99,7 +101,7 @@ test('persistence: after kill -9 the chain resumes at or beyond every height it 
   await new Promise((resolve) => child.once('exit', resolve));
   client.disconnect();
 
-  const restored = await createDevnet({ port: 0, blockMs: 0, dataDir });
+  const restored = await createDevnet({ port: 0, blockMs: 0, dataDir, cometVersion });
   const resumedAt = restored.height();
   assert.ok(resumedAt >= served, `restored height ${resumedAt} must include served height ${served}`);
   const again = await StargateClient.connect(restored.rpcUrl);
@@ -115,8 +117,8 @@ test('persistence: after kill -9 the chain resumes at or beyond every height it 
 });
 
 test('persistence: a devnet started fresh is another chain (different block 1 hash)', async () => {
-  const a = await createDevnet({ port: 0, blockMs: 0 });
-  const b = await createDevnet({ port: 0, blockMs: 0 });
+  const a = await createDevnet({ port: 0, blockMs: 0, cometVersion });
+  const b = await createDevnet({ port: 0, blockMs: 0, cometVersion });
   const hashA = (await rpcResult(a, 'block', { height: '1' })).block_id.hash;
   const hashB = (await rpcResult(b, 'block', { height: '1' })).block_id.hash;
   assert.is.not(hashA, hashB);

@@ -3,12 +3,20 @@
 // NewBlock subscription, and the pause/resume fault hook.
 import net from 'node:net';
 import { toBase64 } from '@cosmjs/encoding';
-import { Comet38Client, WebsocketClient } from '@cosmjs/tendermint-rpc';
+import { Comet38Client, Tendermint37Client, WebsocketClient } from '@cosmjs/tendermint-rpc';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet } from '../../src/devnet/index.ts';
-import { type RpcAnswer, type RpcResult, rpc, rpcResult, signingClient, startDevnet } from '../helpers/devnet.ts';
+import {
+  cometClient,
+  type RpcAnswer,
+  type RpcResult,
+  rpc,
+  rpcResult,
+  signingClient,
+  startDevnet,
+} from '../helpers/devnet.ts';
 import { getJson } from '../helpers/http.ts';
 import { waitFor, within } from '../helpers/wait.ts';
 
@@ -169,7 +177,7 @@ test('rpc: blockchain, validators and genesis', async () => {
     chain.block_metas.map((m) => Number(m.header.height)),
     Array.from({ length: devnet.height() }, (_, i) => devnet.height() - i),
   );
-  const comet = await Comet38Client.connect(devnet.rpcUrl);
+  const comet = await cometClient(devnet);
   const validators = await comet.validatorsAll();
   assert.is(validators.total, 3, 'the bonded validators');
   const genesis = await comet.genesis();
@@ -198,7 +206,8 @@ test('rpc: broadcast_tx_commit waits for the block and returns the result', asyn
   await devnet.produceBlock();
   const result = await within(pending, 5_000, 'broadcast_tx_commit to answer after the block');
   assert.is(result.check_tx.code, 0);
-  assert.is(result.tx_result.code, 0);
+  // CometBFT 0.34 and 0.37 name the block's result deliver_tx; 0.38 tx_result.
+  assert.is((devnet.cometVersion === '0.38' ? result.tx_result : result.deliver_tx)?.code, 0);
   assert.is(result.height, String(devnet.height()));
   client.disconnect();
 });
@@ -207,7 +216,7 @@ test('websocket: subscribeNewBlock delivers each new block to cosmjs', async () 
   const socket = new WebsocketClient(devnet.rpcUrl.replace(/^http/, 'ws'), (error) =>
     assert.unreachable(String(error)),
   );
-  const comet = Comet38Client.create(socket);
+  const comet = devnet.cometVersion === '0.38' ? Comet38Client.create(socket) : Tendermint37Client.create(socket);
   const heights: number[] = [];
   const before = devnet.subscriptions();
   const done = new Promise<void>((resolve, reject) => {

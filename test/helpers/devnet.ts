@@ -1,6 +1,7 @@
-// A devnet for tests and the clients that talk to it: the devnet on an ephemeral port,
-// cosmjs wallets for its well-known accounts, signing and query clients configured as a dApp
-// would configure them, and raw JSON-RPC for the protocol details cosmjs hides.
+// A devnet for tests and the clients that talk to it: the devnet on an ephemeral port (in the
+// CometBFT version DEVNET_COMET_VERSION names, 0.38 when unset), cosmjs wallets for its
+// well-known accounts, signing and query clients configured as a dApp would configure them,
+// and raw JSON-RPC for the protocol details cosmjs hides.
 import { randomBytes } from 'node:crypto';
 import { makeCosmoshubPath } from '@cosmjs/amino';
 import { type JsonObject, SigningCosmWasmClient } from '@cosmjs/cosmwasm-stargate';
@@ -17,18 +18,78 @@ import {
   setupStakingExtension,
   setupTxExtension,
 } from '@cosmjs/stargate';
-import { Comet38Client } from '@cosmjs/tendermint-rpc';
+import { connectComet } from '@cosmjs/tendermint-rpc';
 import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
 import { createNativeRegistry } from '../../src/chain/bridge-msg.ts';
 import { DEFAULT_DEVNET_MNEMONIC } from '../../src/config.ts';
-import { createDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.ts';
+import {
+  COMET_VERSIONS,
+  type CometVersion,
+  createDevnet,
+  type Devnet,
+  type DevnetOptions,
+} from '../../src/devnet/index.ts';
 
 export const GAS_PRICE = GasPrice.fromString('0.01unative');
 
-/** A devnet on an ephemeral port that makes blocks only when told to and trades only when asked. */
-export function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  return createDevnet({ port: 0, blockMs: 0, tradesPerBlock: 0, ...options });
+/** The CometBFT version the test run asks for (DEVNET_COMET_VERSION), or undefined for the devnet's default. */
+export function cometVersionFromEnv(): CometVersion | undefined {
+  const value = process.env.DEVNET_COMET_VERSION;
+  if (value === undefined || value === '') return undefined;
+  if (!(COMET_VERSIONS as readonly string[]).includes(value)) {
+    throw new Error(`DEVNET_COMET_VERSION must be one of ${COMET_VERSIONS.join(', ')}; got ${JSON.stringify(value)}`);
+  }
+  return value as CometVersion;
 }
+
+/**
+ * A devnet on an ephemeral port that makes blocks only when told to and trades only when
+ * asked, speaking the CometBFT version of DEVNET_COMET_VERSION unless `options` names one.
+ */
+export function startDevnet(options: DevnetOptions = {}): Promise<Devnet> {
+  return createDevnet({ port: 0, blockMs: 0, tradesPerBlock: 0, cometVersion: cometVersionFromEnv(), ...options });
+}
+
+interface TextEvent {
+  type: string;
+  attributes: readonly { key: string; value: string }[];
+}
+
+/**
+ * Events as text whatever the devnet's version: a 0.34 node sends attribute keys and values
+ * in base64, which cosmjs (whose clients start at 0.37) hands on as they came.
+ */
+export function textEvents<E extends TextEvent>(devnet: Pick<Devnet, 'cometVersion'>, events: readonly E[]): E[] {
+  if (devnet.cometVersion !== '0.34') return [...events];
+  const text = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
+  return events.map((e) => ({
+    ...e,
+    attributes: e.attributes.map((a) => ({ ...a, key: text(a.key), value: text(a.value) })),
+  }));
+}
+
+/** `{ msg_index }` as SDK 0.50 (CometBFT 0.38 mode) appends it to a message's events; nothing before 0.50. */
+export const msgIndexAttribute = (devnet: Pick<Devnet, 'cometVersion'>, msgIndex: number): { msg_index?: string } =>
+  devnet.cometVersion === '0.38' ? { msg_index: String(msgIndex) } : {};
+
+/**
+ * Which message emitted each event of a tx: `msg_index` where the SDK writes it (0.50), else
+ * counted from the `message` event whose first attribute is `action`, which opens each
+ * message's events (SDK 0.45 to 0.47); the ante handler's events before it count as message 0.
+ */
+export function messageIndexesOf(devnet: Pick<Devnet, 'cometVersion'>, events: readonly TextEvent[]): number[] {
+  if (devnet.cometVersion === '0.38') {
+    return events.map((e) => Number(e.attributes.find((a) => a.key === 'msg_index')?.value ?? 0));
+  }
+  let current = -1;
+  return events.map((e) => {
+    if (e.type === 'message' && e.attributes[0]?.key === 'action') current++;
+    return Math.max(current, 0);
+  });
+}
+
+/** The cosmjs client for the devnet's version, as StargateClient picks it (0.37's for 0.34 and 0.37, Comet38 for 0.38). */
+export const cometClient = (devnet: Devnet) => connectComet(devnet.rpcUrl);
 
 /** An address nobody holds: 32 random bytes (a contract address's length) in bech32 `native`. */
 export const randomAddress = () => toBech32('native', randomBytes(32));
@@ -54,7 +115,10 @@ export async function signingClient(devnet: Devnet, index: number) {
   };
 }
 
-/** A SigningCosmWasmClient for account `index`, with `execute(contract, msg, funds)` paying an 'auto' fee. */
+/**
+ * A SigningCosmWasmClient for account `index`, with `execute(contract, msg, funds)` paying an
+ * 'auto' fee and answering the tx's events as text (textEvents).
+ */
 export async function wasmClient(devnet: Devnet, index: number) {
   const signer = await wallet(index);
   const [{ address }] = await signer.getAccounts();
@@ -63,8 +127,10 @@ export async function wasmClient(devnet: Devnet, index: number) {
     broadcastPollIntervalMs: 50,
     broadcastTimeoutMs: 4_000,
   });
-  const execute = (contract: string, msg: unknown, funds: Coin[] = []) =>
-    client.execute(address!, contract, msg as JsonObject, 'auto', '', funds);
+  const execute = async (contract: string, msg: unknown, funds: Coin[] = []) => {
+    const result = await client.execute(address!, contract, msg as JsonObject, 'auto', '', funds);
+    return { ...result, events: textEvents(devnet, result.events) };
+  };
   return { client, address: address!, signer, execute };
 }
 
@@ -115,7 +181,13 @@ export interface RpcResults {
   genesis: { genesis: { chain_id: string } };
   tx: SearchedTx;
   tx_search: { total_count: string; txs: SearchedTx[] };
-  broadcast_tx_commit: { check_tx: { code: number }; tx_result: { code: number }; height: string };
+  /** `deliver_tx` in CometBFT 0.34 and 0.37, `tx_result` in 0.38. */
+  broadcast_tx_commit: {
+    check_tx: { code: number };
+    tx_result?: { code: number };
+    deliver_tx?: { code: number };
+    height: string;
+  };
   num_unconfirmed_txs: { n_txs: string; total: string };
 }
 
@@ -148,7 +220,7 @@ export async function rpcResult<Method extends string>(
 
 /** A cosmjs QueryClient with the module extensions a Chain API uses. */
 export async function queryClient(devnet: Devnet) {
-  const comet = await Comet38Client.connect(devnet.rpcUrl);
+  const comet = await cometClient(devnet);
   const query = QueryClient.withExtensions(
     comet,
     setupAuthExtension,

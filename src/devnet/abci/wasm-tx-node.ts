@@ -15,7 +15,8 @@ import {
   QuerySmartContractStateResponse,
 } from 'cosmjs-types/cosmwasm/wasm/v1/query';
 import type { ChainState } from '../app/chain-state.ts';
-import { APP_VERSION, COMETBFT_VERSION, COSMOS_SDK_VERSION, NODE_MONIKER } from '../constants.ts';
+import { APP_VERSION, NODE_MONIKER } from '../constants.ts';
+import type { Protocol } from '../core/protocol.ts';
 import { WasmErrors } from '../errors.ts';
 import { parseAccountAddress } from '../state/addresses.ts';
 import type { TxRunner } from '../tx/run-tx.ts';
@@ -76,7 +77,7 @@ export function txServiceRoutes(runner: TxRunner): Record<string, QueryRoute> {
         gasInfo: { gasWanted: 0n, gasUsed: result.gasUsed },
         result: {
           data: new Uint8Array(),
-          log: '',
+          log: result.log,
           events: result.events.map((e) => ({
             type: e.type,
             attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
@@ -88,7 +89,7 @@ export function txServiceRoutes(runner: TxRunner): Record<string, QueryRoute> {
   };
 }
 
-export function nodeInfoRoutes(identity: NodeIdentity): Record<string, QueryRoute> {
+export function nodeInfoRoutes(identity: NodeIdentity, protocol: Protocol): Record<string, QueryRoute> {
   return {
     '/cosmos.base.tendermint.v1beta1.Service/GetNodeInfo': route(GetNodeInfoRequest, GetNodeInfoResponse, () => ({
       defaultNodeInfo: {
@@ -96,7 +97,7 @@ export function nodeInfoRoutes(identity: NodeIdentity): Record<string, QueryRout
         defaultNodeId: identity.nodeId,
         listenAddr: identity.listenAddr,
         network: identity.chainId,
-        version: COMETBFT_VERSION,
+        version: protocol.nodeVersion,
         channels: new Uint8Array([0x40, 0x20, 0x21, 0x22, 0x23, 0x30, 0x38, 0x60, 0x61, 0x00]),
         moniker: NODE_MONIKER,
         other: { txIndex: 'on', rpcAddress: identity.rpcAddress },
@@ -109,7 +110,7 @@ export function nodeInfoRoutes(identity: NodeIdentity): Record<string, QueryRout
         buildTags: 'devnet',
         goVersion: 'go1.22.0 (simulated devnet)',
         buildDeps: [],
-        cosmosSdkVersion: COSMOS_SDK_VERSION,
+        cosmosSdkVersion: protocol.sdkVersion,
       },
     })),
     '/cosmos.base.tendermint.v1beta1.Service/GetSyncing': route(GetSyncingRequest, GetSyncingResponse, () => ({

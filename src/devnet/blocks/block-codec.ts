@@ -1,7 +1,8 @@
 // Binary form of a committed block for the on-disk block log: a small JSON header (hashes
-// in hex) followed by the packed tx bytes, their offsets and the deflated results.
+// in hex; the block's own contract calls and their events, when it made any) followed by the
+// packed tx bytes, their offsets and the deflated results.
 import { fromHex, toHex } from '@cosmjs/encoding';
-import type { BlockHeader, CommittedBlock } from './block.ts';
+import { type BlockEvents, type BlockHeader, type CommittedBlock, NO_BLOCK_EVENTS } from './block.ts';
 
 const HASH_FIELDS = [
   'lastBlockHash',
@@ -26,6 +27,9 @@ export function encodeBlock(block: CommittedBlock): Uint8Array {
     txCount: block.txCount,
   };
   for (const field of HASH_FIELDS) meta[field] = toHex(block.header[field]);
+  const withCalls: Record<string, unknown> = meta;
+  if (block.calls.length) withCalls.calls = block.calls;
+  if (block.blockEvents.begin.length || block.blockEvents.end.length) withCalls.blockEvents = block.blockEvents;
   const metaBytes = Buffer.from(JSON.stringify(meta));
   const offsets = Buffer.from(block.txOffsets.buffer, block.txOffsets.byteOffset, block.txOffsets.byteLength);
   const out = Buffer.allocUnsafe(12 + metaBytes.length + offsets.length + block.txData.length + block.results.length);
@@ -69,5 +73,7 @@ export function decodeBlock(bytes: Uint8Array): CommittedBlock {
     txData,
     txOffsets,
     results,
+    calls: meta.calls ?? [],
+    blockEvents: (meta.blockEvents as BlockEvents | undefined) ?? NO_BLOCK_EVENTS,
   };
 }

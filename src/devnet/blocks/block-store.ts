@@ -1,10 +1,20 @@
 // Committed blocks: every block's header and hashes in memory, the most recent blocks whole,
 // older ones read back from the block log on demand (so a long history stays small in RAM),
 // with the tx index and a small cache of recently read results for paging within a block.
+// Results are kept in the wire form (wire.ts) and read back to text for searches.
 import { sha256 } from '@cosmjs/crypto';
 import { toHex } from '@cosmjs/encoding';
-import { type BlockMeta, type CommittedBlock, metaOf, type RenderedTxResult, resultsJson, txAt } from './block.ts';
+import {
+  type BlockEvents,
+  type BlockMeta,
+  type CommittedBlock,
+  metaOf,
+  type RenderedTxResult,
+  resultsJson,
+  txAt,
+} from './block.ts';
 import { createTxIndex, type TxIndex } from './tx-index.ts';
+import type { Wire } from './wire.ts';
 
 export interface StoredAt {
   offset: number;
@@ -15,8 +25,8 @@ export interface BlockStore {
   readonly height: number;
   readonly index: TxIndex;
   /**
-   * `hashes` (upper-case hex) when the caller has them already; `storedAt` is where the block
-   * lies in the block log, which lets the store drop it from memory once it is old.
+   * `results` in text; `hashes` (upper-case hex) when the caller has them already; `storedAt`
+   * is where the block lies in the block log, which lets the store drop it from memory once it is old.
    */
   add(
     block: CommittedBlock,
@@ -27,9 +37,15 @@ export interface BlockStore {
   get(height: number): CommittedBlock | undefined;
   meta(height: number): BlockMeta | undefined;
   latestMeta(): BlockMeta | undefined;
+  /** The block's `txs_results` as stored: wire JSON. */
   resultsJson(height: number): string;
-  resultsJsonOf(block: CommittedBlock): string;
+  /** A block's results read back to text (replay). */
+  textResultsOf(block: CommittedBlock): RenderedTxResult[];
+  /** The block's results in text, for matching events. */
   results(height: number): RenderedTxResult[];
+  /** The block's results in the wire form, for answers. */
+  wireResults(height: number): RenderedTxResult[];
+  blockEvents(height: number): BlockEvents;
   txHash(block: CommittedBlock, index: number): string;
 }
 
@@ -37,7 +53,7 @@ export interface BlockStore {
 const HOT_BYTES = 16 * 1024 * 1024;
 const CACHED_BLOCKS = 8;
 
-export function createBlockStore(readStored: ((at: StoredAt) => CommittedBlock) | null): BlockStore {
+export function createBlockStore(readStored: ((at: StoredAt) => CommittedBlock) | null, wire: Wire): BlockStore {
   const metas: BlockMeta[] = [];
   const locations: (StoredAt | null)[] = [];
   const hot = new Map<number, CommittedBlock>();
@@ -45,6 +61,7 @@ export function createBlockStore(readStored: ((at: StoredAt) => CommittedBlock) 
   const sizeOf = (block: CommittedBlock) => block.txData.length + block.results.length;
   const index = createTxIndex();
   const resultsCache = new Map<number, RenderedTxResult[]>();
+  const wireCache = new Map<number, RenderedTxResult[]>();
   const coldCache = new Map<number, CommittedBlock>();
 
   const remember = <T>(cache: Map<number, T>, height: number, value: T) => {
@@ -59,6 +76,12 @@ export function createBlockStore(readStored: ((at: StoredAt) => CommittedBlock) 
     if (block) return block;
     return remember(coldCache, height, readStored!(locations[height - 1]!));
   };
+
+  function wireResults(height: number): RenderedTxResult[] {
+    return (
+      wireCache.get(height) ?? remember(wireCache, height, JSON.parse(resultsJson(get(height)!)) as RenderedTxResult[])
+    );
+  }
 
   return {
     get height() {
@@ -85,10 +108,15 @@ export function createBlockStore(readStored: ((at: StoredAt) => CommittedBlock) 
     meta: (height) => (Number.isInteger(height) && height >= 1 ? metas[height - 1] : undefined),
     latestMeta: () => metas[metas.length - 1],
     resultsJson: (height) => resultsJson(get(height)!),
-    resultsJsonOf: (block) => resultsJson(block),
-    results: (height) =>
-      resultsCache.get(height) ??
-      remember(resultsCache, height, JSON.parse(resultsJson(get(height)!)) as RenderedTxResult[]),
+    textResultsOf: (block) => (JSON.parse(resultsJson(block)) as RenderedTxResult[]).map(wire.textResult),
+    results: (height) => {
+      const cached = resultsCache.get(height);
+      if (cached) return cached;
+      if (!wire.base64) return remember(resultsCache, height, wireResults(height));
+      return remember(resultsCache, height, wireResults(height).map(wire.textResult));
+    },
+    wireResults,
+    blockEvents: (height) => get(height)!.blockEvents,
     txHash: (block, i) => toHex(sha256(txAt(block, i))).toUpperCase(),
   };
 }

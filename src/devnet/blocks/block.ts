@@ -1,9 +1,13 @@
 // A committed block as the devnet keeps it: the header, the tx bytes packed in one buffer,
-// and the tx results as deflated CometBFT JSON (rendered once at commit, served on demand).
+// the tx results as deflated CometBFT JSON (rendered once at commit in the wire form of the
+// devnet's protocol, served on demand), and the contract calls the block made outside its
+// txs with the events they emitted.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sha256 } from '@cosmjs/crypto';
 import { toBase64 } from '@cosmjs/encoding';
 import { Header } from 'cosmjs-types/tendermint/types/types';
+import type { ChainEvent } from '../core/events.ts';
+import type { BlockCall } from '../tx/block-call.ts';
 import type { TxResult } from '../tx/run-tx.ts';
 import { concatBytes } from './hashes.ts';
 import { toTimestamp } from './time.ts';
@@ -34,12 +38,23 @@ export interface BlockMeta {
   txBytes: number;
 }
 
+/** A block's own events, outside its txs, per phase, in plain text. */
+export interface BlockEvents {
+  begin: ChainEvent[];
+  end: ChainEvent[];
+}
+
+export const NO_BLOCK_EVENTS: BlockEvents = Object.freeze({ begin: [], end: [] }) as BlockEvents;
+
 export interface CommittedBlock extends BlockMeta {
   /** All tx bytes back to back; tx i spans txOffsets[i]..txOffsets[i+1]. */
   txData: Uint8Array;
   txOffsets: Uint32Array;
-  /** deflate-raw of the JSON array of `txs_results` entries. */
+  /** deflate-raw of the JSON array of `txs_results` entries, in the wire form. */
   results: Uint8Array;
+  /** Contract calls of the block's BeginBlock and EndBlock, in the order they ran. */
+  calls: readonly BlockCall[];
+  blockEvents: BlockEvents;
 }
 
 export const BLOCK_VERSION = 11n;
@@ -94,7 +109,18 @@ export function packTxs(txs: readonly Uint8Array[]): { txData: Uint8Array; txOff
 export const txAt = (block: CommittedBlock, index: number) =>
   block.txData.subarray(block.txOffsets[index]!, block.txOffsets[index + 1]!);
 
-/** One `txs_results` entry as CometBFT 0.38 renders an ExecTxResult. */
+/** Events as ABCI renders them: every attribute indexed (the SDK's MarkEventsToIndex with no filter). */
+export const renderEvents = (events: readonly ChainEvent[]) =>
+  events.map((e) => ({
+    type: e.type,
+    attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
+  }));
+export type RenderedEvent = ReturnType<typeof renderEvents>[number];
+
+/**
+ * One `txs_results` entry, in plain text: the field set of ResponseDeliverTx (0.34, 0.37) and
+ * ExecTxResult (0.38) alike, which CometBFT writes with every field (jsonpb, EmitDefaults).
+ */
 export function renderTxResult(result: TxResult) {
   return {
     code: result.code,
@@ -103,10 +129,7 @@ export function renderTxResult(result: TxResult) {
     info: '',
     gas_wanted: result.gasWanted.toString(),
     gas_used: result.gasUsed.toString(),
-    events: result.events.map((e) => ({
-      type: e.type,
-      attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
-    })),
+    events: renderEvents(result.events),
     codespace: result.codespace,
   };
 }

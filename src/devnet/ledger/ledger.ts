@@ -9,10 +9,17 @@ export interface LedgerTrade {
   height: number;
   /** Block time, RFC 3339 with nanoseconds as CometBFT prints it. */
   time: string;
+  /** The tx's hash; for a contract call the block made itself (BeginBlock, EndBlock), the block's hash. */
   txHash: string;
+  /** The tx's position in its block; 65535 (after any tx) for a block's own call. */
   txIndex: number;
+  /** The message of the tx that ran the trade; 0 for a block's own call. */
   msgIndex: number;
-  /** Index of the trade's `wasm-*` event within the tx's events (`tx_result.events`). */
+  /**
+   * Index of the trade's `wasm-*` event within the tx's events (`tx_result.events`); for a
+   * block's own call, within the block's own events, BeginBlock's then EndBlock's (in 0.38 the
+   * index in `finalize_block_events`).
+   */
   eventIndex: number;
   source: 'launchpad' | 'amm';
   action: TradeAction;

@@ -4,6 +4,7 @@
 import { sha256 } from '@cosmjs/crypto';
 import { toAscii, toHex } from '@cosmjs/encoding';
 import {
+  type BlockEvents,
   type BlockMeta,
   type CommittedBlock,
   compressResults,
@@ -15,6 +16,7 @@ import {
 import type { Consensus } from '../blocks/consensus.ts';
 import { concatBytes, merkleRoot } from '../blocks/hashes.ts';
 import { MAX_TXS_PER_BLOCK } from '../blocks/tx-index.ts';
+import type { BlockCall } from '../tx/block-call.ts';
 import type { BlockInfo, TxResult, TxRunner } from '../tx/run-tx.ts';
 
 export type ExecuteTx = (bytes: Uint8Array, mode: 'deliver' | 'trusted') => TxResult;
@@ -59,10 +61,12 @@ export interface BlockContext {
   hashes: Pick<HashChain, 'appHash' | 'lastResultsHash'>;
 }
 
+/** `rendered`: the tx results in the wire form; `own`: the block's contract calls and their events. */
 export function assembleBlock(
   context: BlockContext,
   body: BlockTxs,
   rendered: readonly RenderedTxResult[],
+  own: { calls: readonly BlockCall[]; blockEvents: BlockEvents },
 ): CommittedBlock {
   const { chainId, info, previous, consensus } = context;
   const proposer = consensus.proposerAt(info.height);
@@ -93,6 +97,8 @@ export function assembleBlock(
     txBytes: body.txs.reduce((n, tx) => n + tx.length, 0),
     ...packTxs(body.txs),
     results: compressResults(rendered),
+    calls: own.calls,
+    blockEvents: own.blockEvents,
   };
 }
 

@@ -1,7 +1,9 @@
 // The chain's block log: every committed block is appended (length, CRC-32, bytes) before it
-// is served. With a data directory the log is durable (fsynced) and read back on start; a torn
-// last record (the process died mid-write) is cut off, so the chain resumes at the last
-// complete block. Without one, the log is a scratch file that keeps old blocks out of memory.
+// is served, with the contract calls it made in its BeginBlock and EndBlock, so a replay runs
+// them again where they ran. With a data directory the log is durable (fsynced) and read back
+// on start; a torn last record (the process died mid-write) is cut off, so the chain resumes
+// at the last complete block. Without one, the log is a scratch file that keeps old blocks
+// out of memory.
 import {
   closeSync,
   constants,
@@ -22,12 +24,15 @@ import { crc32 } from 'node:zlib';
 import type { CommittedBlock } from '../blocks/block.ts';
 import { decodeBlock, encodeBlock } from '../blocks/block-codec.ts';
 import type { StoredAt } from '../blocks/block-store.ts';
+import type { CometVersion } from '../core/protocol.ts';
 
 export interface ChainMeta {
   chainId: string;
   genesisTimeNs: string;
   /** Accounts derive from the mnemonic; a data dir made with another one is another chain. */
   mnemonicFingerprint: string;
+  /** The protocol the blocks were recorded in (their results are stored as it answers them); absent means 0.38. */
+  cometVersion?: CometVersion;
 }
 
 export interface BlockLog {

@@ -1,28 +1,44 @@
-// Blocks and what belongs to them: block, block_results, commit, blockchain (header ranges)
-// and validators.
+// Blocks and what belongs to them: block, block_results (in the shape of the node's version),
+// commit, blockchain (header ranges) and validators.
 import { toBase64 } from '@cosmjs/encoding';
-import { CONSENSUS_PARAMS } from '../blocks/consensus.ts';
+import { consensusParamsOf } from '../blocks/consensus.ts';
 import { rpcErrors } from './errors.ts';
 import { heightParam, type Method, type MethodContext, pubKeyJson } from './method-context.ts';
-import { blockSize, hex, renderBlock, renderBlockId, renderCommit, renderHeader } from './render.ts';
+import { blockSize, hex, renderBlock, renderBlockEvents, renderBlockId, renderCommit, renderHeader } from './render.ts';
 import { pageBounds } from './tx-search.ts';
 
 export function blockMethods(ctx: MethodContext) {
   const { node } = ctx;
-  const { store, consensus } = node;
+  const { store, consensus, protocol } = node;
+  const paramUpdates = consensusParamsOf(protocol.comet, 'updates');
 
   const block: Method = (params) => renderBlock(store.get(heightParam(store, params))!, store, consensus);
 
+  /**
+   * ResultBlockResults: 0.34 and 0.37 report the block's own events as `begin_block_events`
+   * and `end_block_events` (null when there are none); 0.38 as `finalize_block_events`, with
+   * the app hash after the block.
+   */
   const results: Method = (params) => {
     const height = heightParam(store, params);
     const meta = store.meta(height)!;
     const txsResults = meta.txCount ? store.resultsJson(height) : 'null';
-    const tail = JSON.stringify({
-      finalize_block_events: [],
-      validator_updates: null,
-      consensus_param_updates: CONSENSUS_PARAMS,
-      app_hash: toBase64(store.meta(height + 1)?.header.appHash ?? node.appHash),
-    });
+    const own = renderBlockEvents(node, store.blockEvents(height));
+    const tail = JSON.stringify(
+      protocol.blockEvents === 'finalize'
+        ? {
+            finalize_block_events: [...own.begin, ...own.end],
+            validator_updates: null,
+            consensus_param_updates: paramUpdates,
+            app_hash: toBase64(store.meta(height + 1)?.header.appHash ?? node.appHash),
+          }
+        : {
+            begin_block_events: own.begin.length ? own.begin : null,
+            end_block_events: own.end.length ? own.end : null,
+            validator_updates: null,
+            consensus_param_updates: paramUpdates,
+          },
+    );
     return `{"height":"${height}","txs_results":${txsResults},${tail.slice(1)}`;
   };
 

@@ -1,10 +1,21 @@
-// CometBFT 0.38 JSON shapes of blocks, headers, commits and txs, rendered on demand from
-// the compact committed blocks (hashes upper-case hex, bytes base64, int64 as strings).
+// CometBFT JSON shapes of blocks, headers, commits, txs and a block's own events, rendered on
+// demand from the compact committed blocks (hashes upper-case hex, bytes base64, int64 as
+// strings). Blocks, headers and commits have the same shape in 0.34, 0.37 and 0.38.
 import { toBase64, toHex } from '@cosmjs/encoding';
-import { BLOCK_VERSION, type BlockMeta, type CommittedBlock, type RenderedTxResult, txAt } from '../blocks/block.ts';
+import {
+  BLOCK_VERSION,
+  type BlockEvents,
+  type BlockMeta,
+  type CommittedBlock,
+  type RenderedEvent,
+  type RenderedTxResult,
+  renderEvents,
+  txAt,
+} from '../blocks/block.ts';
 import type { BlockStore } from '../blocks/block-store.ts';
 import type { Consensus } from '../blocks/consensus.ts';
 import { formatRfc3339Nano } from '../blocks/time.ts';
+import type { DevnetNode } from '../node/node.ts';
 
 export const hex = (bytes: Uint8Array) => toHex(bytes).toUpperCase();
 
@@ -66,14 +77,40 @@ export function renderBlock(block: CommittedBlock, store: BlockStore, consensus:
   };
 }
 
+/** ResultTx (`tx`, `tx_search`): the result in the wire form, every field written. */
 export function renderTx(store: BlockStore, height: number, index: number, result?: RenderedTxResult) {
   const block = store.get(height)!;
   return {
     hash: store.txHash(block, index),
     height: String(height),
     index,
-    tx_result: result ?? store.results(height)[index]!,
+    tx_result: result ?? store.wireResults(height)[index]!,
     tx: toBase64(txAt(block, index)),
+  };
+}
+
+/** A block's own events per phase, rendered in the wire form. */
+export function renderBlockEvents(
+  node: DevnetNode,
+  events: BlockEvents,
+): { begin: RenderedEvent[]; end: RenderedEvent[] } {
+  return { begin: node.wire.events(renderEvents(events.begin)), end: node.wire.events(renderEvents(events.end)) };
+}
+
+/**
+ * A tx result inside a websocket event: CometBFT writes the value it publishes by reflection,
+ * where proto3's omitempty leaves out every zero field (code 0, empty data, log, info, codespace).
+ */
+export function eventTxResult(result: RenderedTxResult) {
+  return {
+    ...(result.code ? { code: result.code } : {}),
+    ...(result.data ? { data: result.data } : {}),
+    ...(result.log ? { log: result.log } : {}),
+    ...(result.info ? { info: result.info } : {}),
+    ...(result.gas_wanted !== '0' ? { gas_wanted: result.gas_wanted } : {}),
+    ...(result.gas_used !== '0' ? { gas_used: result.gas_used } : {}),
+    ...(result.events.length ? { events: result.events } : {}),
+    ...(result.codespace ? { codespace: result.codespace } : {}),
   };
 }
 

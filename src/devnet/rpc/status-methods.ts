@@ -1,13 +1,14 @@
-// The node's own facts: health, status (node info, sync info, validator info) and genesis.
-import { CONSENSUS_PARAMS } from '../blocks/consensus.ts';
+// The node's own facts: health, status (node info, sync info, validator info) and genesis,
+// with the version and consensus parameters of the protocol the node speaks.
+import { consensusParamsOf } from '../blocks/consensus.ts';
 import { formatRfc3339Nano } from '../blocks/time.ts';
-import { COMETBFT_VERSION, NODE_MONIKER } from '../constants.ts';
+import { NODE_MONIKER } from '../constants.ts';
 import { type Method, type MethodContext, pubKeyJson } from './method-context.ts';
 import { hex } from './render.ts';
 
 export function statusMethods(ctx: MethodContext) {
   const { node } = ctx;
-  const { store, consensus } = node;
+  const { store, consensus, protocol } = node;
 
   const health: Method = () => ({});
 
@@ -17,11 +18,12 @@ export function statusMethods(ctx: MethodContext) {
     const proposer = consensus.validators[0]!;
     return {
       node_info: {
+        // P2P protocol 8 and block protocol 11 in 0.34, 0.37 and 0.38 alike; the app's version is 0.
         protocol_version: { p2p: '8', block: '11', app: '0' },
         id: ctx.nodeId,
         listen_addr: ctx.listenAddr,
         network: node.chainId,
-        version: COMETBFT_VERSION,
+        version: protocol.nodeVersion,
         channels: '40202122233038606100',
         moniker: NODE_MONIKER,
         other: { tx_index: 'on', rpc_address: ctx.rpcAddress },
@@ -50,7 +52,7 @@ export function statusMethods(ctx: MethodContext) {
       genesis_time: formatRfc3339Nano(node.genesisTimeNs),
       chain_id: node.chainId,
       initial_height: '1',
-      consensus_params: CONSENSUS_PARAMS,
+      consensus_params: consensusParamsOf(protocol.comet, 'genesis'),
       validators: consensus.validators.map((v, i) => ({
         address: hex(v.address),
         pub_key: pubKeyJson(v.pubkey),

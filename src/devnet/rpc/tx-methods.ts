@@ -1,4 +1,6 @@
 // Transactions: tx (by hash), tx_search, the three broadcast_tx forms and the mempool count.
+// broadcast_tx_commit answers `deliver_tx` (0.34, 0.37) or `tx_result` (0.38), and a
+// ResponseCheckTx with 0.34's and 0.37's mempool fields.
 import { toHex } from '@cosmjs/encoding';
 import { renderTxResult } from '../blocks/block.ts';
 import { unpackPosition } from '../blocks/tx-index.ts';
@@ -10,11 +12,14 @@ import type { Params } from './params.ts';
 import { renderTx } from './render.ts';
 import { pageBounds, parseQuery, searchTxs } from './tx-search.ts';
 
-const checkTxJson = (result: TxResult) => ({ ...renderTxResult(result), data: null });
-
 export function txMethods(ctx: MethodContext) {
   const { node } = ctx;
-  const { store } = node;
+  const { store, protocol } = node;
+  const abci2 = protocol.blockEvents === 'finalize';
+  const checkTxJson = (result: TxResult) => {
+    const json = { ...renderTxResult(result), data: null };
+    return abci2 ? json : { ...json, sender: '', priority: '0', mempoolError: '' };
+  };
 
   const requireTx = (params: Params) => {
     const tx = params.bytes('tx');
@@ -67,10 +72,11 @@ export function txMethods(ctx: MethodContext) {
 
   const broadcastCommit: Method = async (params) => {
     const { hash, check } = submit(requireTx(params));
-    if (check.code !== 0) return { check_tx: checkTxJson(check), tx_result: {}, hash, height: '0' };
+    const resultKey = abci2 ? 'tx_result' : 'deliver_tx';
+    if (check.code !== 0) return { check_tx: checkTxJson(check), [resultKey]: {}, hash, height: '0' };
     const committed = await node.waitForTx(hash, ctx.commitTimeoutMs);
     if (!committed) throw rpcErrors.internal('timed out waiting for tx to be included in a block');
-    return { check_tx: checkTxJson(check), tx_result: committed.result, hash, height: String(committed.height) };
+    return { check_tx: checkTxJson(check), [resultKey]: committed.result, hash, height: String(committed.height) };
   };
 
   const unconfirmed: Method = () => ({

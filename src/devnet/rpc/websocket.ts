@@ -1,14 +1,17 @@
 // The `/websocket` endpoint: JSON-RPC over a websocket, with `subscribe` to
 // tm.event='NewBlock', 'NewBlockHeader' or 'Tx' (optionally narrowed by event conditions),
-// `unsubscribe`, `unsubscribe_all`, and every other method as over HTTP.
+// `unsubscribe`, `unsubscribe_all`, and every other method as over HTTP. Event payloads take
+// the node version's shape: 0.34 and 0.37 carry the block's begin and end block results,
+// 0.38 its finalize block result; attributes are base64 in 0.34.
 import type { Logger } from 'pino';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { CommittedBlock } from '../blocks/block.ts';
+import { consensusParamsOf } from '../blocks/consensus.ts';
 import type { DevnetNode } from '../node/node.ts';
 import { rpcErrors } from './errors.ts';
 import { callMethod, errorResponse, type RequestId, resultResponse, toRpcError } from './json-rpc.ts';
 import type { Method } from './method-context.ts';
-import { renderBlock, renderHeader, renderTx } from './render.ts';
+import { eventTxResult, renderBlock, renderBlockEvents, renderHeader, renderTx } from './render.ts';
 import { type Condition, matchesEvents, parseQuery } from './tx-search.ts';
 
 const MAX_SUBSCRIPTIONS_PER_CLIENT = 5;
@@ -63,6 +66,52 @@ export function createWebsocketServer(node: DevnetNode, methods: Record<string, 
     }
   }
 
+  const { protocol } = node;
+  const paramUpdates = consensusParamsOf(protocol.comet, 'updates');
+
+  /** ResponseBeginBlock and ResponseEndBlock as 0.34 and 0.37 publish them (empty fields left out). */
+  function beginEndResults(block: CommittedBlock) {
+    const own = renderBlockEvents(node, block.blockEvents);
+    return {
+      result_begin_block: own.begin.length ? { events: own.begin } : {},
+      result_end_block: {
+        validator_updates: null,
+        consensus_param_updates: paramUpdates,
+        ...(own.end.length ? { events: own.end } : {}),
+      },
+    };
+  }
+
+  function newBlockEvent(block: CommittedBlock): string {
+    const { block_id, block: body } = renderBlock(block, node.store, node.consensus);
+    if (protocol.blockEvents === 'begin-end') {
+      return JSON.stringify({ type: 'tendermint/event/NewBlock', value: { block: body, ...beginEndResults(block) } });
+    }
+    const own = renderBlockEvents(node, block.blockEvents);
+    return JSON.stringify({
+      type: 'tendermint/event/NewBlock',
+      value: {
+        block_id,
+        block: body,
+        result_finalize_block: {
+          events: [...own.begin, ...own.end],
+          txs_results: block.txCount ? node.store.wireResults(block.header.height) : null,
+          validator_updates: null,
+          app_hash: '',
+        },
+      },
+    });
+  }
+
+  function newBlockHeaderEvent(block: CommittedBlock): string {
+    const header = renderHeader(block);
+    const value =
+      protocol.blockEvents === 'begin-end'
+        ? { header, num_txs: String(block.txCount), ...beginEndResults(block) }
+        : { header, result_finalize_block: { events: [] } };
+    return JSON.stringify({ type: 'tendermint/event/NewBlockHeader', value });
+  }
+
   function publish(block: CommittedBlock) {
     if (clients.size === 0) return;
     let blockEvent: string | undefined;
@@ -70,33 +119,20 @@ export function createWebsocketServer(node: DevnetNode, methods: Record<string, 
     for (const [socket, subscriptions] of clients) {
       for (const sub of subscriptions) {
         if (sub.eventType === 'NewBlock') {
-          blockEvent ??= JSON.stringify({
-            type: 'tendermint/event/NewBlock',
-            value: {
-              ...renderBlock(block, node.store, node.consensus),
-              result_finalize_block: {
-                events: [],
-                txs_results: block.txCount ? node.store.results(block.header.height) : null,
-                validator_updates: null,
-                app_hash: '',
-              },
-            },
-          });
+          blockEvent ??= newBlockEvent(block);
           socket.send(eventMessage(sub, blockEvent, 'NewBlock'));
         } else if (sub.eventType === 'NewBlockHeader') {
-          headerEvent ??= JSON.stringify({
-            type: 'tendermint/event/NewBlockHeader',
-            value: { header: renderHeader(block), result_finalize_block: { events: [] } },
-          });
+          headerEvent ??= newBlockHeaderEvent(block);
           socket.send(eventMessage(sub, headerEvent, 'NewBlockHeader'));
         } else {
-          const results = block.txCount ? node.store.results(block.header.height) : [];
+          const height = block.header.height;
+          const results = block.txCount ? node.store.results(height) : [];
           results.forEach((result, index) => {
             if (!sub.conditions.every((c) => matchesEvents(result, c))) return;
-            const tx = renderTx(node.store, block.header.height, index, result);
+            const tx = renderTx(node.store, height, index);
             const data = JSON.stringify({
               type: 'tendermint/event/Tx',
-              value: { TxResult: { height: tx.height, index, tx: tx.tx, result } },
+              value: { TxResult: { height: tx.height, index, tx: tx.tx, result: eventTxResult(tx.tx_result) } },
             });
             socket.send(eventMessage(sub, data, 'Tx'));
           });
