@@ -147,9 +147,7 @@ const configSchema = z.object({
       message: 'must be a BIP-39 mnemonic of 12 to 24 words',
     })
     .default(DEFAULT_DEVNET_MNEMONIC),
-  DEVNET_COMET_VERSION: z
-    .enum(['0.34', '0.37', '0.38'], { message: 'must be 0.34, 0.37 or 0.38' })
-    .default('0.38'),
+  DEVNET_COMET_VERSION: z.enum(['0.34', '0.37', '0.38'], { message: 'must be 0.34, 0.37 or 0.38' }).default('0.38'),
   DEVNET_TRADES_PER_BLOCK: z
     .string()
     .trim()

@@ -7,12 +7,12 @@ import { startChainApi } from './api/chain/server.ts';
 import { startLaunchpadApi } from './api/launchpad/server.ts';
 import { startNodeHealth } from './api/node-health.ts';
 import { type ChainClient, createChainClient } from './chain/client.ts';
+import { guessFromDenom, type NativeCoin, readNativeCoin } from './chain/native-coin.ts';
 import type { BackfillFlags } from './cli-args.ts';
 import type { Config } from './config.ts';
 import { type Database, describeDatabase, openDatabase } from './db/index.ts';
 import { scheduleEmbeddedJobs } from './db/jobs.ts';
 import { migrate } from './db/migrate.ts';
-import { guessFromDenom, type NativeCoin, readNativeCoin } from './chain/native-coin.ts';
 import { createDevnet, DEVNET_CHAIN_ID, type Devnet } from './devnet/index.ts';
 import type { ContractAddresses } from './domain/events.ts';
 import { backfill, planBackfill } from './indexer/backfill.ts';
@@ -101,9 +101,7 @@ export async function connectChain(
   });
   shutdown.add('chain client', () => chain.disconnect());
   // with CHAIN_RPC_URL set, loadConfig requires both addresses: the devnet's are only the devnet's
-  const contracts = devnet
-    ? devnet.contracts
-    : { launchpad: config.LAUNCHPAD_CONTRACT!, amm: config.AMM_CONTRACT! };
+  const contracts = devnet ? devnet.contracts : { launchpad: config.LAUNCHPAD_CONTRACT!, amm: config.AMM_CONTRACT! };
   return { chain, devnet, contracts };
 }
 
