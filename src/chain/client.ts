@@ -41,6 +41,11 @@ export interface ChainClient {
   readonly protocol: CometProtocol;
   /** Reads the node's version from its `status` and picks the cosmjs client for it; resolves to the protocol. */
   detect(): Promise<CometProtocol>;
+  /**
+   * The node's protocol, read once when first asked (or as configured): what reading events
+   * waits for, so that no event is read in another version's form.
+   */
+  ready(): Promise<CometProtocol>;
   /** One JSON-RPC call through the client's transport, for calls whose raw result is wanted. */
   rawCall<T = unknown>(method: string, params: Record<string, string | number | boolean>): Promise<T>;
   readonly queries: ChainQueries;
@@ -62,6 +67,7 @@ export function createChainClient(rpcUrl: string, options: ChainClientOptions = 
   const rpc = createRpcClient(rpcUrl, options);
   let protocol: CometProtocol = options.protocol ?? '0.38';
   let comet = cometFor(protocol, rpc);
+  let known: Promise<CometProtocol> | undefined = options.protocol ? Promise.resolve(protocol) : undefined;
   // ABCI queries have one shape in every version: one QueryClient serves them all
   const queries = createQueries(comet);
   return {
@@ -79,7 +85,15 @@ export function createChainClient(rpcUrl: string, options: ChainClientOptions = 
         protocol = detected;
         comet = cometFor(protocol, rpc);
       }
+      known = Promise.resolve(protocol);
       return protocol;
+    },
+    ready() {
+      known ??= this.detect().catch((error) => {
+        known = undefined; // asked again next time
+        throw error;
+      });
+      return known;
     },
     rawCall: <T>(method: string, params: Record<string, string | number | boolean>) => rpc.call<T>(method, params),
     queries,

@@ -64,12 +64,13 @@ export async function fetchBlock(
 ): Promise<FetchedBlock> {
   // block through cosmjs's decoder; block_results raw through cosmjs's RPC client: its
   // adaptor re-creates every event attribute and costs ~60 µs per tx on full blocks.
+  const protocol = await chain.ready();
   const [response, results] = await Promise.all([
     chain.comet.block(height),
     chain.rawCall<WireBlockResults>('block_results', { height: String(height) }),
   ]);
   try {
-    return shapeBlock(height, response, results, contracts, chain.protocol);
+    return shapeBlock(height, response, results, contracts, protocol);
   } catch (error) {
     throw new BlockShapeError(`block ${height}: ${(error as Error).message}`, { cause: error });
   }

@@ -171,6 +171,7 @@ export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxReco
   );
   if (row) return txRecordOf(row);
   try {
+    const protocol = await ctx.chain.ready();
     const found = await ctx.chain.comet.tx({ hash: fromHex(hash) });
     const r = found.result;
     return {
@@ -186,7 +187,7 @@ export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxReco
       gasUsed: r.gasUsed.toString(),
       bytes: found.tx,
       // as text whatever the node's protocol (base64 on Tendermint 0.34)
-      events: readEvents(r.events, ctx.chain.protocol).map((e) => ({
+      events: readEvents(r.events, protocol).map((e) => ({
         type: e.type,
         attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
       })),
