@@ -8,6 +8,8 @@ export class NodeError extends ServiceError {
   override name = 'NodeError';
   /** What the node said, when it answered with an error (its JSON-RPC error data, or message). */
   said?: string;
+  /** The JSON-RPC error's own message (e.g. "Internal error"), when the node answered with one. */
+  rpcMessage?: string;
 }
 
 /** No answer: refused or dropped connection, a timeout, a gateway's 5xx. Worth retrying. */
@@ -89,6 +91,7 @@ export function rpcFailure(what: string, error: { code?: number; message?: strin
   };
   const failure = typed();
   failure.said = said;
+  failure.rpcMessage = typeof error.message === 'string' ? error.message : undefined;
   return failure;
 }
 

@@ -2,11 +2,13 @@
 // its TxRaw bytes, checked as far as the SDK's decoder checks them, then handed to the node
 // with BROADCAST_MODE_SYNC or ASYNC through cosmjs. Each API words the problems in its own
 // error style (SignedTxError carries the text).
+
 import { sha256 } from '@cosmjs/crypto';
 import { fromBase64, toHex } from '@cosmjs/encoding';
 import { BinaryReader } from 'cosmjs-types/binary';
 import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { ChainClient } from '../../chain/client.ts';
+import { NodeError } from '../../chain/errors.ts';
 import { ServiceError } from '../../internal/errors.ts';
 
 /**
@@ -156,21 +158,8 @@ export async function sendTx(chain: ChainClient, tx: Uint8Array, mode: 'sync' | 
   }
 }
 
-/** The text of a JSON-RPC error the node answered with (cosmjs throws it as JSON), or undefined when it did not answer. */
+/** The text of a JSON-RPC error the node answered with ("Internal error: tx already exists in cache"), or undefined when it did not answer. */
 function rpcErrorText(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const cause = (error as Error & { cause?: { body?: unknown } }).cause;
-  for (const text of [error.message, typeof cause?.body === 'string' ? cause.body : '']) {
-    try {
-      const parsed = JSON.parse(text) as {
-        data?: unknown;
-        message?: unknown;
-        error?: { data?: unknown; message?: unknown };
-      };
-      const rpc = parsed.error ?? parsed;
-      const said = [rpc.message, rpc.data].filter((s) => typeof s === 'string' && s !== '');
-      if (said.length > 0) return said.join(': ');
-    } catch {}
-  }
-  return undefined;
+  if (!(error instanceof NodeError) || error.said === undefined) return undefined;
+  return [...new Set([error.rpcMessage, error.said].filter((s) => s !== undefined && s !== ''))].join(': ');
 }
