@@ -1,16 +1,17 @@
 // Blocks as the gateway prints them (docs/chain-api.md, "Blocks"): `block_id`, the CometBFT
-// `block` and the SDK's `sdk_block` (the same with the proposer as a bech32 consensus
-// address), built from the stored REST parts (src/chain/rest-block.ts) and the block's tx
-// bytes. The index keeps the parts as jsonb, which does not keep key order: they are laid
-// out again here in the gateway's order.
+// `block` (with its evidence) and the SDK's `sdk_block` (the same with the proposer as a
+// bech32 consensus address), built from the stored REST parts (src/chain/rest-block.ts)
+// and the block's tx bytes. The index keeps the parts as jsonb, which does not keep key
+// order: they are laid out again here in the gateway's order.
 import { fromBase64, toBech32 } from '@cosmjs/encoding';
 import { base64 } from './proto-json.ts';
 
-/** `block_id`, `header` and `last_commit`, as stored or as shaped from the node. */
+/** `block_id`, `header`, `last_commit` and `evidence` (absent when none), as stored or as shaped from the node. */
 export interface BlockParts {
   block_id: unknown;
   header: Record<string, unknown>;
   last_commit: unknown;
+  evidence?: unknown[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: stored JSON, read field by field with defaults
@@ -60,6 +61,73 @@ function lastCommit(c: Loose) {
   };
 }
 
+function vote(v: Loose) {
+  if (!v) return null;
+  return {
+    type: String(v.type ?? 'SIGNED_MSG_TYPE_UNKNOWN'),
+    height: String(v.height ?? '0'),
+    round: Number(v.round ?? 0),
+    block_id: blockId(v.block_id),
+    timestamp: String(v.timestamp),
+    validator_address: bytes(v.validator_address),
+    validator_index: Number(v.validator_index ?? 0),
+    signature: bytes(v.signature),
+    extension: bytes(v.extension),
+    extension_signature: bytes(v.extension_signature),
+  };
+}
+
+function validator(v: Loose) {
+  if (!v) return null;
+  const key = v.pub_key ?? {};
+  return {
+    address: bytes(v.address),
+    pub_key: 'secp256k1' in key ? { secp256k1: bytes(key.secp256k1) } : { ed25519: bytes(key.ed25519) },
+    voting_power: String(v.voting_power ?? '0'),
+    proposer_priority: String(v.proposer_priority ?? '0'),
+  };
+}
+
+/** One tendermint.types.Evidence: only its member that is set, as the gateway prints a oneof. */
+function evidenceItem(e: Loose) {
+  if (e?.duplicate_vote_evidence) {
+    const d = e.duplicate_vote_evidence;
+    return {
+      duplicate_vote_evidence: {
+        vote_a: vote(d.vote_a),
+        vote_b: vote(d.vote_b),
+        total_voting_power: String(d.total_voting_power ?? '0'),
+        validator_power: String(d.validator_power ?? '0'),
+        timestamp: String(d.timestamp),
+      },
+    };
+  }
+  const l = e?.light_client_attack_evidence;
+  const block = l?.conflicting_block;
+  const signed = block?.signed_header;
+  const set = block?.validator_set;
+  return {
+    light_client_attack_evidence: {
+      conflicting_block: block
+        ? {
+            signed_header: signed ? { header: header(signed.header), commit: lastCommit(signed.commit) } : null,
+            validator_set: set
+              ? {
+                  validators: ((set.validators ?? []) as Loose[]).map(validator),
+                  proposer: validator(set.proposer),
+                  total_voting_power: String(set.total_voting_power ?? '0'),
+                }
+              : null,
+          }
+        : null,
+      common_height: String(l?.common_height ?? '0'),
+      byzantine_validators: ((l?.byzantine_validators ?? []) as Loose[]).map(validator),
+      total_voting_power: String(l?.total_voting_power ?? '0'),
+      timestamp: String(l?.timestamp),
+    },
+  };
+}
+
 /** The CometBFT block (`block` of GetBlockByHeight and GetBlockWithTxs) and its id. */
 export function cometBlockJson(parts: BlockParts, txs: readonly Uint8Array[]) {
   return {
@@ -67,7 +135,7 @@ export function cometBlockJson(parts: BlockParts, txs: readonly Uint8Array[]) {
     block: {
       header: header(parts.header),
       data: { txs: txs.map(base64) },
-      evidence: { evidence: [] as never[] },
+      evidence: { evidence: ((parts.evidence ?? []) as Loose[]).map(evidenceItem) },
       last_commit: lastCommit(parts.last_commit),
     },
   };

@@ -4,6 +4,7 @@
 // and simulate go to the node. Errors are the gateway's `{code, message, details}`.
 import polka from 'polka';
 import type { ChainClient } from '../../chain/client.ts';
+import { startChainTypes } from '../../chain/reflection.ts';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { createErrorHandler, noRouteHandler } from '../http/errors.ts';
@@ -55,6 +56,10 @@ export async function startChainApi(options: ChainApiOptions): Promise<ChainApi>
   const { db, chain, logger } = options;
   const prefixes = prefixesOf(options.accountPrefix);
   const ctx: ChainApiContext = { db, chain, logger, prefixes, slow: createSlowCache() };
+  const stopChainTypes = startChainTypes(
+    async (path, data) => (await chain.queries.queryAbci(path, data)).value,
+    logger,
+  );
   const { reads, broadcasts, windowSeconds, trustedHops } = options.rateLimit;
   const readLimit = createRateLimit({ points: reads, windowSeconds, trustedHops, limited: gatewayLimited });
   const broadcastLimit = createRateLimit({ points: broadcasts, windowSeconds, trustedHops, limited: gatewayLimited });
@@ -85,5 +90,9 @@ export async function startChainApi(options: ChainApiOptions): Promise<ChainApi>
     style: CHAIN_ERRORS,
     noRoute: chainNoRoute,
   });
-  return { url: served.url, prefixes, close: () => served.close() };
+  const close = () => {
+    stopChainTypes();
+    return served.close();
+  };
+  return { url: served.url, prefixes, close };
 }

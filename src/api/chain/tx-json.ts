@@ -1,7 +1,7 @@
 // Transactions as the Cosmos SDK gateway prints them (docs/chain-api.md, "Transactions"):
 // the `tx` decoded from its bytes (messages with "@type", signer infos, fee, signatures)
-// and the `tx_response` of its result, in the SDK v0.50 style (`logs: []`, `raw_log` as
-// the node wrote it, events with `msg_index`).
+// and the `tx_response` of its result (`raw_log` as the node wrote it, `logs` parsed from
+// it as SDKs before 0.50 do, events with `msg_index`).
 import { toHex } from '@cosmjs/encoding';
 import type { CompactBitArray } from 'cosmjs-types/cosmos/crypto/multisig/v1beta1/multisig';
 import { signModeToJSON } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
@@ -83,6 +83,54 @@ export function txJson(txBytes: Uint8Array): TxJson | null {
   }
 }
 
+export interface AbciMessageLog {
+  msg_index: number;
+  log: string;
+  events: { type: string; attributes: { key: string; value: string }[] }[];
+}
+
+const isString = (v: unknown) => typeof v === 'string';
+const optional = (v: unknown, check: (v: unknown) => boolean) => v === undefined || v === null || check(v);
+const isIndex = (v: unknown) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/**
+ * `tx_response.logs`: a result log that is the JSON of ABCIMessageLogs (what SDKs before
+ * 0.50 write, `[{"msg_index":0,"events":[{"type":…,"attributes":[{"key":…,"value":…}]}]}]`)
+ * parsed as the SDK's ParseABCILogs does, with defaults for what it leaves out; `[]` for
+ * any other log (0.50+ writes an empty one; a failed tx's is its error text).
+ */
+export function logsOf(log: string): AbciMessageLog[] {
+  if (!log.startsWith('[')) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(log);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(parsed)) return [];
+  const logs: AbciMessageLog[] = [];
+  for (const entry of parsed as Record<string, unknown>[]) {
+    // Go's decoder refuses the whole log when one value has the wrong type
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return [];
+    if (!optional(entry.msg_index, isIndex) || !optional(entry.log, isString)) return [];
+    if (!optional(entry.events, Array.isArray)) return [];
+    const events: AbciMessageLog['events'] = [];
+    for (const e of (entry.events ?? []) as Record<string, unknown>[]) {
+      if (typeof e !== 'object' || e === null || !optional(e.type, isString)) return [];
+      if (!optional(e.attributes, Array.isArray)) return [];
+      const attributes: AbciMessageLog['events'][number]['attributes'] = [];
+      for (const a of (e.attributes ?? []) as Record<string, unknown>[]) {
+        if (typeof a !== 'object' || a === null || !optional(a.key, isString) || !optional(a.value, isString))
+          return [];
+        attributes.push({ key: (a.key as string) ?? '', value: (a.value as string) ?? '' });
+      }
+      events.push({ type: (e.type as string) ?? '', attributes });
+    }
+    logs.push({ msg_index: (entry.msg_index as number) ?? 0, log: (entry.log as string) ?? '', events });
+  }
+  return logs;
+}
+
 /** `tx_response.timestamp`: the block time in RFC 3339 without fraction, as the SDK formats it. */
 export const txTimestamp = (time: Date) => `${time.toISOString().slice(0, 19)}Z`;
 
@@ -95,7 +143,7 @@ export function txResponseJson(r: TxRecord, tx: TxJson | null) {
     code: r.code,
     data: r.data,
     raw_log: r.log,
-    logs: [] as never[],
+    logs: logsOf(r.log),
     info: '',
     gas_wanted: r.gasWanted,
     gas_used: r.gasUsed,
