@@ -42,6 +42,7 @@ if (!protocols.every((p) => p === '0.34' || p === '0.37' || p === '0.38')) {
  */
 const PROTOCOL_FILES = [
   'test/indexer/indexer.test.ts',
+  'test/indexer/block-events.test.ts',
   'test/api/tokens.test.ts',
   'test/api/candles.test.ts',
   'test/api/feed.test.ts',

@@ -52,10 +52,11 @@ const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
 
 /**
  * Where a block's own events (begin and end block, outside any tx: a contract called by
- * governance or a cron module) stand among its txs: after them, as tx index 65535, with the
+ * governance or a cron module) stand among its txs: after them, as tx index 32767 (the highest
+ * the trades' order key `seq` keeps in order: sql/0002_trades.sql shifts a 32-bit tx index), with the
  * block's hash as their tx hash (docs/real-chains.md "Block events").
  */
-export const BLOCK_EVENTS_TX_INDEX = 65_535;
+export const BLOCK_EVENTS_TX_INDEX = 32_767;
 
 export async function fetchBlock(
   chain: ChainClient,

@@ -6,9 +6,10 @@ import type { RenderedTxResult } from './block.ts';
 export const MAX_TXS_PER_BLOCK = 65_536;
 /**
  * Where a block's own events (its BeginBlock and EndBlock contract calls) stand among its txs
- * in the ledger: after them, at the one index no tx can take (a block holds at most 65,535 txs).
+ * in the ledger: after them, at the one index no tx can take (a block holds at most 32,767
+ * txs). 32767, as the index places them: the highest tx index its order key keeps in order.
  */
-export const BLOCK_CALLS_TX_INDEX = MAX_TXS_PER_BLOCK - 1;
+export const BLOCK_CALLS_TX_INDEX = 32_767;
 export const packPosition = (height: number, index: number) => height * MAX_TXS_PER_BLOCK + index;
 export const unpackPosition = (position: number) => ({
   height: Math.floor(position / MAX_TXS_PER_BLOCK),

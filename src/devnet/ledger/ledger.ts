@@ -11,7 +11,7 @@ export interface LedgerTrade {
   time: string;
   /** The tx's hash; for a contract call the block made itself (BeginBlock, EndBlock), the block's hash. */
   txHash: string;
-  /** The tx's position in its block; 65535 (after any tx) for a block's own call. */
+  /** The tx's position in its block; 32767 (after any tx) for a block's own call. */
   txIndex: number;
   /** The message of the tx that ran the trade; 0 for a block's own call. */
   msgIndex: number;

@@ -15,7 +15,7 @@ import {
 } from '../blocks/block.ts';
 import type { Consensus } from '../blocks/consensus.ts';
 import { concatBytes, merkleRoot } from '../blocks/hashes.ts';
-import { MAX_TXS_PER_BLOCK } from '../blocks/tx-index.ts';
+import { BLOCK_CALLS_TX_INDEX } from '../blocks/tx-index.ts';
 import type { BlockCall } from '../tx/block-call.ts';
 import type { BlockInfo, TxResult, TxRunner } from '../tx/run-tx.ts';
 
@@ -38,7 +38,7 @@ export function collectBlockTxs(runner: TxRunner, info: BlockInfo): BlockTxs {
     hashes: [],
     results: [],
     execute(bytes, mode) {
-      if (body.txs.length >= MAX_TXS_PER_BLOCK - 1) throw new Error('block is full');
+      if (body.txs.length >= BLOCK_CALLS_TX_INDEX) throw new Error('block is full');
       const digest = sha256(bytes);
       const hash = toHex(digest).toUpperCase();
       const result = runner.deliverTx(bytes, info, body.txs.length, mode, hash);

@@ -9,7 +9,7 @@ import { type CommittedBlock, type RenderedTxResult, renderTxResult, txAt } from
 import { type BlockStore, createBlockStore, type StoredAt } from '../blocks/block-store.ts';
 import { type Consensus, createConsensus } from '../blocks/consensus.ts';
 import { createBlockClock, formatRfc3339Nano } from '../blocks/time.ts';
-import { BLOCK_CALLS_TX_INDEX, MAX_TXS_PER_BLOCK } from '../blocks/tx-index.ts';
+import { BLOCK_CALLS_TX_INDEX } from '../blocks/tx-index.ts';
 import { type Wire, wireOf } from '../blocks/wire.ts';
 import type { BlockPhase, ChainEvent } from '../core/events.ts';
 import type { Protocol } from '../core/protocol.ts';
@@ -158,7 +158,7 @@ export function createNode(options: NodeOptions): DevnetNode {
     const pending = scheduled.splice(0);
     const begun = runCalls(pending, 'begin', info);
     const body = collectBlockTxs(runner, info);
-    for (const { bytes } of mempool.take(MAX_TXS_PER_BLOCK / 2)) body.execute(bytes, 'deliver');
+    for (const { bytes } of mempool.take(BLOCK_CALLS_TX_INDEX)) body.execute(bytes, 'deliver');
     filler?.(info, (bytes, mode) => body.execute(bytes, mode));
     const ended = runCalls(pending, 'end', info);
     const ran = [...begun, ...ended];
