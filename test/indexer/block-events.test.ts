@@ -60,45 +60,48 @@ test('a launch and buys made by a block, outside any tx, are indexed, served and
     // every trade, the blocks' own included, exactly as the devnet executed it
     await assertTradesMatchLedger(ctx.t.db, devnet);
     const [block] = await ctx.t.db.query<{ hash: string }>('SELECT hash FROM blocks WHERE height = $1', [height]);
-    const stored = await ctx.t.db.query<{ tx_hash: string; tx_index: number; msg_index: number }>(
-      'SELECT tx_hash, tx_index, msg_index FROM trades WHERE token_address = $1 AND block_height = $2 ORDER BY seq',
-      [token, height],
+    const hash = block!.hash;
+    const inBlock = await ctx.t.db.query<{ tx_hash: string; tx_index: number; msg_index: number }>(
+      'SELECT tx_hash, tx_index, msg_index FROM trades WHERE block_height = $1 ORDER BY seq',
+      [height],
     );
+    assert.ok(inBlock.length > 2, 'the block has trades of its txs too');
     assert.equal(
-      stored,
+      inBlock.slice(-2),
       [
-        { tx_hash: block!.hash, tx_index: 32_767, msg_index: 0 },
-        { tx_hash: block!.hash, tx_index: 32_767, msg_index: 0 },
+        { tx_hash: hash, tx_index: 32_767, msg_index: 0 },
+        { tx_hash: hash, tx_index: 32_767, msg_index: 0 },
       ],
       "the block's own trades carry its hash, after its txs",
     );
+    assert.ok(
+      inBlock.slice(0, -2).every((t) => t.tx_hash !== hash && t.tx_index < 32_767),
+      'the txs’ trades come first',
+    );
 
-    // the API knows the token and serves its trades, newest (the end-block buy) first
+    // the API knows the token and serves its trades, newest first, the block's own among them
     const tokenAnswer = await get(ctx.api, `/api/tokens/${token}`);
     assert.is(tokenAnswer.status, 200);
     assert.is(tokenAnswer.body.creator, creator);
-    const trades = await get(ctx.api, `/api/trades/recent?token_address=${token}`);
+    const trades = await get(ctx.api, `/api/trades/recent?token_address=${token}&limit=100`);
     assert.is(trades.status, 200);
+    const ledger = devnet.ledger.trades
+      .filter((t) => t.token === token)
+      .sort((x, y) => x.height - y.height || x.txIndex - y.txIndex || x.eventIndex - y.eventIndex)
+      .reverse();
     assert.equal(
-      trades.body.trades.map((t: { tx_hash: string; volume_unative: string }) => t.tx_hash),
-      [block!.hash, block!.hash],
+      trades.body.trades.map((t: { tx_hash: string; volume_unative: string }) => [t.tx_hash, t.volume_unative]),
+      ledger.map((t) => [t.txHash, String(t.volumeUnative)]),
     );
-    const ledger = devnet.ledger.trades.filter((t) => t.token === token);
-    assert.equal(
-      trades.body.trades.map((t: { input_amount?: string; volume_unative: string }) => t.volume_unative),
-      ledger.map((t) => String(t.volumeUnative)).reverse(),
-    );
+    assert.is(ledger.filter((t) => t.txHash === hash).length, 2);
 
     // and the live feed says so, once each
-    await stream.until(
-      () =>
-        stream.events().filter((e) => e.event === 'trade' && JSON.parse(e.data!).token_address === token).length >= 2,
-    );
-    const fed = stream.events().filter((e) => e.event === 'trade' && JSON.parse(e.data!).token_address === token);
-    assert.is(fed.length, 2);
+    const fedOfBlock = () => stream.events().filter((e) => e.event === 'trade' && JSON.parse(e.data!).tx_hash === hash);
+    await stream.until(() => fedOfBlock().length >= 2);
+    assert.is(fedOfBlock().length, 2);
     assert.ok(
-      fed.every((e) => JSON.parse(e.data!).tx_hash === block!.hash),
-      'fed with the block hash',
+      fedOfBlock().every((e) => JSON.parse(e.data!).token_address === token),
+      'fed with the token',
     );
     assert.ok(
       stream.events().some((e) => e.event === 'token_launch' && JSON.parse(e.data!).token_address === token),
