@@ -14,6 +14,12 @@
 // (c) Live lag: the devnet makes a block a second with traffic; the live indexer follows
 //     it; for every block, the time from its block time to its batch's commit, p50 and
 //     p99 (targets 1 s and 2 s).
+// (d) Protocols: two devnets with the same traffic, one speaking CometBFT 0.38 and one
+//     Tendermint 0.34 (base64 attributes, begin/end block events, no msg_index); in R
+//     rounds, alternating, the backfill indexes each into an empty database. The ratio is
+//     0.34's trades/s over 0.38's (target: within 10%, >= 0.9).
+//
+// `--only a,b,c,d` runs some of them (default all); `--protocol-trades N` sizes (d).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -42,8 +48,11 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     'live-seconds': { type: 'string', default: '60' },
     'live-rate': { type: 'string', default: '50' },
+    'protocol-trades': { type: 'string', default: '100000' },
+    only: { type: 'string', default: 'a,b,c,d' },
   },
 });
+const sections = new Set((values.only ?? '').split(','));
 const tradeCount = Number(values.trades);
 const rounds = Number(values.rounds);
 const { databaseUrl } = loadBenchConfig();
@@ -323,6 +332,51 @@ async function benchLiveLag() {
   }
 }
 
+async function benchProtocols() {
+  const trades = Number(values['protocol-trades']);
+  const perBlock = Number(values['trades-per-block']);
+  console.log(`(d) protocols: the same ${fmt(trades)} trades on a devnet speaking 0.38 and one speaking 0.34`);
+  const nodes = await Promise.all(
+    (['0.38', '0.34'] as const).map(async (cometVersion) => {
+      const devnet = await startDevnetProcess({ pregenerate: trades, tradesPerBlock: perBlock, cometVersion });
+      return { cometVersion, devnet, chain: createChainClient(devnet.rpcUrl, { timeoutMs: 120_000 }) };
+    }),
+  );
+  try {
+    const tallies = new Map(nodes.map((n) => [n.cometVersion, tally(`backfill ${n.cometVersion}`)]));
+    const prints = new Map<string, string>();
+    for (let r = 0; r < rounds; r++) {
+      for (const node of r % 2 === 0 ? nodes : [...nodes].reverse()) {
+        await withDatabase(async (db) => {
+          let stored = 0;
+          const started = performance.now();
+          await backfillDevnet(node.devnet, { db, chain: node.chain, from: 1, onBatch: (b) => (stored += b.trades) });
+          const rate = tallies.get(node.cometVersion)!.add(stored, (performance.now() - started) / 1000);
+          console.log(
+            `    round ${r + 1}  ${node.cometVersion}  ${fmt(stored)} trades  ${fmt(rate)} trades/s  (${node.chain.protocol} read from the node)`,
+          );
+          prints.set(node.cometVersion, String(stored));
+        });
+      }
+    }
+    if (prints.get('0.34') !== prints.get('0.38'))
+      throw new Error(`the two devnets' backfills stored different trade counts: ${[...prints.values()].join(' vs ')}`);
+    const [modern, old] = [tallies.get('0.38')!, tallies.get('0.34')!];
+    console.log(`    CometBFT 0.38: ${modern.describe('trades')}`);
+    console.log(`    Tendermint 0.34: ${old.describe('trades')}`);
+    console.log(`    ratio 0.34/0.38: ${ratio(old, modern)} (target >= 0.9)`);
+    measured(
+      `${rounds} backfills of each devnet's ${fmt(trades)} trades (${fmt(nodes[0]!.devnet.height)} blocks each) into empty databases on ${where}, alternating; rates = total trades / total seconds`,
+    );
+  } finally {
+    for (const n of nodes) {
+      n.chain.disconnect();
+      await n.devnet.stop();
+    }
+  }
+}
+
 console.log(`bench:indexer on ${where}`);
-await benchBackfill();
-await benchLiveLag();
+if (sections.has('a') || sections.has('b')) await benchBackfill();
+if (sections.has('c')) await benchLiveLag();
+if (sections.has('d')) await benchProtocols();

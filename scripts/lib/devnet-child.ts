@@ -9,7 +9,13 @@ import type { DevnetProcessOptions } from './devnet-process.ts';
 const options = childConfig<DevnetProcessOptions>();
 const trades = options.pregenerate ?? 0;
 const restoreStarted = performance.now();
-const devnet = await createDevnet({ port: 0, blockMs: 0, tradesPerBlock: 0, dataDir: options.dataDir });
+const devnet = await createDevnet({
+  port: 0,
+  blockMs: 0,
+  tradesPerBlock: 0,
+  dataDir: options.dataDir,
+  cometVersion: options.cometVersion,
+});
 const restored = { height: devnet.height(), trades: devnet.ledger.trades.length };
 const restoreSeconds = (performance.now() - restoreStarted) / 1000;
 const generateStarted = performance.now();

@@ -31,6 +31,8 @@ export interface DevnetProcessOptions {
   /** After pregeneration: automatic blocks every blockMs with `liveRate` trades each (0 = none). */
   blockMs?: number;
   liveRate?: number;
+  /** The protocol the devnet speaks (default 0.38). */
+  cometVersion?: '0.34' | '0.37' | '0.38';
 }
 
 export type PregenerateProgress = { trades: number; height: number; seconds: number };
