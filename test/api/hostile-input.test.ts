@@ -57,6 +57,7 @@ const { serverErrors, logger } = recordErrors();
 // Each property's share of the run (about 500 requests in all, with the examples always tried).
 const RUNS = {
   health: 15,
+  chain: 15,
   tokens: 15,
   token: 50,
   trades: 60,
@@ -79,6 +80,8 @@ setUpBefore(test, async () => {
   assert.ok(ctx.tokens.length > 0, 'the devnet launched tokens');
   ctx.api = await startApi(ctx.t.db, {
     logger,
+    // a coin of 18 decimals, not the devnet's
+    native: { denom: 'inj', display: 'INJ', decimals: 18 },
     rateLimit: { points: 100_000, windowSeconds: 60, trustedHops: 0 },
     index: indexSource(ctx.t.db, ctx.running.indexer),
     keepaliveMs: 250,
@@ -268,9 +271,10 @@ const check = checkWith(() => ctx.api.url, expectSane);
 
 // ---------------------------------------------------------------------------------------
 
-test('GET /api/health and /api/tokens ignore any query', async () => {
+test('GET /api/health, /api/chain and /api/tokens ignore any query', async () => {
   for (const [path, runs] of [
     ['/api/health', RUNS.health],
+    ['/api/chain', RUNS.chain],
     ['/api/tokens', RUNS.tokens],
   ] as const) {
     await holds(
@@ -435,7 +439,20 @@ test('GET /metrics ignores any query', async () => {
 });
 
 test('unknown paths are a 404 (or a route, when the path normalizes to one)', async () => {
-  const names = ['api', 'tokens', 'candles', 'trades', 'recent', 'sse', 'feed', 'health', 'metrics', 'API', 'Health'];
+  const names = [
+    'api',
+    'chain',
+    'tokens',
+    'candles',
+    'trades',
+    'recent',
+    'sse',
+    'feed',
+    'health',
+    'metrics',
+    'API',
+    'Health',
+  ];
   await holds(
     fc.asyncProperty(unknownPaths(hostile, names, 5), async (path) => {
       await check({ path });
@@ -448,6 +465,7 @@ test('odd methods on every route: POST, PUT, DELETE, PATCH, OPTIONS, HEAD', asyn
   const paths = fc.oneof(
     fc.constantFrom(
       '/api/health',
+      '/api/chain',
       '/api/tokens',
       '/api/trades/recent',
       '/api/sse/feed',
@@ -476,7 +494,7 @@ test('odd methods on every route: POST, PUT, DELETE, PATCH, OPTIONS, HEAD', asyn
 test('URLs and headers past the server limits are refused with a JSON 4xx', async () => {
   await holds(
     fc.asyncProperty(
-      fc.constantFrom('/api/health', '/api/tokens', '/api/trades/recent', '/api/sse/feed', '/metrics'),
+      fc.constantFrom('/api/health', '/api/chain', '/api/tokens', '/api/trades/recent', '/api/sse/feed', '/metrics'),
       fc.constantFrom('limit', 'token_address', 'from', 'x'),
       fc.integer({ min: 17_000, max: 40_000 }),
       fc.constantFrom('url', 'header'),

@@ -209,6 +209,9 @@ test("the service's answers are what the document says", async (ctx) => {
   }
   assert.ok(actions.has('buy') && actions.has('sell'), `answers with buys and sells parse (saw ${[...actions]})`);
   assertParses(answerSchema('get', '/api/health'), (await get(ctx.api, '/api/health')).body, 'GET /api/health');
+  const chain = await get(ctx.api, '/api/chain');
+  assertParses(answerSchema('get', '/api/chain'), chain.body, 'GET /api/chain');
+  assert.equal(chain.body.native, { denom: 'unative', display: 'NATIVE', decimals: 6 }, "the devnet's coin");
   const invalid = await get(ctx.api, '/api/candles/x?limit=0');
   assert.is(invalid.status, 400);
   assertParses(errorBody, invalid.body, 'a 400 body');

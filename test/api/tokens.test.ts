@@ -23,6 +23,7 @@ const TOKEN_FIELDS = [
   'address',
   'name',
   'symbol',
+  'decimals',
   'image',
   'description',
   'creator',
@@ -115,6 +116,7 @@ test('GET /api/tokens: every token with the documented fields, newest first, 24 
     const trades = devnet.ledger.tradesOf(launch.token);
     assert.is(token.name, launch.name);
     assert.is(token.symbol, launch.symbol);
+    assert.is(token.decimals, 6, `${launch.symbol}: the decimals its contract's token_info says`);
     assert.is(token.source, launch.source);
     assert.is(token.volume_24h, `${trades.reduce((s, t) => s + t.volumeUnative, 0n)}`, `${launch.symbol} volume_24h`);
     assert.is(token.trade_count_24h, trades.length, `${launch.symbol} trade_count_24h`);
@@ -130,6 +132,7 @@ test('GET /api/tokens: every token with the documented fields, newest first, 24 
   }
   const day = oldTrades.filter((t) => t.time.getTime() > Date.now() - 86_400_000 + 60_000); // a minute of slack at the window's edge
   const oldToken = tokens.find((t) => t.address === old)!;
+  assert.is(oldToken.decimals, null, 'a token whose decimals the index has not read');
   assert.ok(
     (oldToken.trade_count_24h as number) >= day.length && (oldToken.trade_count_24h as number) <= day.length + 1,
     'the old token counts only the last 24 hours',

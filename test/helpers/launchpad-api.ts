@@ -3,6 +3,7 @@
 // steps that fill the index (devnet traffic, three days of older trades for one token) and
 // wait until the API has seen all of it.
 
+import type { NativeCoin } from '../../src/api/launchpad/routes/chain.ts';
 import { type LaunchpadApi, type LaunchpadApiOptions, startLaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { runJobs } from '../../src/db/jobs.ts';
 import type { Database } from '../../src/db/types.ts';
@@ -34,14 +35,18 @@ export interface OldTokenCtx {
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
+/** The devnet's native coin: 10^6 unative make one NATIVE. */
+export const DEVNET_NATIVE: NativeCoin = { denom: 'unative', display: 'NATIVE', decimals: 6 };
+
 /** GETs `path` from the API: status, headers and the JSON body (read loosely). */
 export function get(api: LaunchpadApi, path: string, headers: Record<string, string> = {}) {
   return getJson(`${api.url}${path}`, headers);
 }
 
 /**
- * Another API process on `db`: silent, on a free port, 1000 requests a minute per client, and
- * the index's position read from the database; `options` overrides any of that.
+ * Another API process on `db`: silent, on a free port, 1000 requests a minute per client, the
+ * devnet's native coin, and the index's position read from the database; `options` overrides
+ * any of that.
  */
 export function startApi(db: Database, options: Partial<LaunchpadApiOptions> = {}): Promise<LaunchpadApi> {
   return startLaunchpadApi({
@@ -51,6 +56,7 @@ export function startApi(db: Database, options: Partial<LaunchpadApiOptions> = {
     port: 0,
     rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 },
     index: indexSource(db),
+    native: DEVNET_NATIVE,
     ...options,
   });
 }

@@ -157,9 +157,14 @@ if (missing && process.env.CI !== 'true') {
 
   test('on a slow network the list says it is loading, and is ready only once the API list is shown', async (ctx) => {
     const page = await ctx.web.page();
-    // the API's own answer, held back 1.5 s as a slow network would
+    // the API's own answer, held back (as a slow network would) until the test has seen the page
+    // without it: a fixed delay can run out first on a busy machine
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route('**/api/tokens', async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await held;
       await route.continue();
     });
     await page.goto(`${ctx.api.url}/`);
@@ -168,6 +173,7 @@ if (missing && process.env.CI !== 'true') {
     await page.evaluate('new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)))');
     assert.is((await page.textContent('#token-rows tr.placeholder'))?.trim(), 'Loading tokens…');
     assert.is(await page.getAttribute('body', 'data-ready'), null, 'not ready before the list is in');
+    release();
     await page.waitForSelector('body[data-ready="true"]');
     const shown = await page.$$eval('#token-rows tr[data-address]', (trs) => trs.length);
     assert.is(shown, (await tokensOf(ctx.api)).length);
@@ -177,6 +183,7 @@ if (missing && process.env.CI !== 'true') {
     const page = await ctx.web.page();
     await page.goto(`${ctx.api.url}/`);
     await page.waitForSelector('body[data-ready="true"]');
+    assert.is(await page.textContent('th[data-sort="price"] button'), 'Price (NATIVE)', "the devnet's coin");
     const tokens = await tokensOf(ctx.api);
     const rows = await page.$$eval('#token-rows tr[data-address]', (trs) =>
       trs.map((tr) => ({

@@ -74,8 +74,9 @@ export function launchpadOpenApi(): Record<string, unknown> {
       version: packageVersion(),
       description:
         'The Launchpad API (tokens, trades, OHLCV candles, the live SSE feed) served at this address, and the Chain API ' +
-        "(the Cosmos SDK's REST gateway) on its own port. Amounts are decimal integer strings in unative " +
-        '(1 NATIVE = 10^6 unative) or token micro-units; prices are unative per token scaled by 10^6.',
+        "(the Cosmos SDK's REST gateway) on its own port. Amounts are decimal integer strings of base units: of " +
+        "the chain's native coin (its denom, display name and decimals: `GET /api/chain`; fields named `*_unative` " +
+        'hold it whatever its denom) or of the token; prices are native base units per 10^6 token base units.',
       tags: [
         { name: 'Launchpad', description: 'Tokens, trades, candles and the index’s health' },
         { name: 'Live feed', description: 'Server-Sent Events of trades, launches and graduations' },

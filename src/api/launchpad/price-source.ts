@@ -1,7 +1,8 @@
-// The USD price of NATIVE for GET /api/wallet/prices (docs/launchpad-api.md "Wallet"): the
-// launchpad's oracle price (`config` → native_usd_micro ÷ 10^6), or a number in the JSON of
-// PRICE_URL at PRICE_JSON_PATH. Kept 5 minutes; concurrent callers share one fetch; a failed
-// source is 0 for a shorter while, with one warning per failure (not one per request).
+// The USD price of one display unit of the chain's native coin for GET /api/wallet/prices
+// (docs/launchpad-api.md "Wallet"): the launchpad's oracle price (`config` → native_usd_micro
+// ÷ 10^6), or a number in the JSON of PRICE_URL at PRICE_JSON_PATH. Kept 5 minutes;
+// concurrent callers share one fetch; a failed source is 0 for a shorter while, with one
+// warning per failure (not one per request).
 import type { ChainClient } from '../../chain/client.ts';
 import type { Logger } from '../../internal/logger.ts';
 
@@ -24,7 +25,7 @@ export const PRICE_TTL_MS = 5 * 60_000;
 export const DEFAULT_PRICE_JSON_PATH = 'NATIVE';
 
 export interface PriceSource {
-  /** NATIVE in USD; 0 while the source fails. Never rejects. */
+  /** One display unit of the native coin in USD; 0 while the source fails. Never rejects. */
   nativeUsd(): Promise<number>;
 }
 
@@ -89,11 +90,12 @@ export function createPriceSource(
     try {
       const value = url ? await fromUrl(url, jsonPath, timeoutMs) : await fromLaunchpad(chain, launchpad, timeoutMs);
       kept = { value, until: clock() + ttlMs };
-      if (failing) logger.info({ source }, 'The NATIVE price source answered again');
+      if (failing) logger.info({ source }, "The native coin's price source answered again");
       failing = false;
       return value;
     } catch (error) {
-      if (!failing) logger.warn({ source, err: (error as Error).message }, 'The NATIVE price source failed; serving 0');
+      if (!failing)
+        logger.warn({ source, err: (error as Error).message }, "The native coin's price source failed; serving 0");
       failing = true;
       kept = { value: 0, until: clock() + Math.min(failureTtlMs, ttlMs) };
       return 0;

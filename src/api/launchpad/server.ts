@@ -1,5 +1,6 @@
-// The Launchpad API (docs/launchpad-api.md) on one Polka app: tokens, trades, candles, health, the
-// SSE feed and the wallet routes, behind the per-client rate limit, with JSON errors and CORS everywhere.
+// The Launchpad API (docs/launchpad-api.md) on one Polka app: tokens, trades, candles, health,
+// the chain and its native coin, the SSE feed and the wallet routes, behind the per-client rate
+// limit, with JSON errors and CORS everywhere.
 import polka from 'polka';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
@@ -16,6 +17,7 @@ import { createHoldings } from './holdings.ts';
 import { openApiJson } from './openapi.ts';
 import { createPriceSource } from './price-source.ts';
 import { candles } from './routes/candles.ts';
+import { chain, checkedNativeCoin, type NativeCoin } from './routes/chain.ts';
 import { feed } from './routes/feed.ts';
 import { health } from './routes/health.ts';
 import { getToken, listTokens } from './routes/tokens.ts';
@@ -40,6 +42,11 @@ export interface LaunchpadApiOptions {
   keepaliveMs?: number;
   /** Unsent bytes after which an SSE subscriber that is not reading is dropped (default 1 MiB). */
   sseMaxBufferedBytes?: number;
+  /**
+   * The chain's native coin: the denom of the wallet balance and of every native amount, and
+   * its display name and decimals, which /api/chain tells clients (the dashboard among them).
+   */
+  native: NativeCoin;
   /** The node and the chain's facts for the /api/wallet routes; without it they are not served. */
   wallet?: WalletOptions;
   /**
@@ -61,6 +68,7 @@ export interface LaunchpadApi {
 /** The served routes, for the metrics' `route` label. */
 export const ROUTES: [RegExp, string][] = [
   [/^\/api\/health$/, '/api/health'],
+  [/^\/api\/chain$/, '/api/chain'],
   [/^\/api\/tokens$/, '/api/tokens'],
   [/^\/api\/tokens\/[^/]+$/, '/api/tokens/:address'],
   [/^\/api\/trades\/recent$/, '/api/trades/recent'],
@@ -78,6 +86,8 @@ export const ROUTES: [RegExp, string][] = [
 
 export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<LaunchpadApi> {
   const { db, logger, index } = options;
+  const native = checkedNativeCoin(options.native);
+  const { wallet } = options;
   const cache = createResponseCache();
   const hub = createFeedHub({
     db,
@@ -114,6 +124,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
       res.end();
     })
     .get('/api/health', health(index, logger))
+    .get('/api/chain', chain(index, native, wallet?.accountPrefix ?? null))
     .get('/api/tokens', listTokens(db, cache))
     .get('/api/tokens/:address', getToken(db, cache))
     .get('/api/trades/recent', recentTrades(db, cache))
@@ -121,11 +132,10 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     .get('/api/sse/feed', feed(hub))
     .get('/api/openapi.json', openApiJson())
     .get('/metrics', metrics.handler);
-  const { wallet } = options;
   if (wallet) {
     const prices = createPriceSource({ chain: wallet.chain, launchpad: wallet.launchpad, logger }, wallet.prices);
     app
-      .get('/api/wallet/balance', walletBalance(wallet))
+      .get('/api/wallet/balance', walletBalance(wallet, native.denom))
       .get(
         '/api/wallet/tokens',
         walletTokens(wallet, createHoldings({ db, chain: wallet.chain, logger }), cache, options.holdingsCacheMs),

@@ -94,7 +94,8 @@ export function candles(db: Database, cache: ResponseCache): Handler {
   };
 }
 
-const price = (what: string) => z.string().regex(/^\d+$/).describe(`${what}: unative per token scaled by 10^6`);
+const price = (what: string) =>
+  z.string().regex(/^\d+$/).describe(`${what}: native base units per 10^6 token base units`);
 
 /** One candle (what `candles` answers). */
 export const candleSchema = z
@@ -104,7 +105,7 @@ export const candleSchema = z
     high: price('the highest'),
     low: price('the lowest'),
     close: price("the period's last trade"),
-    volume: z.string().regex(/^\d+$/).describe('unative traded'),
+    volume: z.string().regex(/^\d+$/).describe('native base units traded'),
     trade_count: z.number().int().describe('trades in the period'),
   })
   .meta({ id: 'Candle' });

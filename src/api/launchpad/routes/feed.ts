@@ -86,9 +86,9 @@ export const feedEventSchemas = {
       token_address: z.string(),
       action: z.enum(['buy', 'sell', 'swap', 'buy_and_graduate']),
       direction: z.enum(['native_to_token', 'token_to_native']),
-      input_amount: amount.describe('what the trader sent (unative for a buy, token micro-units for a sell)'),
+      input_amount: amount.describe('what the trader sent (native base units for a buy, token base units for a sell)'),
       output_amount: amount.describe('what the trader received'),
-      price_unative: amount.describe('unative per token scaled by 10^6'),
+      price_unative: amount.describe('native base units per 10^6 token base units'),
       trader: z.string(),
       tx_hash: z.string(),
       time,
@@ -99,15 +99,15 @@ export const feedEventSchemas = {
     .strictObject({
       token_address: z.string(),
       creator: z.string(),
-      initial_reserves: amount.describe('unative, from the creation fee'),
+      initial_reserves: amount.describe('native base units, from the creation fee'),
       time,
     })
     .meta({ id: 'TokenLaunchEvent' }),
   graduation: z
     .strictObject({
       token_address: z.string(),
-      native_for_pool: amount.describe('unative moved to the AMM pool'),
-      tokens_for_pool: amount.describe('token micro-units moved to the pool'),
+      native_for_pool: amount.describe('native base units moved to the AMM pool'),
+      tokens_for_pool: amount.describe('token base units moved to the pool'),
       creator: z.string(),
       time,
     })

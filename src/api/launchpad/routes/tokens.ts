@@ -1,4 +1,4 @@
-// GET /api/tokens and GET /api/tokens/:address (docs/launchpad-api.md "Token"): tokens with their reserves,
+// GET /api/tokens and GET /api/tokens/:address (docs/launchpad-api.md "Token"): tokens with their decimals, reserves,
 // last price, the last 24 hours of volume and trades, and a curve token's graduation threshold and progress.
 import { z } from 'zod';
 import type { Database } from '../../../db/types.ts';
@@ -13,6 +13,7 @@ interface TokenRow {
   address: string;
   name: string | null;
   symbol: string | null;
+  decimals: number | null;
   image: string | null;
   description: string | null;
   creator: string | null;
@@ -28,7 +29,7 @@ interface TokenRow {
 }
 
 const TOKEN_COLUMNS = `
-  t.address, t.name, t.symbol, t.image, t.description, t.creator, t.source, t.graduated,
+  t.address, t.name, t.symbol, t.decimals, t.image, t.description, t.creator, t.source, t.graduated,
   t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
   coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
   t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold`;
@@ -57,6 +58,7 @@ const tokenJson = (t: TokenRow) => ({
   address: t.address,
   name: t.name,
   symbol: t.symbol,
+  decimals: t.decimals === null ? null : Number(t.decimals),
   image: t.image,
   description: t.description,
   creator: t.creator,
@@ -131,20 +133,25 @@ export const tokenSchema = z
     address: z.string().describe('CW20 contract address'),
     name: z.string().nullable(),
     symbol: z.string().nullable(),
+    decimals: z
+      .number()
+      .int()
+      .nullable()
+      .describe("the CW20 contract's decimals: one token is 10^decimals base units (null until the index read them)"),
     image: z.string().nullable().describe('image URL, as the creator set it'),
     description: z.string().nullable(),
     creator: z.string().nullable().describe('who paid the creation fee (null for a token that started on the AMM)'),
     source: z.enum(['launchpad', 'amm']),
     graduated: z.boolean().describe('moved from the bonding curve to the AMM'),
-    native_reserves: amount('unative: the curve reserve, or the last known pool reserve once graduated'),
+    native_reserves: amount('native base units: the curve reserve, or the last known pool reserve once graduated'),
     current_price: amount(
-      "unative per token scaled by 10^6: the last trade's (before any trade: the curve's spot price)",
+      "native base units per 10^6 token base units: the last trade's price (before any trade: the curve's spot price)",
     ),
-    volume_24h: amount('unative traded in the last 24 hours'),
+    volume_24h: amount('native base units traded in the last 24 hours'),
     trade_count_24h: z.number().int().describe('trades in the last 24 hours'),
     created_at: z.iso.datetime().nullable().describe('block time of the creating event'),
     first_seen_at: z.iso.datetime().describe('when the indexer first stored the token'),
-    graduation_threshold: amount('unative of reserves at which a curve token graduates').nullable(),
+    graduation_threshold: amount('native base units of reserves at which a curve token graduates').nullable(),
     graduation_progress: z
       .string()
       .regex(/^[01]\.\d{4}$/)

@@ -1,5 +1,6 @@
-// GET /api/wallet/prices (docs/launchpad-api.md "Wallet"): `{"NATIVE": <USD>}`, never an
-// error: 0 while the price source fails (src/api/launchpad/price-source.ts).
+// GET /api/wallet/prices (docs/launchpad-api.md "Wallet"): `{"NATIVE": <USD>}`, the price of one
+// display unit of the chain's native coin under the API's fixed key `NATIVE` whatever the coin
+// is called; never an error: 0 while the price source fails (src/api/launchpad/price-source.ts).
 
 import { z } from 'zod';
 import { sendJson } from '../../http/respond.ts';
@@ -17,8 +18,8 @@ launchpadRoutes.add({
   method: 'get',
   path: '/api/wallet/prices',
   tag: 'Wallet',
-  summary: 'The NATIVE price in USD',
+  summary: "The native coin's price in USD",
   description:
-    "From the launchpad contract's oracle (or `PRICE_URL` when configured), cached 5 minutes; `0` when the source fails, never an error.",
+    "`NATIVE` (the key whatever the coin's display name) is the USD price of one display unit of the native coin (`native` of `/api/chain`). From the launchpad contract's oracle (or `PRICE_URL` when configured), cached 5 minutes; `0` when the source fails, never an error.",
   responses: { 200: { description: 'The prices', body: z.strictObject({ NATIVE: z.number() }) } },
 });

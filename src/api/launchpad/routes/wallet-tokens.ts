@@ -12,7 +12,7 @@ import { parseOrThrow } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
 import type { Holdings } from '../holdings.ts';
 import { launchpadRoutes } from '../openapi.ts';
-import { type WalletOptions, walletAddress } from '../wallet.ts';
+import { DESCRIBED_PREFIX, type WalletOptions, walletAddress } from '../wallet.ts';
 
 export const HOLDINGS_CACHE_MS = 2000;
 /** How long an answer from the index alone is kept when no commit drops it. */
@@ -55,7 +55,7 @@ launchpadRoutes.add({
   summary: 'Every known token an address holds',
   description:
     'Non-zero balances only, highest value (balance × price) first. Balances come from the index where it can vouch for them and from the token contract\'s `balance` query otherwise (docs/launchpad-api.md, "Wallet").',
-  query: walletTokensQuery('native'),
+  query: walletTokensQuery(DESCRIBED_PREFIX),
   responses: {
     200: {
       description: 'The holdings',

@@ -10,7 +10,7 @@ import { sendJson } from '../../http/respond.ts';
 import { parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { Handler } from '../handler.ts';
 import { launchpadRoutes } from '../openapi.ts';
-import { type WalletOptions, walletAddress } from '../wallet.ts';
+import { DESCRIBED_PREFIX, type WalletOptions, walletAddress } from '../wallet.ts';
 
 /** The attribute keys that make a tx an address's (src/chain/indexed-attributes.ts keeps both). */
 const SENDER = 'message.sender';
@@ -109,7 +109,7 @@ launchpadRoutes.add({
   summary: "An address's transactions, most recent first",
   description:
     'From the index: transactions the address signed or received coins in, each once. `total` is exact up to 10,000 and `null` beyond.',
-  query: walletTransactionsQuery('native'),
+  query: walletTransactionsQuery(DESCRIBED_PREFIX),
   responses: {
     200: {
       description: 'One page of the history',

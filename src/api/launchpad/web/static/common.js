@@ -1,6 +1,6 @@
 // What the dashboard's pages share: building DOM (never HTML from API text: token names are
-// whatever their creators typed), amounts in NATIVE, API calls that respect the rate limit,
-// and the live feed with its status.
+// whatever their creators typed), the chain's native coin (GET /api/chain) and amounts in its
+// display unit, API calls that respect the rate limit, and the live feed with its status.
 
 /** An element with attributes (`class`, `data-*`, properties for the rest) and children (nodes or text). */
 export function h(tag, attributes = {}, ...children) {
@@ -24,8 +24,10 @@ const GROUPED = /\B(?=(\d{3})+(?!\d))/g;
 /**
  * A decimal integer string of 10^-decimals units as a decimal number, exactly: `units("1234567", 6)`
  * is `1.234567`; at most `maxFraction` fraction digits (cut, and without trailing zeros unless `fixed`).
+ * Negative `decimals` multiply: `units("12", -3)` is `12,000`.
  */
-export function units(integer, decimals = 6, maxFraction = decimals, fixed = false) {
+export function units(integer, decimals, maxFraction = decimals, fixed = false) {
+  if (decimals < 0) return units((BigInt(integer ?? 0) * 10n ** BigInt(-decimals)).toString(), 0);
   const value = BigInt(integer ?? 0);
   const negative = value < 0n;
   const digits = (negative ? -value : value).toString().padStart(decimals + 1, '0');
@@ -35,22 +37,64 @@ export function units(integer, decimals = 6, maxFraction = decimals, fixed = fal
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
-/** A price in unative per token × 10^6 as NATIVE per token (all six digits: prices are small). */
-export const price = (priceUnative) => units(priceUnative, 6, 6, true);
+/**
+ * The chain's native coin as GET /api/chain says it: `denom` (the base units every native amount
+ * of the API counts), `display` and `decimals` (one display unit is 10^decimals base units). Set
+ * by loadChain(), which each page awaits before it shows an amount.
+ */
+export const coin = { denom: '', display: '', decimals: 0 };
 
-/** An amount of unative (or token micro-units) as NATIVE (or tokens), to `maxFraction` digits. */
-export const native = (amount, maxFraction = 2) => {
-  const text = units(amount, 6, maxFraction);
-  return text === '0' && BigInt(amount ?? 0) > 0n ? `<${units(String(10 ** (6 - maxFraction)), 6)}` : text;
-};
-
-/** The NATIVE side of a feed trade, from its price and token side: within a unative per 10^6 tokens of the index's. */
-export function tradeNative(trade) {
-  const tokens = BigInt(trade.direction === 'native_to_token' ? trade.output_amount : trade.input_amount);
-  return ((BigInt(trade.price_unative) * tokens) / 1_000_000n).toString();
+/** Reads the chain's native coin into `coin`, and into every `[data-coin]` element its `display`, `denom` or `decimals`. */
+export async function loadChain() {
+  const chain = await getJson('/api/chain');
+  Object.assign(coin, chain.native);
+  for (const element of document.querySelectorAll('[data-coin]'))
+    element.textContent = String(coin[element.dataset.coin]);
+  return chain;
 }
 
-/** The token side of a feed trade, in micro-units. */
+/** A token's decimals when the API does not say them: the launchpad's tokens have 6. */
+export const TOKEN_DECIMALS = 6;
+
+/** Prices are native base units per 10^PRICE_DIGITS token base units: the API's scale, not a chain's decimals. */
+const PRICE_DIGITS = 6;
+
+/** How many decimals a price has in the coin's display units per whole token of `tokenDecimals`. */
+export const priceDecimals = (tokenDecimals) => coin.decimals + PRICE_DIGITS - (tokenDecimals ?? TOKEN_DECIMALS);
+
+/**
+ * A price (`price_unative`, `current_price`) in display units of the native coin per token of
+ * `tokenDecimals`: every digit when it has at most six decimals; past that, from the first
+ * significant digit six more (at least six decimals).
+ */
+export function price(priceUnative, tokenDecimals) {
+  const decimals = priceDecimals(tokenDecimals);
+  if (decimals <= 6) return units(priceUnative, decimals, decimals, true);
+  const value = BigInt(priceUnative ?? 0);
+  const digits = (value < 0n ? -value : value).toString().length;
+  const zeros = value === 0n ? 0 : Math.max(0, decimals - digits);
+  return units(priceUnative, decimals, Math.min(decimals, Math.max(6, zeros + 6)), true);
+}
+
+/** Base units of a coin or token of `decimals` in whole units, to `maxFraction` digits ("<0.01" for dust). */
+export function amount(integer, decimals, maxFraction = 2) {
+  const text = units(integer, decimals, maxFraction);
+  return text === '0' && BigInt(integer ?? 0) > 0n ? `<${units('1', maxFraction)}` : text;
+}
+
+/** An amount of the native coin's base units in its display unit. */
+export const native = (integer, maxFraction = 2) => amount(integer, coin.decimals, maxFraction);
+
+/**
+ * The native side of a feed trade, in base units, from its price and token side: within one
+ * base unit per 10^6 token base units of the index's.
+ */
+export function tradeNative(trade) {
+  const tokens = BigInt(trade.direction === 'native_to_token' ? trade.output_amount : trade.input_amount);
+  return ((BigInt(trade.price_unative) * tokens) / 10n ** BigInt(PRICE_DIGITS)).toString();
+}
+
+/** The token side of a feed trade, in base units. */
 export const tradeTokens = (trade) =>
   trade.direction === 'native_to_token' ? trade.output_amount : trade.input_amount;
 

@@ -2,23 +2,28 @@
 // current by the live feed (a trade updates its row and may move it, a launch adds one, a
 // graduation flips it), and a tape of launches, graduations and trades.
 //
+// Amounts are in the chain's native coin as /api/chain names it, prices per whole token of the
+// token's decimals.
+//
 // Requests (each counts against the API's per-client limit; this page's own files do not):
-// on load /api/tokens and /api/trades/recent, and the feed; then /api/tokens again at most
-// every 10 s after graduations and every 30 s while trades arrive, to correct what the feed
-// cannot say exactly (the 24 h figures slide with the clock; a feed trade's NATIVE side is
-// known from its price to within a unative per 10^6 tokens). A launched token (launched in
-// the last minute, at load) is read by /api/tokens/{address} 1, 3, 7, 15 and 31 s after
-// its launch until it has a name or symbol: the index reads them from the token contract
+// on load /api/chain, /api/tokens and /api/trades/recent, and the feed; then /api/tokens again
+// at most every 10 s after graduations and every 30 s while trades arrive, to correct what the
+// feed cannot say exactly (the 24 h figures slide with the clock; a feed trade's native side is
+// known from its price to within a base unit per 10^6 token base units). A launched token
+// (launched in the last minute, at load) is read by /api/tokens/{address} 1, 3, 7, 15 and 31 s
+// after its launch until it has a name or symbol: the index reads them from the token contract
 // shortly after the launch block.
 import {
   ApiError,
   avatar,
   clock,
+  coin,
   connectFeed,
   dateTime,
   getJson,
   graduationCell,
   h,
+  loadChain,
   native,
   notice,
   price,
@@ -94,7 +99,7 @@ function cellsOf(t) {
         h('span', { class: 'names' }, link, h('span', { class: 'symbol' }, t.symbol ?? '')),
       ),
     ],
-    ['num', price(t.current_price)],
+    ['num', price(t.current_price, t.decimals)],
     ['num', native(t.volume_24h)],
     ['num opt', String(t.trade_count_24h)],
     ['num opt', native(t.native_reserves)],
@@ -213,6 +218,7 @@ const tokenLink = (address) =>
 function tradeEntry(trade) {
   const { word, className } = tradeSide(trade);
   const amount = trade.volume_unative ?? tradeNative(trade);
+  const token = tokens.get(trade.token_address);
   return {
     key: `trade:${trade.tx_hash}:${trade.token_address}:${trade.price_unative}`,
     tx: trade.tx_hash,
@@ -220,7 +226,10 @@ function tradeEntry(trade) {
     kind: 'trade',
     word,
     className,
-    what: [tokenLink(trade.token_address), ` ${native(amount)} NATIVE at ${price(trade.price_unative)}`],
+    what: [
+      tokenLink(trade.token_address),
+      ` ${native(amount)} ${coin.display} at ${price(trade.price_unative, token?.decimals)}`,
+    ],
   };
 }
 
@@ -311,7 +320,7 @@ function onEvent(name, data) {
         kind: 'launch',
         word: 'Launch',
         className: 'launch',
-        what: [tokenLink(data.token_address), ` with ${native(data.initial_reserves)} NATIVE`],
+        what: [tokenLink(data.token_address), ` with ${native(data.initial_reserves)} ${coin.display}`],
       },
       true,
     );
@@ -331,7 +340,7 @@ function onEvent(name, data) {
         kind: 'graduation',
         word: 'Graduated',
         className: 'graduation',
-        what: [tokenLink(data.token_address), ` → AMM pool with ${native(data.native_for_pool)} NATIVE`],
+        what: [tokenLink(data.token_address), ` → AMM pool with ${native(data.native_for_pool)} ${coin.display}`],
       },
       true,
     );
@@ -359,6 +368,7 @@ async function start() {
       const [{ tokens: list }, { trades }] = await Promise.all([
         getJson('/api/tokens'),
         getJson('/api/trades/recent?limit=40'),
+        loadChain(),
       ]);
       for (const t of list) {
         tokens.set(t.address, t);

@@ -1,26 +1,33 @@
 // `/tokens/<address>`: the token's candles and volume (from /api/candles, drawn with
 // lightweight-charts), timeframes 1m/5m/1h/1d, its details, graduation and recent trades,
-// moving with each of its feed events: a trade moves the forming candle at once.
+// moving with each of its feed events: a trade moves the forming candle at once. Amounts are in
+// the chain's native coin as /api/chain names it, prices per whole token of the token's decimals.
 //
-// Requests (counted against the API's per-client limit): on load the token, its trades, its
-// candles and the feed (only this token's events); one candles request per timeframe switch;
-// and, while the token trades, the token, its trades and the candles changed since the last
-// load at most every 10 s, to replace what the page worked out from the feed (a feed trade's
-// NATIVE side is known from its price to within a unative per 10^6 tokens) with the index's.
+// Requests (counted against the API's per-client limit): on load the chain, the token, its
+// trades, its candles and the feed (only this token's events); one candles request per timeframe
+// switch; and, while the token trades, the token, its trades and the candles changed since the
+// last load at most every 10 s, to replace what the page worked out from the feed (a feed trade's
+// native side is known from its price to within a base unit per 10^6 token base units) with the
+// index's.
 import {
   ApiError,
+  amount,
   avatar,
   clock,
+  coin,
   connectFeed,
   dateTime,
   getJson,
   graduationCell,
   h,
+  loadChain,
   native,
   notice,
   price,
+  priceDecimals,
   RateLimited,
   shortAddress,
+  TOKEN_DECIMALS,
   throttled,
   tradeNative,
   tradeSide,
@@ -57,19 +64,37 @@ const $ = (id) => document.getElementById(id);
 
 const UP = '#3fb950';
 const DOWN = '#ff7b72';
-const toNative = (integer) => Number(integer) / 1e6;
+/** A price of the API in display units of the native coin per whole token. */
+const toPrice = (integer) => Number(integer) / 10 ** priceDecimals(token.decimals);
+/** Native base units in display units. */
+const toNative = (integer) => Number(integer) / 10 ** coin.decimals;
 const bar = (c) => ({
   time: Date.parse(c.time) / 1000,
-  open: toNative(c.open),
-  high: toNative(c.high),
-  low: toNative(c.low),
-  close: toNative(c.close),
+  open: toPrice(c.open),
+  high: toPrice(c.high),
+  low: toPrice(c.low),
+  close: toPrice(c.close),
 });
 const volumeBar = (c) => ({
   time: Date.parse(c.time) / 1000,
   value: toNative(c.volume),
   color: BigInt(c.close) >= BigInt(c.open) ? 'rgba(63, 185, 80, 0.45)' : 'rgba(255, 123, 114, 0.45)',
 });
+
+/**
+ * The price axis: every digit up to 8 decimals; past that, six significant digits, on a scale
+ * whose step is at most 10^-15 (the library's arithmetic is in doubles: a finer one breaks it).
+ */
+function priceFormat() {
+  const decimals = Math.max(0, priceDecimals(token.decimals));
+  if (decimals <= 8) return { type: 'price', precision: decimals, minMove: Number(`1e-${decimals}`) };
+  const significant = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });
+  return {
+    type: 'custom',
+    minMove: Number(`1e-${Math.min(decimals, 15)}`),
+    formatter: (value) => significant.format(value),
+  };
+}
 
 function makeChart() {
   chart = createChart($('chart'), {
@@ -90,7 +115,7 @@ function makeChart() {
     wickUpColor: UP,
     wickDownColor: DOWN,
     borderVisible: false,
-    priceFormat: { type: 'price', precision: 6, minMove: 0.000001 },
+    priceFormat: priceFormat(),
   });
   // volume in a pane of its own below the price, a quarter of the height
   volumeSeries = chart.addSeries(
@@ -150,7 +175,7 @@ async function loadCandles(tf) {
   showTimeframe();
   $('chart-note').textContent =
     `${bars} candle${bars === 1 ? '' : 's'} of ${tf}` +
-    ' in NATIVE per token; volume in NATIVE; times in UTC.' +
+    ` in ${coin.display} per token; volume in ${coin.display}; times in UTC.` +
     (bars === 0 ? ' No trade in this range yet.' : '');
 }
 
@@ -217,10 +242,10 @@ function showToken() {
   $('token-address').textContent = t.address;
   $('token-description').textContent = t.description ?? '';
   const rows = [
-    ['Price', `${price(t.current_price)} NATIVE`],
-    ['24 h volume', `${native(t.volume_24h)} NATIVE`],
+    ['Price', `${price(t.current_price, t.decimals)} ${coin.display}`],
+    ['24 h volume', `${native(t.volume_24h)} ${coin.display}`],
     ['24 h trades', String(t.trade_count_24h)],
-    ['Reserves', `${native(t.native_reserves)} NATIVE`],
+    ['Reserves', `${native(t.native_reserves)} ${coin.display}`],
     ['Graduation', graduationCell(t)],
     ['Started on', t.source === 'amm' ? 'the AMM' : 'the launchpad curve'],
     ['Creator', t.creator ? h('code', { title: t.creator }, shortAddress(t.creator)) : '—'],
@@ -241,9 +266,9 @@ function tradeRow(trade) {
     { 'data-tx': trade.tx_hash },
     h('td', {}, h('time', { dateTime: trade.time }, clock(trade.time))),
     h('td', { class: className }, word),
-    h('td', { class: 'num' }, price(trade.price_unative)),
+    h('td', { class: 'num' }, price(trade.price_unative, token.decimals)),
     h('td', { class: 'num' }, native(trade.volume_unative ?? tradeNative(trade))),
-    h('td', { class: 'num opt' }, native(trade.volume_token ?? tradeTokens(trade))),
+    h('td', { class: 'num opt' }, amount(trade.volume_token ?? tradeTokens(trade), token.decimals ?? TOKEN_DECIMALS)),
     h('td', { class: 'opt' }, h('code', { title: trade.trader }, shortAddress(trade.trader))),
   );
 }
@@ -307,7 +332,7 @@ async function start() {
   const held = [];
   let loaded = false;
   try {
-    token = await getJson(`/api/tokens/${api}`);
+    [token] = await Promise.all([getJson(`/api/tokens/${api}`), loadChain()]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 404)
       return showNotFound([
