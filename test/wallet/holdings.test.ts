@@ -408,7 +408,7 @@ async function balanceRows(ctx: Ctx) {
   };
 }
 
-test('a backfill beside the live indexer leaves the balances exact and makes every token vouched', async (ctx) => {
+test('a backfill beside the live indexer leaves the balances exact; a token it finds created before the live start is read from its contract', async (ctx) => {
   const traffic = produceTraffic(ctx.devnet, 15, 8); // the live indexer follows meanwhile
   const plan = await backfill({
     db: ctx.t.db,
@@ -424,7 +424,16 @@ test('a backfill beside the live indexer leaves the balances exact and makes eve
   const [state] = await ctx.t.db.query(`SELECT complete_from FROM cw20_state`);
   assert.equal(state, { complete_from: 1 }, 'balances are complete from the first block');
   await assertHoldingsMatchContracts(ctx);
-  for (const u of ctx.users) assert.equal(await queriesFor(ctx, u.address), [], 'nothing left to read from contracts');
+  // Only known tokens are followed (docs/indexing.md "CW20 balances"): the live indexer kept no
+  // movements of a token before it knew it, so one whose creation the backfill found below
+  // the live start is read from its contract; every token launched in the index is vouched for.
+  const unreadable = (
+    await ctx.t.db.query<{ token: string }>(`SELECT token FROM cw20_tokens WHERE unreadable ORDER BY token`)
+  ).map((r) => r.token);
+  assert.equal(unreadable, await createdBefore(ctx, ctx.liveStart), 'the tokens created before the live start');
+  assert.ok(unreadable.includes(ctx.early));
+  for (const u of ctx.users)
+    assert.equal(await queriesFor(ctx, u.address), unreadable, 'only those are read from their contracts');
 });
 
 test('blocks indexed again (a backfill over the index, a restarted indexer) change nothing', async (ctx) => {
