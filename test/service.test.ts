@@ -101,7 +101,7 @@ function endpoints(output: string) {
     launchpadApi: printed(/launchpad API\s+(http:\/\/\S+?)\/api\/tokens/, 'Launchpad API'),
     chainApi: printed(/chain API\s+(http:\/\/\S+?)\/cosmos\//, 'Chain API'),
     nodeHealth: printed(/node health\s+(http:\/\/\S+\/health)/, 'node health'),
-    devnetRpc: printed(/CometBFT RPC (http:\/\/\S+)/, "devnet's RPC"),
+    devnetRpc: printed(/CometBFT [\d.]+ RPC (http:\/\/\S+)/, "devnet's RPC"),
   };
 }
 
