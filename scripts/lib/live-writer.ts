@@ -127,7 +127,7 @@ export function createLiveWriter(db: Database, opts: LiveWriterOptions) {
         code: 0,
         bytes: randomBytes(320),
         codespace: '',
-        log: '',
+        log: { text: '', packed: null },
         gasWanted: '250000',
         gasUsed: '180000',
         packedEvents: packEvents(chainEvents),

@@ -67,6 +67,7 @@ for (const [name, recorded, protocol] of [
 
       api = await startTestChainApi(t, chain, { accountPrefix: prefix });
       let searched = 0;
+      let longLogs = 0;
       let decoded = 0;
       for (const b of blocks as RecordedBlock[]) {
         const results = JSON.parse(b.resultsText);
@@ -107,6 +108,8 @@ for (const [name, recorded, protocol] of [
           assert.is(r.code, recordedResult.code ?? 0, 'the recorded code');
           assert.is(r.gas_used, recordedResult.gas_used ?? '0', 'the recorded gas used');
           assert.is(r.gas_wanted, recordedResult.gas_wanted ?? '0', 'the recorded gas wanted');
+          assert.is(r.raw_log, recordedResult.log ?? '', 'the log as the node wrote it (kept packed when long)');
+          if ((recordedResult.log ?? '').length > 256) longLogs++;
           const events = r.events.map((e: Json) => ({
             type: e.type,
             attributes: e.attributes.map((a: Json) => ({ key: a.key, value: a.value })),
@@ -132,6 +135,7 @@ for (const [name, recorded, protocol] of [
       }
       assert.ok(searched > 0, 'some tx had a message.sender or message.action to search by');
       assert.ok(decoded > 0, 'txs decoded from their bytes');
+      if (protocol === '0.34') assert.ok(longLogs > 0, 'SDK 0.45 message logs, stored packed, served as written');
     } finally {
       await api?.close();
       await indexer.stop();

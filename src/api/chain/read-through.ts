@@ -6,7 +6,7 @@ import { fromHex } from '@cosmjs/encoding';
 import { HeightNotAvailableError, NodeError } from '../../chain/errors.ts';
 import { readEvents } from '../../chain/node-events.ts';
 import { restBlock } from '../../chain/rest-block.ts';
-import { unpackEvents } from '../../chain/stored-events.ts';
+import { unpackEvents, unpackLog } from '../../chain/stored-events.ts';
 import type { BlockParts } from './block-json.ts';
 import type { ChainApiContext } from './context.ts';
 import { GatewayError, GRPC, invalidArgument, nodeFailure } from './gateway.ts';
@@ -117,7 +117,7 @@ export async function loadBlock(
 }
 
 /** Columns of `txs` a TxRecord is made from (alias `t`). */
-export const TX_COLUMNS = `t.hash, t.height, t.tx_index, t.time, t.code, t.codespace, t.raw_log,
+export const TX_COLUMNS = `t.hash, t.height, t.tx_index, t.time, t.code, t.codespace, t.raw_log, t.log_packed,
   t.gas_wanted::text AS gas_wanted, t.gas_used::text AS gas_used, t.tx_bytes, t.events`;
 
 export interface TxRow {
@@ -128,6 +128,7 @@ export interface TxRow {
   code: number;
   codespace: string;
   raw_log: string;
+  log_packed: Uint8Array | null;
   gas_wanted: string;
   gas_used: string;
   tx_bytes: Uint8Array;
@@ -142,7 +143,7 @@ export const txRecordOf = (r: TxRow): TxRecord => ({
   time: r.time,
   code: r.code,
   codespace: r.codespace,
-  log: r.raw_log,
+  log: unpackLog(r.raw_log, r.log_packed),
   data: '',
   gasWanted: r.gas_wanted,
   gasUsed: r.gas_used,
