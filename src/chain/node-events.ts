@@ -32,7 +32,23 @@ export interface WireEvent {
   attributes?: null | readonly { key?: string | null; value?: string | null; index?: boolean }[];
 }
 
-const fromBase64Text = (s: string | null | undefined) => (s ? Buffer.from(s, 'base64').toString('utf8') : '');
+/**
+ * 0.34's base64 attribute text, decoded. Keys, addresses and denoms repeat in every tx, so
+ * recent decodings are remembered (a bounded map, emptied when full).
+ */
+const decoded = new Map<string, string>();
+function fromBase64Text(s: string | null | undefined): string {
+  if (!s) return '';
+  let text = decoded.get(s);
+  if (text === undefined) {
+    text = Buffer.from(s, 'base64').toString('utf8');
+    if (s.length <= 128) {
+      if (decoded.size >= 20_000) decoded.clear();
+      decoded.set(s, text);
+    }
+  }
+  return text;
+}
 
 /** Events in plain text whatever the wire form (base64 in 0.34); absent keys and values are ''. */
 export function readEvents(events: readonly WireEvent[] | null | undefined, protocol: CometProtocol): ChainEvent[] {
