@@ -225,6 +225,14 @@ export function createIndexer(options: IndexerOptions): Indexer {
       return false;
     }
     checkDone(); // an outage is retried; it does not decide anything
+    const waiting =
+      error instanceof RateLimitedError ||
+      error instanceof NodeBehindError ||
+      (error instanceof HeightNotAvailableError && error.reason === 'ahead');
+    // From the cursor read again, and the chain's identity checked again (the node may come
+    // back as another chain), after any failure but the node asking to wait: a 429 or a
+    // lagging backend changes nothing of either, and a rate-limited provider is asked no more.
+    if (!waiting) prepared = false;
     if (error instanceof NodeBehindError || (error instanceof HeightNotAvailableError && error.reason === 'ahead')) {
       setState('lagging', message);
     } else if (error instanceof HeightNotAvailableError) {
@@ -232,8 +240,6 @@ export function createIndexer(options: IndexerOptions): Indexer {
     } else if (error instanceof RateLimitedError) {
       setState('rate_limited', message);
     } else if (error instanceof NodeError) {
-      // the node may come back as another chain (or another version): check again
-      if (error instanceof NodeUnreachableError || error.name === 'NodeError') prepared = false;
       setState(error instanceof NodeUnreachableError ? 'node_unreachable' : 'node_error', message);
     } else if (error instanceof DatabaseError && error.unavailable) {
       setState('database_unavailable', message);
