@@ -44,19 +44,19 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 /** A body read with an idle timeout: each chunk must come within `timeoutMs` of the last. */
 async function readBody(response: Response, timeoutMs: number, abort: () => void): Promise<string> {
   if (!response.body) return '';
-  const decoder = new TextDecoder();
   const reader = response.body.getReader();
-  let text = '';
+  // chunks kept as bytes and decoded once: a block's results of megabytes come in many
+  const chunks: Uint8Array[] = [];
   let timer = setTimeout(abort, timeoutMs);
   try {
     for (;;) {
       const { done, value } = await reader.read();
       clearTimeout(timer);
       if (done) break;
-      text += decoder.decode(value, { stream: true });
+      chunks.push(value);
       timer = setTimeout(abort, timeoutMs);
     }
-    return text + decoder.decode();
+    return Buffer.concat(chunks).toString('utf8');
   } finally {
     clearTimeout(timer);
   }
