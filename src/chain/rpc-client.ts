@@ -32,6 +32,9 @@ export interface ProviderRpcClient extends RpcClient {
   readonly stats: { requests: number; retries: number; rateLimited: number };
 }
 
+/** The longest Retry-After a call waits out by itself before its caller hears of the 429. */
+const MAX_WAIT_IN_CLIENT_MS = 60_000;
+
 /** `Retry-After` in ms: seconds, or an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
   if (!header) return undefined;
@@ -157,6 +160,8 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
           if (error.retryAfterMs >= 0) delay = Math.max(error.retryAfterMs, 50);
           pausedUntil = Math.max(pausedUntil, Date.now() + delay);
           options.onRateLimited?.(delay);
+          // a long wait is the caller's to show (the indexer says rate_limited); the pause holds meanwhile
+          if (delay > MAX_WAIT_IN_CLIENT_MS) throw error;
         }
         stats.retries++;
         release();
