@@ -95,6 +95,8 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
   let pausedUntil = 0;
   let nextId = 0;
   let closed = false;
+  const closing = new AbortController(); // wakes the calls that wait out a pause or a retry
+  const closedError = (what: string) => new NodeUnreachableError(`${what}: the client is closed`);
 
   /** One HTTP round trip: the JSON-RPC answer, or a typed failure. */
   async function once(request: JsonRpcRequest): Promise<JsonRpcSuccessResponse> {
@@ -145,13 +147,14 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
   }
 
   async function execute(request: JsonRpcRequest): Promise<JsonRpcSuccessResponse> {
-    if (closed) throw new NodeUnreachableError(`${String(request.method)}: the client is closed`);
+    if (closed) throw closedError(String(request.method));
     const backoff = createBackoff(options.minRetryMs ?? 250, options.maxRetryMs ?? 10_000);
     for (let attempt = 1; ; attempt++) {
       const release = await semaphore.acquire();
       try {
         const wait = pausedUntil - Date.now();
-        if (wait > 0) await sleep(wait);
+        if (wait > 0) await sleep(wait, closing.signal);
+        if (closed) throw closedError(String(request.method));
         return await once(request);
       } catch (error) {
         if (!isTransient(error) || attempt >= attempts || closed) throw error;
@@ -165,7 +168,7 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
         }
         stats.retries++;
         release();
-        await sleep(delay);
+        await sleep(delay, closing.signal);
       } finally {
         release();
       }
@@ -180,6 +183,7 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
     },
     disconnect() {
       closed = true;
+      closing.abort();
     },
     stats,
   };

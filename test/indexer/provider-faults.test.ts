@@ -125,6 +125,20 @@ test('429s with Retry-After are waited out as the provider says, and indexing go
   }
 });
 
+test('a Retry-After of minutes is said in the status (rate_limited), and stopping does not wait it out', async () => {
+  const h = await harness({ ...RECORDED.comet037(), rateLimit: { count: 1, retryAfter: '600' } });
+  try {
+    h.indexer.start();
+    assert.ok(await waitFor(() => h.indexer.status().state === 'rate_limited', 10_000, 20), 'rate_limited at once');
+    assert.match(h.indexer.status().error ?? '', /429/);
+    assert.is(h.node.requests.length, 1, 'nothing more asked of the node meanwhile');
+  } finally {
+    const started = Date.now();
+    await h.stop();
+    assert.ok(Date.now() - started < 30_000, 'stopped without waiting the 10 minutes');
+  }
+});
+
 test('a pruned node refuses a start height below what it keeps, naming its lowest height; backfill starts there', async () => {
   const recorded = { ...RECORDED.comet037(), earliest: 10 };
   const h = await harness(recorded, { startHeight: 9 });
