@@ -2,6 +2,7 @@
 // schemas. Every route either API serves is described and every described route is served;
 // each parameter is the one the route validates; the answers of a running service parse
 // with the schemas the document gives for them (unknown fields fail); every reference resolves.
+import { toBase64, toUtf8 } from '@cosmjs/encoding';
 import type { Polka } from 'polka';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -22,6 +23,8 @@ import { feedEventSchemas, feedQuery } from '../../src/api/launchpad/routes/feed
 import { tokenParams } from '../../src/api/launchpad/routes/tokens.ts';
 import { tradesQuery } from '../../src/api/launchpad/routes/trades.ts';
 import { ROUTES } from '../../src/api/launchpad/server.ts';
+import { wasmClient } from '../helpers/devnet.ts';
+import { launchToken, withBlocks } from '../helpers/indexing.ts';
 import { type ApiCtx, closeApi, get, indexLaunches, openApi } from '../helpers/launchpad-api.ts';
 import { openSse } from '../helpers/sse.ts';
 import { waitFor } from '../helpers/wait.ts';
@@ -31,6 +34,24 @@ const test = suite<ApiCtx>('OpenAPI description', {} as ApiCtx);
 test.before(async (ctx) => {
   await openApi(ctx);
   await indexLaunches(ctx, { blocks: 30, rate: 8, graduate: true });
+  // a buy and a sell of its own, so that answers with both actions exist whatever the traffic made
+  const { token } = await launchToken(ctx.devnet, 1, { name: 'Both Ways', symbol: 'BOTH' });
+  const trader = await wasmClient(ctx.devnet, 1);
+  try {
+    await withBlocks(
+      ctx.devnet,
+      trader.execute(ctx.devnet.contracts.launchpad, { buy: { token_address: token } }, [
+        { denom: 'unative', amount: '5000000' },
+      ]),
+    );
+    const sell = {
+      send: { contract: ctx.devnet.contracts.launchpad, amount: '1000', msg: toBase64(toUtf8('{"sell":{}}')) },
+    };
+    await withBlocks(ctx.devnet, trader.execute(token, sell));
+  } finally {
+    trader.client.disconnect();
+  }
+  await ctx.running.indexer.waitForHeight(ctx.devnet.height(), 30_000);
 });
 
 test.after(closeApi);
