@@ -23,7 +23,7 @@ import { feedEventSchemas, feedQuery } from '../../src/api/launchpad/routes/feed
 import { tokenParams } from '../../src/api/launchpad/routes/tokens.ts';
 import { tradesQuery } from '../../src/api/launchpad/routes/trades.ts';
 import { ROUTES } from '../../src/api/launchpad/server.ts';
-import { wasmClient } from '../helpers/devnet.ts';
+import { attr, wasmClient } from '../helpers/devnet.ts';
 import { launchToken, withBlocks } from '../helpers/indexing.ts';
 import { type ApiCtx, closeApi, get, indexLaunches, openApi } from '../helpers/launchpad-api.ts';
 import { openSse } from '../helpers/sse.ts';
@@ -38,14 +38,15 @@ test.before(async (ctx) => {
   const { token } = await launchToken(ctx.devnet, 1, { name: 'Both Ways', symbol: 'BOTH' });
   const trader = await wasmClient(ctx.devnet, 1);
   try {
-    await withBlocks(
+    const bought = await withBlocks(
       ctx.devnet,
       trader.execute(ctx.devnet.contracts.launchpad, { buy: { token_address: token } }, [
         { denom: 'unative', amount: '5000000' },
       ]),
     );
+    const half = BigInt(attr(bought.events, 'wasm-buy')[0]!.tokens_out!) / 2n;
     const sell = {
-      send: { contract: ctx.devnet.contracts.launchpad, amount: '1000', msg: toBase64(toUtf8('{"sell":{}}')) },
+      send: { contract: ctx.devnet.contracts.launchpad, amount: String(half), msg: toBase64(toUtf8('{"sell":{}}')) },
     };
     await withBlocks(ctx.devnet, trader.execute(token, sell));
   } finally {
