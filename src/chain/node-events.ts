@@ -26,9 +26,9 @@ export function protocolOf(version: string): CometProtocol {
   return minor >= 38 ? '0.38' : '0.37';
 }
 
-/** An event as any version sends it (attributes may be absent, keys and values null). */
+/** An event as any version sends it (attributes may be absent, keys and values null; dYdX leaves out `type`). */
 export interface WireEvent {
-  type: string;
+  type?: string | null;
   attributes?: null | readonly { key?: string | null; value?: string | null; index?: boolean }[];
 }
 
@@ -55,7 +55,7 @@ export function readEvents(events: readonly WireEvent[] | null | undefined, prot
   if (!events) return [];
   const base64 = protocol === '0.34';
   return events.map((e) => ({
-    type: e.type,
+    type: e.type ?? '',
     attributes: (e.attributes ?? []).map((a) =>
       base64
         ? { key: fromBase64Text(a.key), value: fromBase64Text(a.value) }

@@ -1,11 +1,13 @@
 // How the node's block results become what the index stores: CometBFT leaves empty
 // strings out of its JSON, the attribute index keeps each (type.key, value) once, and a
 // block costs the same node calls whatever it holds.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { indexedAttributes } from '../../src/chain/indexed-attributes.ts';
-import { readEvents, type WireBlockResults } from '../../src/chain/node-events.ts';
+import { blockEventsOf, readEvents, type WireBlockResults } from '../../src/chain/node-events.ts';
 import { packEvents, unpackEvents } from '../../src/chain/stored-events.ts';
 import { fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
 import { startDevnet } from '../helpers/devnet.ts';
@@ -35,6 +37,22 @@ test('omitted values and keys are empty strings, stored and indexed as such', ()
     'stored as "" (the Chain API serves it so), never null',
   );
   assert.equal(stored.length, 6);
+});
+
+test('recorded dYdX block events without a type, with empty keys, read as "" (test/fixtures/real-chains)', () => {
+  const file = path.resolve(
+    import.meta.dirname,
+    '../fixtures/real-chains/comet038-dydx-mainnet-1-block_results-12791634.json',
+  );
+  const recorded = JSON.parse(readFileSync(file, 'utf8')).result as WireBlockResults;
+  const events = blockEventsOf(recorded, '0.38');
+  assert.is(events.length, recorded.finalize_block_events!.length);
+  assert.ok(events.length > 0);
+  for (const e of events) {
+    assert.is(e.type, '', 'no type: an empty one, never undefined');
+    assert.ok(e.attributes.every((a) => a.key === '' && typeof a.value === 'string'));
+  }
+  assert.equal(unpackEvents(packEvents(events))[0]!.type, '', 'stored and served as ""');
 });
 
 test('the attribute index keeps each indexed (type.key, value) of a tx once, in order of first appearance', () => {
