@@ -90,19 +90,28 @@ async function startDevnet({ config, logger, shutdown }: ServiceContext, { traff
 export async function connectChain(
   ctx: ServiceContext,
   { traffic = true } = {},
-): Promise<{ chain: ChainClient; devnet?: Devnet; contracts: ContractAddresses }> {
+): Promise<{ chain: ChainClient; apiChain: ChainClient; devnet?: Devnet; contracts: ContractAddresses }> {
   const { config, shutdown } = ctx;
   const devnet = config.CHAIN_RPC_URL ? undefined : await startDevnet(ctx, { traffic });
-  const chain = createChainClient(config.CHAIN_RPC_URL ?? devnet!.rpcUrl, {
-    headers: config.CHAIN_RPC_HEADERS,
-    timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
-    concurrency: config.CHAIN_RPC_CONCURRENCY,
-    onRateLimited: (ms) => ctx.logger.debug({ retry_after_ms: ms }, 'The node asked to slow down'),
+  const client = (attempts?: number) =>
+    createChainClient(config.CHAIN_RPC_URL ?? devnet!.rpcUrl, {
+      headers: config.CHAIN_RPC_HEADERS,
+      timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
+      concurrency: config.CHAIN_RPC_CONCURRENCY,
+      attempts,
+      onRateLimited: (ms) => ctx.logger.debug({ retry_after_ms: ms }, 'The node asked to slow down'),
+    });
+  // the indexer's calls are retried by the transport; an API request that needs the node
+  // fails fast instead (503, code 14 on the Chain API) and its client asks again
+  const chain = client();
+  const apiChain = client(1);
+  shutdown.add('chain client', () => {
+    chain.disconnect();
+    apiChain.disconnect();
   });
-  shutdown.add('chain client', () => chain.disconnect());
   // with CHAIN_RPC_URL set, loadConfig requires both addresses: the devnet's are only the devnet's
   const contracts = devnet ? devnet.contracts : { launchpad: config.LAUNCHPAD_CONTRACT!, amm: config.AMM_CONTRACT! };
-  return { chain, devnet, contracts };
+  return { chain, apiChain, devnet, contracts };
 }
 
 /**
@@ -171,7 +180,7 @@ function redactedUrl(url: string): string {
 export async function startService(ctx: ServiceContext): Promise<Service> {
   const { config, logger, shutdown } = ctx;
   const db = await startDatabase(ctx);
-  const { chain, devnet, contracts } = await connectChain(ctx);
+  const { chain, apiChain, devnet, contracts } = await connectChain(ctx);
   const rpcUrl = chain.rpcUrl;
   // A devnet's history is short and all of it is wanted; on another chain start at the tip
   // unless START_HEIGHT says otherwise (history can be added with `npm run backfill`).
@@ -208,7 +217,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
     },
     index: indexSource(db, indexer),
     wallet: {
-      chain,
+      chain: apiChain,
       accountPrefix,
       launchpad: contracts.launchpad,
       prices: { url: config.PRICE_URL, jsonPath: config.PRICE_JSON_PATH },
@@ -217,7 +226,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
   shutdown.add('launchpad API', () => launchpadApi.close());
   const chainApi = await startChainApi({
     db,
-    chain,
+    chain: apiChain,
     logger: logger.child({ component: 'chain-api' }),
     accountPrefix,
     host: config.HOST,
@@ -231,7 +240,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
   });
   shutdown.add('chain API', () => chainApi.close());
   const nodeHealth = await startNodeHealth({
-    chain,
+    chain: apiChain,
     host: config.HOST,
     port: config.RPC_PORT,
     logger: logger.child({ component: 'node-health' }),
