@@ -7,7 +7,7 @@ import { startChainApi } from './api/chain/server.ts';
 import { startLaunchpadApi } from './api/launchpad/server.ts';
 import { startNodeHealth } from './api/node-health.ts';
 import { type ChainClient, createChainClient } from './chain/client.ts';
-import { guessFromDenom, type NativeCoin, readNativeCoin } from './chain/native-coin.ts';
+import { type NativeCoin, readNativeCoin } from './chain/native-coin.ts';
 import type { BackfillFlags } from './cli-args.ts';
 import type { Config } from './config.ts';
 import { type Database, describeDatabase, openDatabase } from './db/index.ts';
@@ -116,9 +116,10 @@ export async function connectChain(
 
 /**
  * The chain's native coin (src/chain/native-coin.ts), read from the node with a few
- * retries; a node that cannot say refuses the start unless NATIVE_DENOM is configured.
+ * retries; a node that cannot say refuses the start unless NATIVE_DENOM is configured
+ * (then only the denom metadata is asked for, and its absence is no failure).
  */
-async function nativeCoinOf(chain: ChainClient, config: Config, logger: Logger): Promise<NativeCoin> {
+async function nativeCoinOf(chain: ChainClient, config: Config): Promise<NativeCoin> {
   const overrides = { denom: config.NATIVE_DENOM, decimals: config.NATIVE_DECIMALS, display: config.NATIVE_DISPLAY };
   for (let attempt = 1; ; attempt++) {
     try {
@@ -127,15 +128,6 @@ async function nativeCoinOf(chain: ChainClient, config: Config, logger: Logger):
       if (attempt < 3) {
         await new Promise((resolve) => setTimeout(resolve, 1000 * attempt));
         continue;
-      }
-      if (config.NATIVE_DENOM) {
-        const guess = guessFromDenom(config.NATIVE_DENOM);
-        logger.warn({ err: error }, 'Could not read the native coin from the node; using NATIVE_DENOM');
-        return {
-          denom: config.NATIVE_DENOM,
-          display: config.NATIVE_DISPLAY ?? guess.display,
-          decimals: config.NATIVE_DECIMALS ?? guess.decimals,
-        };
       }
       throw new ServiceError(
         `Could not read the chain's native coin from the node (${(error as Error).message}); set NATIVE_DENOM (and NATIVE_DECIMALS, NATIVE_DISPLAY) to start without it`,
@@ -203,7 +195,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
 
   // the contracts' addresses carry the chain's account prefix
   const accountPrefix = fromBech32(contracts.launchpad, 1023).prefix;
-  const native = await nativeCoinOf(chain, config, logger);
+  const native = await nativeCoinOf(chain, config);
   const launchpadApi = await startLaunchpadApi({
     native,
     db,

@@ -3,21 +3,15 @@
 // denom every amount is counted in, its display name and decimals). The dashboard formats
 // every amount with it.
 import { z } from 'zod';
+import type { NativeCoin } from '../../../chain/native-coin.ts';
 import { ServiceError } from '../../../internal/errors.ts';
 import type { IndexSource } from '../../http/index-status.ts';
 import { sendJson } from '../../http/respond.ts';
 import type { Handler } from '../handler.ts';
 import { launchpadRoutes } from '../openapi.ts';
 
-/** The chain's native coin: amounts are counted in `denom`; people read them in `display`, 10^decimals `denom` each. */
-export interface NativeCoin {
-  /** The base denom (`uosmo`, `inj`): what the bank module holds and every native amount of the API counts. */
-  denom: string;
-  /** The name of one display unit (`OSMO`, `INJ`). */
-  display: string;
-  /** How many base units make one display unit, as a power of ten (6 for uosmo, 18 for inj). */
-  decimals: number;
-}
+/** The chain's native coin (src/chain/native-coin.ts reads it from the chain). */
+export type { NativeCoin };
 
 /** A NativeCoin, as startLaunchpadApi accepts it and /api/chain describes it. */
 export const nativeCoinSchema = z
