@@ -127,7 +127,7 @@ export function createLiveWriter(db: Database, opts: LiveWriterOptions) {
         code: 0,
         bytes: randomBytes(320),
         codespace: '',
-        log: { text: '', packed: null },
+        log: { text: '', packed: null, form: null },
         gasWanted: '250000',
         gasUsed: '180000',
         packedEvents: packEvents(chainEvents),

@@ -33,19 +33,31 @@ export interface WireEvent {
 }
 
 /**
- * 0.34's base64 attribute text, decoded. Keys, addresses and denoms repeat in every tx, so
- * recent decodings are remembered (a bounded map, emptied when full).
+ * 0.34's base64 attribute text, decoded. atob is several times faster than a Buffer and
+ * right whenever the text is ASCII (nearly always); other text is decoded as UTF-8, and
+ * what atob refuses is decoded as a Buffer decodes it (skipping what is not base64).
  */
-const decoded = new Map<string, string>();
+const NOT_ASCII = /[\u0080-\uffff]/;
 function fromBase64Text(s: string | null | undefined): string {
   if (!s) return '';
-  let text = decoded.get(s);
+  let binary: string;
+  try {
+    binary = atob(s);
+  } catch {
+    return Buffer.from(s, 'base64').toString('utf8');
+  }
+  return NOT_ASCII.test(binary) ? Buffer.from(s, 'base64').toString('utf8') : binary;
+}
+
+/** Attribute keys are few (a chain's modules and contracts use some hundreds): remembered decoded. */
+const keys = new Map<string, string>();
+function fromBase64Key(s: string | null | undefined): string {
+  if (!s) return '';
+  let text = keys.get(s);
   if (text === undefined) {
-    text = Buffer.from(s, 'base64').toString('utf8');
-    if (s.length <= 128) {
-      if (decoded.size >= 20_000) decoded.clear();
-      decoded.set(s, text);
-    }
+    if (keys.size >= 4096) keys.clear();
+    text = fromBase64Text(s);
+    keys.set(s, text);
   }
   return text;
 }
@@ -58,7 +70,7 @@ export function readEvents(events: readonly WireEvent[] | null | undefined, prot
     type: e.type ?? '',
     attributes: (e.attributes ?? []).map((a) =>
       base64
-        ? { key: fromBase64Text(a.key), value: fromBase64Text(a.value) }
+        ? { key: fromBase64Key(a.key), value: fromBase64Text(a.value) }
         : { key: a.key ?? '', value: a.value ?? '' },
     ),
   }));
@@ -92,25 +104,43 @@ export function blockEventsOf(results: WireBlockResults, protocol: CometProtocol
 
 /**
  * The index of the message that emitted each event of a tx: the `msg_index` attribute when
- * the chain sends it (SDK 0.50+); before that, the `message` event whose first attribute
- * is `action`, which the SDK emits first for each message (0.45 to 0.47), opens the next
- * message. Events before the first message (the ante handler's fee and signature events)
- * are given 0.
+ * the chain sends it (SDK 0.50+); before that, the `message` event whose first attribute is
+ * `action`, which the SDK emits first for each message (0.45 to 0.47), opens the next one
+ * (messageBoundaries). The ante handler's fee and signature events are given 0.
  */
 export function messageIndexes(events: readonly ChainEvent[]): number[] {
-  const out = new Array<number>(events.length);
   const tagged = events.some((e) => e.attributes.some((a) => a.key === MSG_INDEX_ATTRIBUTE));
-  if (tagged) {
-    events.forEach((e, i) => {
-      const v = e.attributes.find((a) => a.key === MSG_INDEX_ATTRIBUTE)?.value;
-      out[i] = v !== undefined && /^\d+$/.test(v) ? Number(v) : 0;
-    });
-    return out;
-  }
-  let current = -1;
-  events.forEach((e, i) => {
-    if (e.type === 'message' && e.attributes[0]?.key === 'action') current++;
-    out[i] = Math.max(0, current);
+  if (!tagged) return messageBoundaries(events).map((m) => Math.max(0, m));
+  return events.map((e) => {
+    const v = e.attributes.find((a) => a.key === MSG_INDEX_ATTRIBUTE)?.value;
+    return v !== undefined && /^\d+$/.test(v) ? Number(v) : 0;
   });
+}
+
+/**
+ * Before SDK 0.50, the index of the message that emitted each event of a tx, from the
+ * `message` event whose first attribute is `action`, which opens each message's events;
+ * -1 for the ante handler's events: those before the first message and, where the node
+ * repeats them after the last message's events (SDK 0.45 does: tm034-osmosis-1 in
+ * test/fixtures/real-chains), that copy.
+ */
+export function messageBoundaries(events: readonly ChainEvent[]): number[] {
+  const out = new Array<number>(events.length);
+  let current = -1;
+  let ante = 0;
+  for (let i = 0; i < events.length; i++) {
+    const e = events[i]!;
+    if (e.type === 'message' && e.attributes[0]?.key === 'action') current++;
+    else if (current < 0) ante++;
+    out[i] = current;
+  }
+  const copyFrom = events.length - ante;
+  if (ante > 0 && copyFrom > ante && events.slice(copyFrom).every((e, i) => sameEvent(e, events[i]!)))
+    out.fill(-1, copyFrom);
   return out;
 }
+
+const sameEvent = (a: ChainEvent, b: ChainEvent) =>
+  a.type === b.type &&
+  a.attributes.length === b.attributes.length &&
+  a.attributes.every((x, i) => x.key === b.attributes[i]!.key && x.value === b.attributes[i]!.value);

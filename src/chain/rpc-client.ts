@@ -5,6 +5,7 @@
 // by itself with backoff; a 429 honoured with its `Retry-After` by every request; headers a
 // provider needs (an API key) sent and never logged. Failures are typed (errors.ts).
 // cosmjs's clients run on it through its RpcClient interface.
+import { isAscii } from 'node:buffer';
 import type { JsonRpcRequest, JsonRpcSuccessResponse } from '@cosmjs/json-rpc';
 import type { RpcClient } from '@cosmjs/tendermint-rpc';
 import { createBackoff, sleep } from '../internal/backoff.ts';
@@ -44,6 +45,13 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/**
+ * A body's text. A node's JSON is nearly always ASCII (non-ASCII text is escaped or base64),
+ * which is read several times faster as ASCII than through the UTF-8 decoder (a block's
+ * results are megabytes); anything else is decoded as UTF-8.
+ */
+const textOf = (body: Buffer): string => (isAscii(body) ? body.toString('ascii') : body.toString('utf8'));
+
 /** A body read with an idle timeout: each chunk must come within `timeoutMs` of the last. */
 async function readBody(response: Response, timeoutMs: number, abort: () => void): Promise<string> {
   if (!response.body) return '';
@@ -59,7 +67,7 @@ async function readBody(response: Response, timeoutMs: number, abort: () => void
       chunks.push(value);
       timer = setTimeout(abort, timeoutMs);
     }
-    return Buffer.concat(chunks).toString('utf8');
+    return textOf(Buffer.concat(chunks));
   } finally {
     clearTimeout(timer);
   }

@@ -24,22 +24,6 @@ export function packEvents(events: readonly ChainEvent[]): Buffer {
   return zlib.deflateRawSync(JSON.stringify(compact), { level: 1 });
 }
 
-/** A tx log longer than this is stored packed (packLog); shorter ones as they are. */
-export const LOG_PACKED_ABOVE = 256;
-
-/**
- * A tx's log as stored: as it is when short, else raw-DEFLATE compressed (SDK 0.45 to 0.47
- * repeat every event of a tx in its log, kilobytes a tx that as text went to TOAST).
- */
-export function packLog(log: string): { text: string; packed: Buffer | null } {
-  if (log.length <= LOG_PACKED_ABOVE) return { text: log, packed: null };
-  return { text: '', packed: zlib.deflateRawSync(log, { level: 1 }) };
-}
-
-/** The log as the node wrote it, from its stored form (sql/0011_txs_log_packed.sql). */
-export const unpackLog = (text: string, packed: Uint8Array | null): string =>
-  packed ? zlib.inflateRawSync(packed).toString('utf8') : text;
-
 export function unpackEvents(packed: Uint8Array): RestEvent[] {
   const compact = JSON.parse(zlib.inflateRawSync(packed).toString('utf8')) as [string, [string, string][]][];
   return compact.map(([type, attributes]) => ({

@@ -9,7 +9,8 @@ import { HeightNotAvailableError, isTransient } from '../chain/errors.ts';
 import { indexedAttributes } from '../chain/indexed-attributes.ts';
 import { blockEventsOf, type CometProtocol, readEvents, type WireBlockResults } from '../chain/node-events.ts';
 import { type CometBlock, restBlock } from '../chain/rest-block.ts';
-import { packEvents, packLog } from '../chain/stored-events.ts';
+import { packEvents } from '../chain/stored-events.ts';
+import { type StoredLog, storedLog } from '../chain/stored-logs.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
 import type { ContractAddresses } from '../domain/events.ts';
 import { type Cw20Changes, decodeCw20 } from './decode-cw20.ts';
@@ -22,8 +23,8 @@ export interface FetchedTx {
   code: number;
   bytes: Uint8Array;
   codespace: string;
-  /** The log as stored: as it is when short, else packed (src/chain/stored-events.ts packLog). */
-  log: { text: string; packed: Buffer | null };
+  /** The log as stored (src/chain/stored-logs.ts). */
+  log: StoredLog;
   gasWanted: string;
   gasUsed: string;
   /** The tx's events as stored (src/chain/stored-events.ts). */
@@ -105,7 +106,7 @@ function shapeBlock(
       code,
       bytes,
       codespace: r.codespace ?? '',
-      log: packLog(r.log ?? ''),
+      log: storedLog(r.log ?? '', code, events),
       gasWanted: r.gas_wanted ?? '0',
       gasUsed: r.gas_used ?? '0',
       packedEvents: packEvents(events),

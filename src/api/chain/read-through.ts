@@ -6,7 +6,8 @@ import { fromHex } from '@cosmjs/encoding';
 import { HeightNotAvailableError, NodeError } from '../../chain/errors.ts';
 import { readEvents } from '../../chain/node-events.ts';
 import { restBlock } from '../../chain/rest-block.ts';
-import { unpackEvents, unpackLog } from '../../chain/stored-events.ts';
+import { unpackEvents } from '../../chain/stored-events.ts';
+import { logOf } from '../../chain/stored-logs.ts';
 import type { BlockParts } from './block-json.ts';
 import type { ChainApiContext } from './context.ts';
 import { GatewayError, GRPC, invalidArgument, nodeFailure } from './gateway.ts';
@@ -117,7 +118,7 @@ export async function loadBlock(
 }
 
 /** Columns of `txs` a TxRecord is made from (alias `t`). */
-export const TX_COLUMNS = `t.hash, t.height, t.tx_index, t.time, t.code, t.codespace, t.raw_log, t.log_packed,
+export const TX_COLUMNS = `t.hash, t.height, t.tx_index, t.time, t.code, t.codespace, t.raw_log, t.log_packed, t.log_form,
   t.gas_wanted::text AS gas_wanted, t.gas_used::text AS gas_used, t.tx_bytes, t.events`;
 
 export interface TxRow {
@@ -129,6 +130,7 @@ export interface TxRow {
   codespace: string;
   raw_log: string;
   log_packed: Uint8Array | null;
+  log_form: string | null;
   gas_wanted: string;
   gas_used: string;
   tx_bytes: Uint8Array;
@@ -136,20 +138,23 @@ export interface TxRow {
 }
 
 /** An indexed tx. The index does not keep the result's data: `data` is ''. */
-export const txRecordOf = (r: TxRow): TxRecord => ({
-  hash: r.hash,
-  height: Number(r.height),
-  index: r.tx_index,
-  time: r.time,
-  code: r.code,
-  codespace: r.codespace,
-  log: unpackLog(r.raw_log, r.log_packed),
-  data: '',
-  gasWanted: r.gas_wanted,
-  gasUsed: r.gas_used,
-  bytes: r.tx_bytes,
-  events: unpackEvents(r.events),
-});
+export function txRecordOf(r: TxRow): TxRecord {
+  const events = unpackEvents(r.events);
+  return {
+    hash: r.hash,
+    height: Number(r.height),
+    index: r.tx_index,
+    time: r.time,
+    code: r.code,
+    codespace: r.codespace,
+    log: logOf({ text: r.raw_log, packed: r.log_packed, form: r.log_form }, events),
+    data: '',
+    gasWanted: r.gas_wanted,
+    gasUsed: r.gas_used,
+    bytes: r.tx_bytes,
+    events,
+  };
+}
 
 async function blockTime(ctx: ChainApiContext, height: number): Promise<Date> {
   const [row] = await ctx.db.query<{ time: Date }>('SELECT time FROM blocks WHERE height = $1', [height]);

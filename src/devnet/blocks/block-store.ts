@@ -10,6 +10,7 @@ import {
   type CommittedBlock,
   metaOf,
   type RenderedTxResult,
+  resultsBytes,
   resultsJson,
   txAt,
 } from './block.ts';
@@ -37,8 +38,8 @@ export interface BlockStore {
   get(height: number): CommittedBlock | undefined;
   meta(height: number): BlockMeta | undefined;
   latestMeta(): BlockMeta | undefined;
-  /** The block's `txs_results` as stored: wire JSON. */
-  resultsJson(height: number): string;
+  /** The block's `txs_results` as stored: wire JSON, as bytes. */
+  resultsBytes(height: number): Buffer;
   /** A block's results read back to text (replay). */
   textResultsOf(block: CommittedBlock): RenderedTxResult[];
   /** The block's results in text, for matching events. */
@@ -107,7 +108,7 @@ export function createBlockStore(readStored: ((at: StoredAt) => CommittedBlock) 
     get,
     meta: (height) => (Number.isInteger(height) && height >= 1 ? metas[height - 1] : undefined),
     latestMeta: () => metas[metas.length - 1],
-    resultsJson: (height) => resultsJson(get(height)!),
+    resultsBytes: (height) => resultsBytes(get(height)!),
     textResultsOf: (block) => (JSON.parse(resultsJson(block)) as RenderedTxResult[]).map(wire.textResult),
     results: (height) => {
       const cached = resultsCache.get(height);

@@ -2,6 +2,7 @@
 // the tx results as deflated CometBFT JSON (rendered once at commit in the wire form of the
 // devnet's protocol, served on demand), and the contract calls the block made outside its
 // txs with the events they emitted.
+import { isAscii } from 'node:buffer';
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { sha256 } from '@cosmjs/crypto';
 import { toBase64 } from '@cosmjs/encoding';
@@ -137,4 +138,11 @@ export type RenderedTxResult = ReturnType<typeof renderTxResult>;
 
 export const compressResults = (rendered: readonly RenderedTxResult[]) =>
   deflateRawSync(JSON.stringify(rendered), { level: 1 });
-export const resultsJson = (block: CommittedBlock) => inflateRawSync(block.results).toString('utf8');
+/** The stored results' JSON, as bytes. */
+export const resultsBytes = (block: CommittedBlock): Buffer => inflateRawSync(block.results);
+
+/** The stored results' JSON (read as ASCII when it is: several times faster than UTF-8 for megabytes). */
+export function resultsJson(block: CommittedBlock): string {
+  const json = resultsBytes(block);
+  return isAscii(json) ? json.toString('ascii') : json.toString('utf8');
+}

@@ -3,6 +3,7 @@
 import { toBase64 } from '@cosmjs/encoding';
 import { consensusParamsOf } from '../blocks/consensus.ts';
 import { rpcErrors } from './errors.ts';
+import { JsonBytes } from './json-bytes.ts';
 import { heightParam, type Method, type MethodContext, pubKeyJson } from './method-context.ts';
 import { blockSize, hex, renderBlock, renderBlockEvents, renderBlockId, renderCommit, renderHeader } from './render.ts';
 import { pageBounds } from './tx-search.ts';
@@ -22,7 +23,7 @@ export function blockMethods(ctx: MethodContext) {
   const results: Method = (params) => {
     const height = heightParam(store, params);
     const meta = store.meta(height)!;
-    const txsResults = meta.txCount ? store.resultsJson(height) : 'null';
+    const txsResults = meta.txCount ? store.resultsBytes(height) : 'null';
     const own = renderBlockEvents(node, store.blockEvents(height));
     const tail = JSON.stringify(
       protocol.blockEvents === 'finalize'
@@ -39,7 +40,8 @@ export function blockMethods(ctx: MethodContext) {
             consensus_param_updates: paramUpdates,
           },
     );
-    return `{"height":"${height}","txs_results":${txsResults},${tail.slice(1)}`;
+    // the stored results are sent as the bytes they are
+    return new JsonBytes([`{"height":"${height}","txs_results":`, txsResults, `,${tail.slice(1)}`]);
   };
 
   const commit: Method = (params) => {

@@ -2,7 +2,8 @@
 // writes the response text, turning every failure into a JSON-RPC error (never a crash).
 import type { Logger } from 'pino';
 import { RpcError, rpcErrors } from './errors.ts';
-import type { Method } from './method-context.ts';
+import { type Answer, JsonBytes, joinAnswers } from './json-bytes.ts';
+import type { Method, MethodResult } from './method-context.ts';
 import { POSITIONAL } from './methods.ts';
 import { readParams } from './params.ts';
 
@@ -21,6 +22,12 @@ export function resultResponse(id: RequestId, result: object | string): string {
   return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text}}`;
 }
 
+/** The response to a method's result, which may be JSON bytes (a block's stored results). */
+export function methodResponse(id: RequestId, result: MethodResult): Answer {
+  if (!(result instanceof JsonBytes)) return resultResponse(id, result);
+  return joinAnswers(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":`, [result], '', '}');
+}
+
 export function toRpcError(error: unknown, logger: Logger): RpcError {
   if (error instanceof RpcError) return error;
   logger.error({ err: error }, 'Failed to answer an RPC request');
@@ -32,18 +39,18 @@ export async function callMethod(
   method: string,
   rawParams: unknown,
   source: 'http' | 'json',
-): Promise<object | string> {
+): Promise<MethodResult> {
   const handler = Object.hasOwn(methods, method) ? methods[method] : undefined;
   if (!handler) throw rpcErrors.methodNotFound();
   return handler(readParams(rawParams, POSITIONAL[method] ?? [], source));
 }
 
-/** Handles a JSON-RPC request body (object or batch array); returns the response text. */
+/** Handles a JSON-RPC request body (object or batch array); returns the response. */
 export async function handleJsonRpcBody(
   methods: Record<string, Method>,
   body: string,
   logger: Logger,
-): Promise<string> {
+): Promise<Answer> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
@@ -53,12 +60,12 @@ export async function handleJsonRpcBody(
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) return errorResponse(null, rpcErrors.invalidRequest('empty batch'));
     const responses = await Promise.all(parsed.map((request) => handleOne(methods, request, logger)));
-    return `[${responses.join(',')}]`;
+    return joinAnswers('[', responses, ',', ']');
   }
   return handleOne(methods, parsed, logger);
 }
 
-async function handleOne(methods: Record<string, Method>, request: unknown, logger: Logger): Promise<string> {
+async function handleOne(methods: Record<string, Method>, request: unknown, logger: Logger): Promise<Answer> {
   if (!request || typeof request !== 'object' || Array.isArray(request)) {
     return errorResponse(null, rpcErrors.invalidRequest('request must be a JSON object'));
   }
@@ -73,7 +80,7 @@ async function handleOne(methods: Record<string, Method>, request: unknown, logg
   if (typeof method !== 'string' || !method)
     return errorResponse(id, rpcErrors.invalidRequest('method must be a non-empty string'));
   try {
-    return resultResponse(id, await callMethod(methods, method, params, 'json'));
+    return methodResponse(id, await callMethod(methods, method, params, 'json'));
   } catch (error) {
     return errorResponse(id, toRpcError(error, logger));
   }

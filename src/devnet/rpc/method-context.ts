@@ -4,6 +4,7 @@ import type { AbciQuery } from '../abci/router.ts';
 import type { BlockStore } from '../blocks/block-store.ts';
 import type { DevnetNode } from '../node/node.ts';
 import { rpcErrors } from './errors.ts';
+import type { JsonBytes } from './json-bytes.ts';
 import type { Params } from './params.ts';
 
 export interface MethodContext {
@@ -17,7 +18,8 @@ export interface MethodContext {
   commitTimeoutMs: number;
 }
 
-export type MethodResult = object | string;
+/** An object to stringify, JSON text, or JSON already encoded as bytes (a block's stored results). */
+export type MethodResult = object | string | JsonBytes;
 export type Method = (params: Params) => MethodResult | Promise<MethodResult>;
 
 export const pubKeyJson = (key: Uint8Array) => ({ type: 'tendermint/PubKeyEd25519', value: toBase64(key) });

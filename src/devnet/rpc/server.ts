@@ -7,7 +7,8 @@ import type { Logger } from 'pino';
 import polka from 'polka';
 import type { DevnetNode } from '../node/node.ts';
 import { rpcErrors } from './errors.ts';
-import { callMethod, errorResponse, handleJsonRpcBody, resultResponse, toRpcError } from './json-rpc.ts';
+import type { Answer } from './json-bytes.ts';
+import { callMethod, errorResponse, handleJsonRpcBody, methodResponse, toRpcError } from './json-rpc.ts';
 import type { Method } from './method-context.ts';
 import { createWebsocketServer } from './websocket.ts';
 
@@ -62,9 +63,19 @@ export async function startRpcServer(options: {
   });
   const websocket = createWebsocketServer(options.node, methods, logger);
 
-  const send = (res: import('node:http').ServerResponse, status: number, text: string) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(text);
+  const send = (res: import('node:http').ServerResponse, status: number, answer: Answer) => {
+    if (typeof answer === 'string') {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(answer);
+      return;
+    }
+    // the parts written as they are (no copy of megabytes into one buffer), in one writev
+    const parts = answer.parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p));
+    const length = parts.reduce((n, p) => n + p.length, 0);
+    res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(length) });
+    res.cork();
+    for (const p of parts) res.write(p);
+    res.end();
   };
 
   const app = polka()
@@ -79,7 +90,7 @@ export async function startRpcServer(options: {
     .get('/:method', async (req, res) => {
       // CometBFT's URI form answers with id -1.
       try {
-        send(res, 200, resultResponse(-1, await callMethod(methods, req.params.method!, req.query, 'http')));
+        send(res, 200, methodResponse(-1, await callMethod(methods, req.params.method!, req.query, 'http')));
       } catch (error) {
         const rpcError = toRpcError(error, logger);
         send(res, rpcError.code === -32601 ? 404 : 500, errorResponse(-1, rpcError));

@@ -9,7 +9,7 @@ import type { CommittedBlock } from '../blocks/block.ts';
 import { consensusParamsOf } from '../blocks/consensus.ts';
 import type { DevnetNode } from '../node/node.ts';
 import { rpcErrors } from './errors.ts';
-import { callMethod, errorResponse, type RequestId, resultResponse, toRpcError } from './json-rpc.ts';
+import { callMethod, errorResponse, methodResponse, type RequestId, resultResponse, toRpcError } from './json-rpc.ts';
 import type { Method } from './method-context.ts';
 import { eventTxResult, renderBlock, renderBlockEvents, renderHeader, renderTx } from './render.ts';
 import { type Condition, matchesEvents, parseQuery } from './tx-search.ts';
@@ -60,7 +60,12 @@ export function createWebsocketServer(node: DevnetNode, methods: Record<string, 
         subscriptions.length = 0;
         return socket.send(resultResponse(id, {}));
       }
-      socket.send(resultResponse(id, await callMethod(methods, String(request.method ?? ''), request.params, 'json')));
+      const answer = methodResponse(
+        id,
+        await callMethod(methods, String(request.method ?? ''), request.params, 'json'),
+      );
+      // a text frame, as CometBFT sends
+      socket.send(typeof answer === 'string' ? answer : answer.toBuffer(), { binary: false });
     } catch (error) {
       socket.send(errorResponse(id, toRpcError(error, logger)));
     }
