@@ -225,15 +225,13 @@ export function createIndexer(options: IndexerOptions): Indexer {
       return false;
     }
     checkDone(); // an outage is retried; it does not decide anything
-    const waiting =
-      error instanceof RateLimitedError ||
-      error instanceof NodeBehindError ||
-      (error instanceof HeightNotAvailableError && error.reason === 'ahead');
+    const lagging =
+      error instanceof NodeBehindError || (error instanceof HeightNotAvailableError && error.reason === 'ahead');
     // From the cursor read again, and the chain's identity checked again (the node may come
     // back as another chain), after any failure but the node asking to wait: a 429 or a
     // lagging backend changes nothing of either, and a rate-limited provider is asked no more.
-    if (!waiting) prepared = false;
-    if (error instanceof NodeBehindError || (error instanceof HeightNotAvailableError && error.reason === 'ahead')) {
+    if (!lagging && !(error instanceof RateLimitedError)) prepared = false;
+    if (lagging) {
       setState('lagging', message);
     } else if (error instanceof HeightNotAvailableError) {
       setState('node_pruned', message);

@@ -4,9 +4,9 @@
 // bank; the test helpers' default is the devnet's coin; a coin that cannot be one stops the start.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import type { NativeCoin } from '../../src/api/launchpad/routes/chain.ts';
 import type { LaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
+import type { NativeCoin } from '../../src/chain/native-coin.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
 import { ServiceError } from '../../src/internal/errors.ts';

@@ -3,8 +3,8 @@
 // steps that fill the index (devnet traffic, three days of older trades for one token) and
 // wait until the API has seen all of it.
 
-import type { NativeCoin } from '../../src/api/launchpad/routes/chain.ts';
 import { type LaunchpadApi, type LaunchpadApiOptions, startLaunchpadApi } from '../../src/api/launchpad/server.ts';
+import type { NativeCoin } from '../../src/chain/native-coin.ts';
 import { runJobs } from '../../src/db/jobs.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';

@@ -2,6 +2,7 @@
 // the chain and its native coin, the SSE feed and the wallet routes, behind the per-client rate
 // limit, with JSON errors and CORS everywhere.
 import polka from 'polka';
+import type { NativeCoin } from '../../chain/native-coin.ts';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { createErrorHandler, LAUNCHPAD_ERRORS, launchpadNoRoute, noRouteHandler } from '../http/errors.ts';
@@ -17,7 +18,7 @@ import { createHoldings } from './holdings.ts';
 import { openApiJson } from './openapi.ts';
 import { createPriceSource } from './price-source.ts';
 import { candles } from './routes/candles.ts';
-import { chain, checkedNativeCoin, type NativeCoin } from './routes/chain.ts';
+import { chain, checkedNativeCoin } from './routes/chain.ts';
 import { feed } from './routes/feed.ts';
 import { health } from './routes/health.ts';
 import { getToken, listTokens } from './routes/tokens.ts';

@@ -4,9 +4,14 @@
 export class JsonBytes {
   constructor(readonly parts: readonly (string | Uint8Array)[]) {}
 
-  /** The bytes of the whole (strings encoded as UTF-8). */
+  /** The parts as bytes (strings encoded as UTF-8). */
+  buffers(): Uint8Array[] {
+    return this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p));
+  }
+
+  /** The bytes of the whole, in one buffer. */
   toBuffer(): Buffer {
-    return Buffer.concat(this.parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p)));
+    return Buffer.concat(this.buffers());
   }
 }
 

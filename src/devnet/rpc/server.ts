@@ -70,7 +70,7 @@ export async function startRpcServer(options: {
       return;
     }
     // the parts written as they are (no copy of megabytes into one buffer), in one writev
-    const parts = answer.parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'utf8') : p));
+    const parts = answer.buffers();
     const length = parts.reduce((n, p) => n + p.length, 0);
     res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(length) });
     res.cork();

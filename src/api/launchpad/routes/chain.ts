@@ -10,9 +10,6 @@ import { sendJson } from '../../http/respond.ts';
 import type { Handler } from '../handler.ts';
 import { launchpadRoutes } from '../openapi.ts';
 
-/** The chain's native coin (src/chain/native-coin.ts reads it from the chain). */
-export type { NativeCoin };
-
 /** A NativeCoin, as startLaunchpadApi accepts it and /api/chain describes it. */
 export const nativeCoinSchema = z
   .strictObject({
