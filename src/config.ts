@@ -6,10 +6,6 @@ import cron from 'node-cron';
 import { z } from 'zod';
 import { ServiceError } from './internal/errors.ts';
 
-/** The devnet's well-known test mnemonic (accounts 0..9 are funded at genesis). Never use it on a real chain. */
-export const DEFAULT_DEVNET_MNEMONIC =
-  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
-
 const integer = (message: string) => z.string().trim().regex(/^\d+$/, { message }).transform(Number);
 /** A TCP port; 0 asks the system for any free one (the printed addresses say which). */
 const PORT_MESSAGE = 'must be a port number from 0 (any free port) to 65535';
@@ -140,13 +136,14 @@ const configSchema = z.object({
   RPC_PORT: port.default(26657),
   DEVNET_RPC_PORT: port.default(26667),
   DEVNET_BLOCK_MS: positiveInt(50).default(1000),
+  /** Unset: the built-in devnet's own default mnemonic (DEFAULT_DEVNET_MNEMONIC in src/devnet/index.ts). */
   DEVNET_MNEMONIC: z
     .string()
     .trim()
     .refine((v) => [12, 15, 18, 21, 24].includes(v.split(/\s+/).length), {
       message: 'must be a BIP-39 mnemonic of 12 to 24 words',
     })
-    .default(DEFAULT_DEVNET_MNEMONIC),
+    .optional(),
   DEVNET_COMET_VERSION: z.enum(['0.34', '0.37', '0.38'], { message: 'must be 0.34, 0.37 or 0.38' }).default('0.38'),
   DEVNET_TRADES_PER_BLOCK: z
     .string()

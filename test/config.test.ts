@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { toBech32 } from '@cosmjs/encoding';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { ConfigError, DEFAULT_DEVNET_MNEMONIC, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
 
 test('with no environment every setting has its documented default', () => {
   const c = loadConfig({});
@@ -16,7 +16,7 @@ test('with no environment every setting has its documented default', () => {
   assert.is(c.RPC_PORT, 26657);
   assert.is(c.DEVNET_RPC_PORT, 26667);
   assert.is(c.DEVNET_BLOCK_MS, 1000);
-  assert.is(c.DEVNET_MNEMONIC, DEFAULT_DEVNET_MNEMONIC);
+  assert.is(c.DEVNET_MNEMONIC, undefined, "unset: the built-in devnet's own mnemonic");
   assert.is(c.POLL_INTERVAL_MS, 5000);
 });
 
@@ -31,6 +31,22 @@ test('values are read from the environment and typed', () => {
   assert.is(c.CHAIN_API_PORT, 8080);
   assert.is(c.POLL_INTERVAL_MS, 250);
   assert.is(c.DATA_DIR, 'memory://');
+});
+
+test('DEVNET_MNEMONIC: unset, the built-in devnet keeps its own; set, it is passed on trimmed; other than 12 to 24 words, refused', () => {
+  const mnemonic = 'legal winner thank year wave sausage worth useful legal winner thank yellow';
+  assert.is(loadConfig({ DEVNET_MNEMONIC: ` ${mnemonic}\n` }).DEVNET_MNEMONIC, mnemonic);
+  for (const bad of ['', 'one two three', `${mnemonic} extra`]) {
+    try {
+      loadConfig({ DEVNET_MNEMONIC: bad });
+      assert.unreachable(`${JSON.stringify(bad)} accepted`);
+    } catch (e) {
+      assert.match(
+        (e as ConfigError).message,
+        /^ {2}- DEVNET_MNEMONIC=".*": must be a BIP-39 mnemonic of 12 to 24 words$/m,
+      );
+    }
+  }
 });
 
 test('an empty variable counts as unset', () => {

@@ -8,6 +8,10 @@ export const VALCONS_PREFIX = 'nativevalcons';
 export const NATIVE_DENOM = 'unative';
 export const NATIVE_DISPLAY_DENOM = 'NATIVE';
 
+/** The devnet's well-known test mnemonic (accounts 0..9 are funded at genesis). Never use it on a real chain. */
+export const DEFAULT_DEVNET_MNEMONIC =
+  'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about';
+
 /** The application's own version; the CometBFT and SDK versions follow the protocol (core/protocol.ts). */
 export const APP_VERSION = '1.0.0';
 export const NODE_MONIKER = 'native-devnet';

@@ -2,8 +2,10 @@
 // error with a codespace, a code and the registered description appended to the detail, as
 // the Cosmos SDK renders raw_log; the ContractError a contract fails with, which the wasm
 // host turns into a ChainError; and beside them the JSON-RPC server's RpcError
-// (rpc/errors.ts) and the node's DuplicateTxError (node/node.ts). Only a ChainError reaches
-// a result as it is: asChainError wraps anything else as an internal error.
+// (rpc/errors.ts), the node's DuplicateTxError (node/node.ts) and `npm run devnet`'s
+// DevnetConfigError (config.ts). DevnetError extends Error itself: no devnet error is one of
+// the service's. Only a ChainError reaches a result as it is: asChainError wraps anything
+// else as an internal error.
 
 /** The base of the devnet's error classes. */
 export class DevnetError extends Error {

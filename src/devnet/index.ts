@@ -8,14 +8,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sha256 } from '@cosmjs/crypto';
 import { toAscii, toHex } from '@cosmjs/encoding';
-import type { Logger } from 'pino';
-import { DEFAULT_DEVNET_MNEMONIC } from '../config.ts';
-import { silentLogger } from '../internal/logger.ts';
+import { type Logger, pino } from 'pino';
 import { createAbciQuery } from './abci/router.ts';
 import { createChainState } from './app/chain-state.ts';
 import { applyGenesis, genesisAppState } from './app/genesis.ts';
 import { nowNs } from './blocks/time.ts';
-import { DEVNET_CHAIN_ID } from './constants.ts';
+import { DEFAULT_DEVNET_MNEMONIC, DEVNET_CHAIN_ID } from './constants.ts';
 import { DEVNET_CONTRACTS } from './contracts/addresses.ts';
 import type { BlockPhase } from './core/events.ts';
 import { type CometVersion, DEFAULT_COMET_VERSION, parseCometVersion, protocolOf } from './core/protocol.ts';
@@ -29,7 +27,7 @@ import { blockCallOf } from './tx/block-call.ts';
 import { createTxRunner, type TxRunner } from './tx/run-tx.ts';
 
 export { BLOCK_CALLS_TX_INDEX } from './blocks/tx-index.ts';
-export { DEVNET_CHAIN_ID } from './constants.ts';
+export { DEFAULT_DEVNET_MNEMONIC, DEVNET_CHAIN_ID } from './constants.ts';
 export { DEVNET_CONTRACTS } from './contracts/addresses.ts';
 export type { ChainEvent } from './core/events.ts';
 export { COMET_VERSIONS, type CometVersion } from './core/protocol.ts';
@@ -69,6 +67,7 @@ export interface DevnetOptions {
    * the version it was made with.
    */
   cometVersion?: CometVersion;
+  /** Default: a pino logger that writes nothing. */
   logger?: Logger;
 }
 
@@ -110,7 +109,7 @@ export interface Devnet {
 }
 
 export async function createDevnet(options: DevnetOptions = {}): Promise<Devnet> {
-  const logger = options.logger ?? silentLogger;
+  const logger = options.logger ?? pino({ level: 'silent' });
   const mnemonic = options.mnemonic ?? DEFAULT_DEVNET_MNEMONIC;
   const host = options.host ?? '127.0.0.1';
   const blockMs = options.blockMs ?? 1000;

@@ -21,11 +21,11 @@ import {
 import { connectComet } from '@cosmjs/tendermint-rpc';
 import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
 import { createNativeRegistry } from '../../src/chain/bridge-msg.ts';
-import { DEFAULT_DEVNET_MNEMONIC } from '../../src/config.ts';
 import {
   COMET_VERSIONS,
   type CometVersion,
   createDevnet,
+  DEFAULT_DEVNET_MNEMONIC,
   type Devnet,
   type DevnetOptions,
 } from '../../src/devnet/index.ts';

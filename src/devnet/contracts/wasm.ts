@@ -12,6 +12,11 @@ import type { Bank } from '../state/bank.ts';
 import type { Journal } from '../state/journal.ts';
 import type { ContractCode, ContractInstance, ContractResponse, CosmosMsg } from './types.ts';
 
+/** wasmd's prefix of a contract's custom event type: the contract's `buy` is the chain's `wasm-buy`. */
+export const CUSTOM_EVENT_PREFIX = 'wasm-';
+/** The attribute wasmd puts first in every contract event: the emitting contract's address. */
+export const CONTRACT_ADDRESS_ATTRIBUTE = '_contract_address';
+
 export interface ContractRecord {
   address: string;
   codeId: number;
@@ -81,9 +86,14 @@ export function createWasm(journal: Journal, bank: Bank, codes: readonly Contrac
   }
 
   function emitResponse(scope: CallScope, contract: string, response: ContractResponse, out: ChainEvent[]) {
-    if (response.attributes.length) out.push(event('wasm', ['_contract_address', contract], ...response.attributes));
+    if (response.attributes.length)
+      out.push(event('wasm', [CONTRACT_ADDRESS_ATTRIBUTE, contract], ...response.attributes));
     for (const custom of response.events) {
-      const emitted = event(`wasm-${custom.type}`, ['_contract_address', contract], ...custom.attributes);
+      const emitted = event(
+        `${CUSTOM_EVENT_PREFIX}${custom.type}`,
+        [CONTRACT_ADDRESS_ATTRIBUTE, contract],
+        ...custom.attributes,
+      );
       out.push(emitted);
       if (custom.ledger) scope.drafts.push({ draft: custom.ledger, event: emitted });
     }
@@ -134,7 +144,7 @@ export function createWasm(journal: Journal, bank: Bank, codes: readonly Contrac
       byAddress.delete(address);
       order.pop();
     });
-    out.push(event('instantiate', ['_contract_address', address], ['code_id', String(codeId)]));
+    out.push(event('instantiate', [CONTRACT_ADDRESS_ATTRIBUTE, address], ['code_id', String(codeId)]));
     emitResponse(scope, address, response, out);
     return { address, events: out, data: response.data };
   }
@@ -146,7 +156,7 @@ export function createWasm(journal: Journal, bank: Bank, codes: readonly Contrac
     const out = moveFunds(sender, contract, funds);
     const env = { height: scope.height, timeNs: scope.timeNs, contract };
     const response = runContract(() => record.instance.execute(env, { sender, funds }, msg), WasmErrors.executeFailed);
-    out.push(event('execute', ['_contract_address', contract]));
+    out.push(event('execute', [CONTRACT_ADDRESS_ATTRIBUTE, contract]));
     emitResponse(scope, contract, response, out);
     return { events: out, data: response.data };
   }

@@ -6,8 +6,8 @@ import { MsgSend } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { MsgDelegate } from 'cosmjs-types/cosmos/staking/v1beta1/tx';
 import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { MsgExecuteContract, MsgInstantiateContract } from 'cosmjs-types/cosmwasm/wasm/v1/tx';
-import { MsgBurnForBridgeOut } from '../../chain/bridge-msg.ts';
 import { SdkErrors } from '../errors.ts';
+import { MsgBurnForBridgeOut } from './bridge-msg.ts';
 
 export type DecodedMsg =
   | { typeUrl: '/cosmos.bank.v1beta1.MsgSend'; value: MsgSend }

@@ -6,7 +6,6 @@ import type { Coin } from 'cosmjs-types/cosmos/base/v1beta1/coin';
 import { MsgDelegateResponse } from 'cosmjs-types/cosmos/staking/v1beta1/tx';
 import { MsgExecuteContractResponse, MsgInstantiateContractResponse } from 'cosmjs-types/cosmwasm/wasm/v1/tx';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
-import { MsgBurnForBridgeOutResponse } from '../../chain/bridge-msg.ts';
 import { NATIVE_DENOM } from '../constants.ts';
 import type { CallScope, Wasm } from '../contracts/wasm.ts';
 import { type ChainEvent, coinsToString, event } from '../core/events.ts';
@@ -15,6 +14,7 @@ import { SdkErrors, WasmErrors } from '../errors.ts';
 import { parseAccountAddress, parseValoperAddress } from '../state/addresses.ts';
 import type { Bank } from '../state/bank.ts';
 import type { Staking } from '../state/staking.ts';
+import { MsgBurnForBridgeOutResponse } from './bridge-msg.ts';
 import type { DecodedMsg } from './decode.ts';
 
 export interface MessageModules {
