@@ -18,6 +18,7 @@ import {
 import { acquireDirLock } from './dir-lock.ts';
 import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
 import { storable, storableRows } from './nul.ts';
+import { type Sql, statement } from './sql.ts';
 import { type Database, DatabaseError, type Queryable, type Row } from './types.ts';
 
 export interface EmbeddedOptions {
@@ -140,8 +141,10 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
   const columnTypes = createColumnTypes();
 
   const direct: Queryable = {
-    query: <T extends object>(text: string, params: readonly unknown[] = []) =>
-      send({ op: 'query', text, params: params.map(storable) }) as Promise<T[]>,
+    query: <T extends object>(given: string | Sql, values?: readonly unknown[]) => {
+      const { text, params } = statement(given, values);
+      return send({ op: 'query', text, params: params.map(storable) }) as Promise<T[]>;
+    },
     exec: async (text: string) => void (await send({ op: 'exec', text })),
     // Skipping duplicates (always inside a transaction, see below): COPY into a staging
     // table of just these columns, dropped at commit, then INSERT … ON CONFLICT DO NOTHING.

@@ -3,6 +3,7 @@ import postgres from 'postgres';
 import { createColumnTypes } from './column-types.ts';
 import { copyTarget } from './copy-format.ts';
 import { storable, storableRows } from './nul.ts';
+import { type Sql, statement } from './sql.ts';
 import { type Database, DatabaseError, parseInt8, type Queryable } from './types.ts';
 
 const CONNECTION_CODES = new Set([
@@ -104,7 +105,8 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
 
   const columnTypes = createColumnTypes();
   const queryOn = (s: postgres.Sql | postgres.TransactionSql): Queryable => ({
-    async query<T extends object>(text: string, params: readonly unknown[] = []) {
+    async query<T extends object>(given: string | Sql, values?: readonly unknown[]) {
+      const { text, params } = statement(given, values);
       try {
         // postgres.js resolves to its Result (an Array subclass with query metadata);
         // the seam promises plain arrays of rows, as the embedded adapter returns.

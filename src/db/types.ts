@@ -1,6 +1,7 @@
 // The database seam: the one interface every other module uses, whichever
 // adapter (TimescaleDB server through postgres.js, or embedded TimescaleDB) is behind it.
 import { ServiceError } from '../internal/errors.ts';
+import type { Sql } from './sql.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -11,8 +12,11 @@ export interface Queryable {
    * Parameters: strings, numbers, booleans, null, Date, Uint8Array (bytea), arrays
    * (cast them: `$1::numeric[]`), and plain objects for jsonb (`$1::jsonb`).
    * Amounts go in and come out as decimal strings (`numeric`, selected `::text`).
+   *
+   * Or a statement written with its values in place (src/db/sql.ts), without `params`:
+   * `db.query(sql\`SELECT … WHERE a = ${value}\`)`.
    */
-  query<T extends object = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends object = Row>(text: string | Sql, params?: readonly unknown[]): Promise<T[]>;
   /** A script of one or more statements without parameters (migrations, DDL). */
   exec(script: string): Promise<void>;
   /**

@@ -1,49 +1,62 @@
-// The one NOTIFY channel between the indexer and the API processes, and what its
-// payloads mean: new outbox rows up to an id, one token's metadata changed, some addresses'
-// CW20 balances changed (or the tokens the index vouches for), or indexed data changed
-// without feed events (a backfill).
+// What the indexer announces, at commit, on the one NOTIFY channel between it and the API
+// processes: new outbox rows up to an id (the feed's trades, launches and graduations), and
+// the changes to the index that no feed row tells, as typed domain changes. Readers never see
+// the payload text: `decodeNotice` gives them the same types back.
 import type { Queryable } from '../db/types.ts';
 
 export const FEED_CHANNEL = 'feed_events';
 
-export type FeedNotice =
-  | { kind: 'events'; highId: number }
-  | { kind: 'token'; address: string }
-  /** The holders whose balances changed; 'all' when every holder's answer may have. */
-  | { kind: 'balances'; holders: readonly string[] | 'all' }
-  | { kind: 'changed' };
+/** A change to what the index says, as an API's caches need to hear of it. */
+export type DomainChange =
+  /** Trades, launches or graduations of these tokens (read from the outbox rows the notice announced). */
+  | { kind: 'trades'; tokens: readonly string[] }
+  /** These tokens' metadata: name, symbol, decimals, image, description, graduation threshold. */
+  | { kind: 'metadata'; tokens: readonly string[] }
+  /** These holders' CW20 balances moved. */
+  | { kind: 'balances'; holders: readonly string[] }
+  /** The set of tokens the index vouches for moved (or a token became known): every holder's holdings. */
+  | { kind: 'vouched' }
+  /** Anything may have changed: a backfill wrote without feed rows, or a reader missed notices. */
+  | { kind: 'anything' };
 
-/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a longer holder list is sent as 'all'. */
+/** What the indexer sends: the outbox's new high id, or a change no feed row tells. */
+export type Notice = { kind: 'events'; highId: number } | Exclude<DomainChange, { kind: 'trades' }>;
+
+/** PostgreSQL refuses a NOTIFY payload of 8000 bytes or more: a longer list is sent as its widest change. */
 const MAX_PAYLOAD = 7900;
-const BALANCES = 'balances:';
 
-export function encodeNotice(notice: FeedNotice): string {
+function listed(prefix: string, list: readonly string[], widest: string): string {
+  const text = prefix + list.join(',');
+  return Buffer.byteLength(text) > MAX_PAYLOAD ? widest : text;
+}
+
+export function encodeNotice(notice: Notice): string {
   switch (notice.kind) {
     case 'events':
       return String(notice.highId);
-    case 'token':
-      return `token:${notice.address}`;
-    case 'balances': {
-      const list = notice.holders === 'all' ? '*' : notice.holders.join(',');
-      return BALANCES + (BALANCES.length + Buffer.byteLength(list) > MAX_PAYLOAD ? '*' : list);
-    }
-    case 'changed':
-      return 'changed';
+    case 'metadata':
+      return listed('metadata:', notice.tokens, 'anything');
+    case 'balances':
+      return listed('balances:', notice.holders, 'vouched');
+    case 'vouched':
+      return 'vouched';
+    case 'anything':
+      return 'anything';
   }
 }
 
-/** Anything unrecognised reads as "changed": readers then drop what they cached. */
-export function decodeNotice(payload: string): FeedNotice {
+const list = (text: string) => text.split(',').filter(Boolean);
+
+/** Anything unrecognised reads as "anything": readers then drop what they cached. */
+export function decodeNotice(payload: string): Notice {
   if (/^\d+$/.test(payload)) return { kind: 'events', highId: Number(payload) };
-  if (payload.startsWith('token:')) return { kind: 'token', address: payload.slice(6) };
-  if (payload.startsWith(BALANCES)) {
-    const list = payload.slice(BALANCES.length);
-    return { kind: 'balances', holders: list === '*' ? 'all' : list.split(',').filter(Boolean) };
-  }
-  return { kind: 'changed' };
+  if (payload.startsWith('metadata:')) return { kind: 'metadata', tokens: list(payload.slice(9)) };
+  if (payload.startsWith('balances:')) return { kind: 'balances', holders: list(payload.slice(9)) };
+  if (payload === 'vouched') return { kind: 'vouched' };
+  return { kind: 'anything' };
 }
 
 /** Sends a notice on the feed channel; inside a transaction it is delivered at commit. */
-export async function notify(db: Queryable, notice: FeedNotice): Promise<void> {
+export async function notify(db: Queryable, notice: Notice): Promise<void> {
   await db.query('SELECT pg_notify($1, $2)', [FEED_CHANNEL, encodeNotice(notice)]);
 }

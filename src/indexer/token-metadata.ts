@@ -5,16 +5,19 @@
 // oracle price change (threshold_stale).
 import type { ChainClient } from '../chain/client.ts';
 import { CONTRACT_QUERIES } from '../chain/contract-events.ts';
+import {
+  metadataFailed,
+  type PendingToken,
+  storeMetadata,
+  storeThreshold,
+  type TokenMetadata,
+  takeStaleThresholds,
+  tokensDueForMetadata,
+} from '../db/tokens.ts';
 import type { Database } from '../db/types.ts';
 import type { ContractAddresses } from '../domain/events.ts';
 import { notify } from '../feed/notice.ts';
 import type { Logger } from '../internal/logger.ts';
-
-interface PendingToken {
-  address: string;
-  source: 'launchpad' | 'amm';
-  metadata_attempts: number;
-}
 
 interface TokenInfo {
   name?: string;
@@ -42,7 +45,11 @@ const thresholdOf = (p: Progress | undefined) =>
 
 const MAX_RETRY_MS = 10 * 60_000;
 
-async function fetchMetadata(chain: ChainClient, contracts: ContractAddresses, token: PendingToken) {
+async function fetchMetadata(
+  chain: ChainClient,
+  contracts: ContractAddresses,
+  token: PendingToken,
+): Promise<TokenMetadata> {
   const [info, marketing, progress] = await Promise.all([
     chain.smartQuery<TokenInfo>(token.address, CONTRACT_QUERIES.tokenInfo),
     chain.smartQuery<MarketingInfo>(token.address, CONTRACT_QUERIES.marketingInfo).catch(() => ({}) as MarketingInfo), // optional in CW20
@@ -88,35 +95,17 @@ export function createMetadataFetcher({
   let again = false;
 
   const runOnce = async () => {
-    const pending = await db.query<PendingToken>(
-      `SELECT address, source, metadata_attempts FROM tokens
-       WHERE NOT metadata_fetched AND (metadata_retry_at IS NULL OR metadata_retry_at <= now())
-       ORDER BY first_seen_at LIMIT $1`,
-      [batch],
-    );
+    const pending = await tokensDueForMetadata(db, batch);
     await Promise.all(
       pending.map(async (token) => {
         try {
           const m = await fetchMetadata(chain, contracts, token);
-          // Event values come first: queries only fill what the launch event did not carry.
-          await db.query(
-            `UPDATE tokens SET
-               name = coalesce(nullif(name, ''), $2), symbol = coalesce(nullif(symbol, ''), $3), decimals = coalesce(decimals, $4),
-               description = coalesce(nullif(description, ''), $5), image = coalesce(nullif(image, ''), $6), creator = coalesce(creator, $7),
-               current_price = CASE WHEN price_seq = 0 AND $8::numeric IS NOT NULL THEN $8::numeric ELSE current_price END,
-               graduation_threshold = coalesce($9::numeric, graduation_threshold),
-               metadata_fetched = true, metadata_retry_at = NULL
-             WHERE address = $1`,
-            [token.address, m.name, m.symbol, m.decimals, m.description, m.image, m.creator, m.spotPrice, m.threshold],
-          );
-          await notify(db, { kind: 'token', address: token.address });
+          await storeMetadata(db, token.address, m);
+          await notify(db, { kind: 'metadata', tokens: [token.address] });
         } catch (error) {
           const attempts = token.metadata_attempts + 1;
           const delayMs = Math.min(MAX_RETRY_MS, 1000 * 2 ** Math.min(attempts, 10));
-          await db.query(
-            `UPDATE tokens SET metadata_attempts = $2, metadata_retry_at = now() + make_interval(secs => $3) WHERE address = $1`,
-            [token.address, attempts, delayMs / 1000],
-          );
+          await metadataFailed(db, token.address, attempts, delayMs / 1000);
           if (attempts === 1 || attempts % 10 === 0) {
             logger.warn(
               { token: token.address, attempts, retry_in_ms: delayMs, err: (error as Error).message },
@@ -134,25 +123,17 @@ export function createMetadataFetcher({
    * query marks it again too, and the next run retries. True when more may be waiting.
    */
   const refreshThresholds = async (): Promise<boolean> => {
-    const due = await db.query<{ address: string }>(
-      `UPDATE tokens SET threshold_stale = false
-       WHERE address IN (SELECT address FROM tokens WHERE threshold_stale ORDER BY address LIMIT $1)
-       RETURNING address`,
-      [batch],
-    );
+    const due = await takeStaleThresholds(db, batch);
     if (due.length === 0) return false;
     let failed = 0;
     await Promise.all(
-      due.map(async ({ address }) => {
+      due.map(async (address) => {
         try {
           const progress = await chain.smartQuery<Progress>(contracts.launchpad, CONTRACT_QUERIES.progress(address));
-          await db.query(
-            `UPDATE tokens SET graduation_threshold = coalesce($2::numeric, graduation_threshold) WHERE address = $1`,
-            [address, thresholdOf(progress)],
-          );
+          await storeThreshold(db, address, thresholdOf(progress));
         } catch (error) {
           failed++;
-          await db.query(`UPDATE tokens SET threshold_stale = true WHERE address = $1`, [address]);
+          await storeThreshold(db, address, 'failed');
           if (failed === 1)
             logger.warn(
               { token: address, err: (error as Error).message },
@@ -161,7 +142,7 @@ export function createMetadataFetcher({
         }
       }),
     );
-    await notify(db, { kind: 'changed' }); // the API's cached token answers are stale
+    await notify(db, { kind: 'metadata', tokens: due });
     return failed === 0 && due.length === batch;
   };
 

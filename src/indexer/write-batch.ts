@@ -1,10 +1,11 @@
 // Writes one batch of blocks in one transaction: chain index (blocks, txs, event
 // attributes), tokens, CW20 balances, trades, SSE outbox rows and the cursor, with at most
-// two NOTIFYs (src/feed/notice.ts): the new outbox id when it added feed rows, and one for
-// the readers' caches, naming the holders whose CW20 balances moved (all of them when a
-// token became known or the vouched set moved) or, for a backfill with trades or new
-// tokens, saying that anything changed. A crash at any point leaves either the whole batch
+// two NOTIFYs (src/feed/notice.ts): the new outbox id when it added feed rows, and one typed
+// domain change for what no feed row tells: the holders whose CW20 balances moved, the
+// vouched set (a token became known, or the vouching moved) or, for a backfill with trades
+// or new tokens, anything. A crash at any point leaves either the whole batch
 // or none of it.
+import { markThresholdsStale, storeSeenTokens, storeTokenStates } from '../db/tokens.ts';
 import type { Queryable } from '../db/types.ts';
 import type { DomainEvent } from '../domain/events.ts';
 import { notify } from '../feed/notice.ts';
@@ -139,63 +140,34 @@ async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], b
 
 async function writeTokens(tx: Queryable, events: readonly DomainEvent[]): Promise<string[]> {
   const changes = [...foldTokenChanges(events).values()];
-  if (changes.length === 0) return [];
-  const launch = (f: (l: NonNullable<(typeof changes)[number]['launch']>) => unknown) =>
-    changes.map((c) => (c.launch ? f(c.launch) : null));
-  const created = await tx.query<{ address: string }>(
-    `INSERT INTO tokens AS t (address, source, creator, name, symbol, image, description, initial_reserves, native_reserves, created_at, created_height)
-     SELECT address, source, creator, name, symbol, image, description, initial_reserves, coalesce(initial_reserves, 0), created_at, created_height
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::numeric[], $9::timestamptz[], $10::bigint[])
-          AS v(address, source, creator, name, symbol, image, description, initial_reserves, created_at, created_height)
-     ON CONFLICT (address) DO UPDATE SET
-       -- a token first seen through a trade whose launch is indexed later (backfill): record the launch
-       source = CASE WHEN excluded.created_at IS NOT NULL THEN excluded.source ELSE t.source END,
-       creator = coalesce(t.creator, excluded.creator),
-       name = coalesce(t.name, excluded.name),
-       symbol = coalesce(t.symbol, excluded.symbol),
-       image = coalesce(t.image, excluded.image),
-       description = coalesce(t.description, excluded.description),
-       initial_reserves = coalesce(t.initial_reserves, excluded.initial_reserves),
-       created_at = coalesce(t.created_at, excluded.created_at),
-       created_height = coalesce(t.created_height, excluded.created_height)
-     WHERE excluded.created_at IS NOT NULL AND t.created_at IS NULL
-     RETURNING address, (xmax = 0) AS inserted`,
-    [
-      changes.map((c) => c.address),
-      changes.map((c) => c.source),
-      launch((l) => l.creator),
-      launch((l) => l.name),
-      launch((l) => l.symbol),
-      launch((l) => l.image),
-      launch((l) => l.description),
-      launch((l) => l.initialReserves.toString()),
-      launch((l) => l.at.time.toISOString()),
-      launch((l) => l.at.blockHeight),
-    ],
+  const created = await storeSeenTokens(
+    tx,
+    changes.map((c) => ({
+      address: c.address,
+      source: c.source,
+      creator: c.launch?.creator ?? null,
+      name: c.launch?.name ?? null,
+      symbol: c.launch?.symbol ?? null,
+      image: c.launch?.image ?? null,
+      description: c.launch?.description ?? null,
+      initialReserves: c.launch?.initialReserves.toString() ?? null,
+      createdAt: c.launch?.at.time.toISOString() ?? null,
+      createdHeight: c.launch?.at.blockHeight ?? null,
+    })),
   );
-  await tx.query(
-    `UPDATE tokens t SET
-       native_reserves = CASE WHEN v.seq > t.state_seq THEN v.reserves ELSE t.native_reserves END,
-       state_seq       = greatest(t.state_seq, v.seq),
-       current_price   = CASE WHEN v.trade_seq > t.price_seq THEN v.price ELSE t.current_price END,
-       last_trade_at   = CASE WHEN v.trade_seq > t.price_seq THEN v.last_trade_at ELSE t.last_trade_at END,
-       price_seq       = greatest(t.price_seq, v.trade_seq),
-       graduated       = t.graduated OR v.graduated_at IS NOT NULL,
-       graduated_at    = coalesce(t.graduated_at, v.graduated_at)
-     FROM unnest($1::text[], $2::numeric[], $3::bigint[], $4::numeric[], $5::timestamptz[], $6::bigint[], $7::timestamptz[])
-          AS v(address, reserves, seq, price, last_trade_at, trade_seq, graduated_at)
-     WHERE t.address = v.address`,
-    [
-      changes.map((c) => c.address),
-      changes.map((c) => c.reserves.toString()),
-      changes.map((c) => c.seq.toString()),
-      changes.map((c) => (c.price ?? 0n).toString()),
-      changes.map((c) => c.lastTradeAt?.toISOString() ?? null),
-      changes.map((c) => c.tradeSeq.toString()),
-      changes.map((c) => c.graduatedAt?.toISOString() ?? null),
-    ],
+  await storeTokenStates(
+    tx,
+    changes.map((c) => ({
+      address: c.address,
+      reserves: c.reserves.toString(),
+      seq: c.seq.toString(),
+      price: (c.price ?? 0n).toString(),
+      lastTradeAt: c.lastTradeAt?.toISOString() ?? null,
+      tradeSeq: c.tradeSeq.toString(),
+      graduatedAt: c.graduatedAt?.toISOString() ?? null,
+    })),
   );
-  return created.filter((r) => (r as { inserted?: boolean }).inserted).map((r) => r.address);
+  return created;
 }
 
 /** Writes a batch of consecutive blocks atomically (the caller runs it in a transaction). */
@@ -214,8 +186,7 @@ export async function writeBatch(
   const newTokens = await writeTokens(tx, batch.events);
   const thresholdsStale = batch.blocks.some((b) => (b.decoded.oracleUpdates?.length ?? 0) > 0);
   // the metadata fetcher asks the launchpad for the new thresholds (src/indexer/token-metadata.ts)
-  if (thresholdsStale)
-    await tx.query(`UPDATE tokens SET threshold_stale = true WHERE source = 'launchpad' AND NOT graduated`);
+  if (thresholdsStale) await markThresholdsStale(tx);
   faultPoint?.('tokens');
   const balances = await writeCw20Balances(tx, batch.blocks, {
     head: moveCursor,
@@ -227,11 +198,10 @@ export async function writeBatch(
   const trades = await writeTrades(tx, tradeList, { ignoreDuplicates: !bulk });
   faultPoint?.('trades');
   const feedEvents = emitFeed ? await appendToOutbox(tx, batch.events) : 0;
-  // without feed events (a backfill) readers still learn that indexed data changed
-  if (!emitFeed && (trades > 0 || newTokens.length > 0)) await notify(tx, { kind: 'changed' });
-  // readers drop the holdings of the holders whose balances moved (feed events do not say),
-  // or every holdings answer when a token became known or the vouched set moved
-  else if (balances.vouchingChanged || newTokens.length > 0) await notify(tx, { kind: 'balances', holders: 'all' });
+  // what no feed row tells (src/feed/notice.ts): a backfill's trades (it writes no feed
+  // rows), the holders whose balances moved, or the vouched set when a token became known
+  if (!emitFeed && (trades > 0 || newTokens.length > 0)) await notify(tx, { kind: 'anything' });
+  else if (balances.vouchingChanged || newTokens.length > 0) await notify(tx, { kind: 'vouched' });
   else if (balances.holders.length > 0) await notify(tx, { kind: 'balances', holders: balances.holders });
   faultPoint?.('feed');
   if (moveCursor) {

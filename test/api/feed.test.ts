@@ -217,7 +217,7 @@ test('SSE: a subscriber that stops reading is dropped; one that reads gets every
   }
 });
 
-test('notices: the holders a batch moved reach listeners; a list too long for a NOTIFY arrives as every holder', async ({
+test('notices: the holders a batch moved and the tokens whose metadata changed reach listeners; a list too long for a NOTIFY arrives as the widest change', async ({
   t,
 }) => {
   const heard: string[] = [];
@@ -229,11 +229,15 @@ test('notices: the holders a batch moved reach listeners; a list too long for a 
     await t.db.transaction(async (tx) => {
       await notify(tx, { kind: 'balances', holders: few });
       await notify(tx, { kind: 'balances', holders: many });
+      await notify(tx, { kind: 'metadata', tokens: few });
+      await notify(tx, { kind: 'metadata', tokens: many });
     });
-    assert.ok(await waitFor(() => heard.length >= 2, 5_000), 'both notices arrived with the commit');
+    assert.ok(await waitFor(() => heard.length >= 4, 5_000), 'every notice arrived with the commit');
     assert.equal(heard.map(decodeNotice), [
       { kind: 'balances', holders: few },
-      { kind: 'balances', holders: 'all' },
+      { kind: 'vouched' }, // every holder's holdings
+      { kind: 'metadata', tokens: few },
+      { kind: 'anything' },
     ]);
   } finally {
     await unlisten();

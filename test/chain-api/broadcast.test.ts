@@ -9,7 +9,7 @@ import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BODY_LIMIT_BYTES } from '../../src/api/chain/routes/broadcast.ts';
+import { BODY_LIMIT_BYTES } from '../../src/api/http/body.ts';
 import { type ChainCtx, chainGet, chainPost, closeChainApi, openChainApi } from '../helpers/chain-api.ts';
 import { feeFor, queryClient, randomAddress, signingClient } from '../helpers/devnet.ts';
 import { assertShape } from '../helpers/rest-shape.ts';

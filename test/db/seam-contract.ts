@@ -1,7 +1,10 @@
 // The database seam's contract, run against each adapter: the same SQL must give
 // the same answers whichever database is behind the interface.
+
+import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { sql } from '../../src/db/sql.ts';
 import { type Database, DatabaseError } from '../../src/db/types.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
 
@@ -96,6 +99,31 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       'SELECT 42::int8 AS small, 9007199254740993::int8 AS big, count(*) AS n FROM (VALUES (1),(2)) v(x)',
     );
     assert.equal(row, { small: 42, big: '9007199254740993', n: 2 });
+  });
+
+  test('sql`…` sends every value as a parameter, fragments spliced in and renumbered, never as SQL text', async ({
+    db,
+  }) => {
+    const hostile = ["'; DROP TABLE seam_items; --", '$1', '$2 $1', 'a\\b', '', 'é ☃ \u{1F600}'];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(fc.constantFrom(...hostile), fc.string()), { maxLength: 6 }),
+        fc.option(fc.integer({ min: -1000, max: 1000 }), { nil: undefined }),
+        async (texts, bound) => {
+          const conditions = texts.map((t, i) => sql`${t}::text = ${t} AND ${i}::int >= 0`);
+          const [row] = await db.query<{ texts: string[]; bound: number | null; both: boolean }>(
+            sql`SELECT ${texts}::text[] AS texts, ${bound ?? null}::int AS bound,
+                       ${conditions.length ? sql.join(conditions, ' AND ') : sql`true`} ${bound === undefined ? sql`` : sql`AND ${bound}::int = ${bound}`} AS both`,
+          );
+          assert.equal(row, { texts, bound: bound ?? null, both: true });
+        },
+      ),
+      { numRuns: 40 },
+    );
+    const [{ n } = { n: -1 }] = await db.query<{ n: number }>(sql`SELECT count(*)::int AS n FROM seam_items`);
+    assert.ok(n >= 0, 'the table is still there');
+    const mixed = await (async () => db.query(sql`SELECT ${1}`, [2]))().catch((error: Error) => error);
+    assert.match(String(mixed), /carries its own parameters/);
   });
 
   test('arrays pass through unnest in one statement', async ({ db }) => {

@@ -6,7 +6,7 @@ import { toBase64, toHex } from '@cosmjs/encoding';
 import type { EncodeObject } from '@cosmjs/proto-signing';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { LaunchpadApi, LaunchpadApiOptions } from '../../src/api/launchpad/server.ts';
-import type { WalletOptions } from '../../src/api/launchpad/wallet.ts';
+import type { WalletOptions } from '../../src/api/launchpad/wallet/options.ts';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';

@@ -5,7 +5,7 @@
 import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { BODY_LIMIT_BYTES } from '../../src/api/http/signed-tx.ts';
+import { BODY_LIMIT_BYTES } from '../../src/api/http/body.ts';
 import type { LaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createServerDatabase } from '../../src/db/postgres.ts';

@@ -1,5 +1,6 @@
 // What every Chain API route is given: the index, the node, the chain's address prefixes,
-// and a short cache for answers that change slowly.
+// and a short cache for answers that change slowly; and perContext, for what a route
+// table's handlers share per server (the node's query clients).
 import { LRUCache } from 'lru-cache';
 import type { ChainClient } from '../../chain/client.ts';
 import type { Database } from '../../db/types.ts';
@@ -27,5 +28,17 @@ export function createSlowCache(): ChainApiContext['slow'] {
     cache.set(key, { value }, { ttl: ttlMs });
     value.catch(() => cache.delete(key));
     return value;
+  };
+}
+
+/**
+ * `make(ctx)` made once per server, at its first use, and kept with its context: the node's
+ * query clients a route table's handlers share.
+ */
+export function perContext<T>(make: (ctx: ChainApiContext) => T): (ctx: ChainApiContext) => T {
+  const made = new WeakMap<ChainApiContext, T>();
+  return (ctx) => {
+    if (!made.has(ctx)) made.set(ctx, make(ctx));
+    return made.get(ctx)!;
   };
 }

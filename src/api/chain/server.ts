@@ -1,7 +1,9 @@
 // The Chain API (docs/chain-api.md): the Cosmos SDK's REST gateway shape on one Polka app.
 // Blocks and transactions come from the index (read through from the node for heights
 // it does not hold); state comes from the node through cosmjs ABCI queries; broadcast
-// and simulate go to the node. Errors are the gateway's `{code, message, details}`.
+// and simulate go to the node. Errors are the gateway's `{code, message, details}`. The
+// routes are the Chain API's route table (src/api/chain/route-table.ts), mounted in order
+// behind CORS and the rate limits.
 import polka from 'polka';
 import type { ChainClient } from '../../chain/client.ts';
 import { startChainTypes } from '../../chain/reflection.ts';
@@ -10,17 +12,12 @@ import type { Logger } from '../../internal/logger.ts';
 import { createErrorHandler, noRouteHandler } from '../http/errors.ts';
 import { createRateLimit, type Limited } from '../http/rate-limit.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
+import { mount } from '../http/routes.ts';
 import { type Served, serve } from '../http/serve.ts';
 import { type ChainApiContext, createSlowCache } from './context.ts';
 import { CHAIN_ERRORS, chainNoRoute, GatewayError, GRPC } from './gateway.ts';
 import { type Prefixes, prefixesOf } from './params.ts';
-import { registerBank } from './routes/bank.ts';
-import { registerBlocks } from './routes/blocks.ts';
-import { registerBroadcast } from './routes/broadcast.ts';
-import { registerNetwork } from './routes/network.ts';
-import { registerStaking } from './routes/staking.ts';
-import { registerTxs } from './routes/txs.ts';
-import { registerWasm } from './routes/wasm.ts';
+import { CHAIN_ROUTES } from './route-table.ts';
 
 export interface ChainApiOptions {
   db: Database;
@@ -76,13 +73,7 @@ export async function startChainApi(options: ChainApiOptions): Promise<ChainApi>
       res.end();
     })
     .use((req, res, next) => (isBroadcast(req.method, req.path) ? broadcastLimit : readLimit)(req, res, next));
-  registerBlocks(app, ctx);
-  registerTxs(app, ctx);
-  registerBroadcast(app, ctx);
-  registerBank(app, ctx);
-  registerStaking(app, ctx);
-  registerNetwork(app, ctx);
-  registerWasm(app, ctx);
+  mount(app, CHAIN_ROUTES, ctx);
 
   const served: Served = await serve(app, {
     host: options.host,

@@ -4,6 +4,7 @@
 // and on `tx.height`, answered by SQL on tx_attributes' primary key (key, value, height,
 // tx_index) with keyset pagination.
 import { INDEXED_KEYS } from '../../chain/indexed-attributes.ts';
+import { type Sql, sql } from '../../db/sql.ts';
 import type { Queryable } from '../../db/types.ts';
 import { invalidArgument } from './gateway.ts';
 import { TX_COLUMNS, type TxRow } from './read-through.ts';
@@ -160,46 +161,39 @@ export async function searchTxs(db: Queryable, req: SearchRequest): Promise<Sear
   const [height] = heights;
   const attributes = attributeConditions(req.conditions).sort((a, b) => selectivity(a) - selectivity(b));
 
-  const params: unknown[] = [];
-  const p = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}`;
-  };
   // the driving relation: the first attribute condition, or txs itself for tx.height alone
   const [first, ...others] = attributes;
-  const d = first ? 'a0' : 't';
-  const joins: string[] = [];
-  const where: string[] = [];
+  const d = sql.raw(first ? 'a0' : 't');
+  const where: Sql[] = [];
+  let from = sql`txs t`;
   if (first) {
-    where.push(`a0.key = ${p(first.key)}`, `a0.value = ${p(first.value)}`);
-    others.forEach((c, i) => {
-      const a = `a${i + 1}`;
-      joins.push(
-        `JOIN tx_attributes ${a} ON ${a}.key = ${p(c.key)} AND ${a}.value = ${p(c.value)} AND ${a}.height = a0.height AND ${a}.tx_index = a0.tx_index`,
-      );
+    where.push(sql`a0.key = ${first.key}`, sql`a0.value = ${first.value}`);
+    const joins = others.map((c, i) => {
+      const a = sql.raw(`a${i + 1}`);
+      return sql`JOIN tx_attributes ${a} ON ${a}.key = ${c.key} AND ${a}.value = ${c.value} AND ${a}.height = a0.height AND ${a}.tx_index = a0.tx_index`;
     });
+    from = sql`tx_attributes a0 ${sql.join(joins, ' ')}`;
   }
-  if (height !== undefined) where.push(`${d}.height = ${p(height)}::bigint`);
-  const from = first ? `tx_attributes a0 ${joins.join(' ')}` : 'txs t';
-  const filter = where.join(' AND ');
+  if (height !== undefined) where.push(sql`${d}.height = ${height}::bigint`);
 
   const total = req.countTotal
-    ? (await db.query<{ n: string }>(`SELECT count(*)::text AS n FROM ${from} WHERE ${filter}`, params.slice()))[0]!.n
+    ? (
+        await db.query<{ n: string }>(sql`SELECT count(*)::text AS n FROM ${from} WHERE ${sql.join(where, ' AND ')}`)
+      )[0]!.n
     : undefined;
 
-  const dir = req.descending ? 'DESC' : 'ASC';
+  const dir = sql.raw(req.descending ? 'DESC' : 'ASC');
   const page = [...where];
   if (req.cursor)
     page.push(
-      `(${d}.height, ${d}.tx_index) ${req.descending ? '<=' : '>='} (${p(req.cursor.height)}::bigint, ${p(req.cursor.txIndex)}::integer)`,
+      sql`(${d}.height, ${d}.tx_index) ${sql.raw(req.descending ? '<=' : '>=')} (${req.cursor.height}::bigint, ${req.cursor.txIndex}::integer)`,
     );
   const rows = await db.query<TxRow>(
-    `SELECT ${TX_COLUMNS}
-     FROM ${from}${first ? ' JOIN txs t ON t.height = a0.height AND t.tx_index = a0.tx_index' : ''}
-     WHERE ${page.join(' AND ')}
+    sql`SELECT ${TX_COLUMNS}
+     FROM ${from}${first ? sql` JOIN txs t ON t.height = a0.height AND t.tx_index = a0.tx_index` : sql``}
+     WHERE ${sql.join(page, ' AND ')}
      ORDER BY ${d}.height ${dir}, ${d}.tx_index ${dir}
-     LIMIT ${p(req.limit + 1)} OFFSET ${p(req.offset)}`,
-    params,
+     LIMIT ${req.limit + 1} OFFSET ${req.offset}`,
   );
   const extra = rows.length > req.limit ? rows.pop() : undefined;
   return {

@@ -3,6 +3,12 @@
 import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../../internal/errors.ts';
 
+/**
+ * The largest request body: CometBFT's default max_tx_bytes (1 MiB) in base64 is 1.4 MB, so
+ * every transaction a node with default settings accepts fits, with room for the JSON around it.
+ */
+export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+
 export class BodyTooLargeError extends ServiceError {
   override name = 'BodyTooLargeError';
   constructor(readonly limitBytes: number) {

@@ -1,7 +1,7 @@
 // OpenAPI 3.1 from the routes' own zod schemas (docs/architecture.md, "Describing a route"): each
-// route adds a RouteDoc to its API's RouteRegistry, naming the schemas it parses its path and
-// query with and the schemas of its answers; openApiDocument turns the registries into one
-// document with z.toJSONSchema. Nothing here knows a particular API.
+// route of an API's route table (src/api/http/routes.ts) is a RouteDoc naming the schemas it
+// parses its path and query with and the schemas of its answers; openApiDocument turns the
+// tables into one document with z.toJSONSchema. Nothing here knows a particular API.
 import { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post';
@@ -35,23 +35,10 @@ export interface RouteDoc {
   responses: Record<number, ResponseDoc>;
 }
 
-export interface RouteRegistry {
-  /** Adds or replaces (same method and path) the description of a route. */
-  add(doc: RouteDoc): void;
-  routes(): RouteDoc[];
-}
-
-export function createRouteRegistry(): RouteRegistry {
-  const docs = new Map<string, RouteDoc>();
-  return {
-    add: (doc) => void docs.set(`${doc.method} ${doc.path}`, doc),
-    routes: () => [...docs.values()],
-  };
-}
-
 /** One API in the document: its routes and what every one of them may also answer. */
 export interface ApiGroup {
-  registry: RouteRegistry;
+  /** Its route table (src/api/http/routes.ts). */
+  routes: readonly RouteDoc[];
   /** Where these routes are served when not at the document's own server. */
   servers?: {
     url: string;
@@ -195,7 +182,7 @@ export function openApiDocument(info: DocumentInfo, groups: ApiGroup[]): Json {
   const components: Record<string, Json> = {};
   const paths: Record<string, Json> = {};
   for (const group of groups) {
-    for (const route of group.registry.routes().sort((a, b) => a.path.localeCompare(b.path))) {
+    for (const route of [...group.routes].sort((a, b) => a.path.localeCompare(b.path))) {
       const path = openApiPath(route.path);
       const item = paths[path] ?? (group.servers ? { servers: group.servers } : {});
       item[route.method] = operation(route, group, components);

@@ -1,14 +1,7 @@
-// A cache of serialized responses in the API process. Entries carry tags (the token they
-// describe, or "any"), and the live feed invalidates those tags as the indexer commits;
-// a TTL bounds staleness for what the feed does not announce (the sliding 24 h window).
+// A cache of serialized responses in the API process. Entries carry tags (what they read:
+// src/api/http/freshness.ts names them and drops them as the indexer announces changes);
+// a TTL bounds staleness for what no change announces (the sliding 24 h window).
 import { LRUCache } from 'lru-cache';
-
-export const ANY = 'any';
-export const tokenTag = (address: string) => `token:${address}`;
-/** Every answer about an address's holdings (dropped when the set of tokens the index vouches for moves). */
-export const HOLDINGS = 'holdings';
-/** Answers about one address's balances. */
-export const holderTag = (address: string) => `holder:${address}`;
 
 /** A body and the tags only its computation can tell (e.g. the tokens an address holds). */
 export interface TaggedBody {

@@ -6,8 +6,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Database } from '../../db/types.ts';
 import type { FeedEventName } from '../../feed/events.ts';
-import { decodeNotice, FEED_CHANNEL } from '../../feed/notice.ts';
-import { type FeedEvent, outboxHighId, readOutbox } from '../../feed/outbox.ts';
+import { type DomainChange, decodeNotice, FEED_CHANNEL } from '../../feed/notice.ts';
+import { outboxHighId, readOutbox } from '../../feed/outbox.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { createReplay } from './feed-replay.ts';
 import { createSubscribers, type Subscriber } from './feed-subscribers.ts';
@@ -27,13 +27,12 @@ export interface FeedHubOptions {
   maxBufferedBytes?: number;
   /** At most this many events are replayed to a reconnecting client. */
   replayLimit?: number;
-  /** Called with every batch of new events (the response cache invalidates on it). */
-  onEvents?: (events: readonly FeedEvent[]) => void;
   /**
-   * Called when indexed data changed without feed events: one token's metadata
-   * (`token`), some addresses' CW20 balances (`holders`), or anything at all (a backfill).
+   * Called with each change to the index: the tokens of every batch of new feed events (as
+   * `trades`), and each change the indexer announced (src/feed/notice.ts); `anything` when
+   * notices may have been missed (the subscription was re-established).
    */
-  onChange?: (change: { token: string } | { holders: readonly string[] | 'all' } | 'anything') => void;
+  onChange?: (change: DomainChange) => void;
 }
 
 const PAGE = 1000;
@@ -44,7 +43,6 @@ export function createFeedHub({
   keepaliveMs = 15_000,
   maxBufferedBytes = 1 << 20,
   replayLimit = 10_000,
-  onEvents,
   onChange,
 }: FeedHubOptions) {
   const subscribers = createSubscribers({ logger, maxBufferedBytes });
@@ -69,7 +67,7 @@ export function createFeedHub({
           if (events.length === 0) break;
           lastId = events.at(-1)!.id;
           subscribers.dispatch(events);
-          onEvents?.(events);
+          onChange?.({ kind: 'trades', tokens: [...new Set(events.map((e) => e.tokenAddress))] });
           if (events.length < PAGE) break;
           await subscribers.paced();
         }
@@ -90,13 +88,11 @@ export function createFeedHub({
         (payload) => {
           const notice = decodeNotice(payload);
           if (notice.kind === 'events') void readNew();
-          else if (notice.kind === 'token') onChange?.({ token: notice.address });
-          else if (notice.kind === 'balances') onChange?.({ holders: notice.holders });
-          else onChange?.('anything');
+          else onChange?.(notice);
         },
         () => {
           // (re)subscribed: what was committed while not listening is read now
-          onChange?.('anything');
+          onChange?.({ kind: 'anything' });
           void readNew();
         },
       );

@@ -1,15 +1,11 @@
-// The Launchpad API's routes as OpenAPI (GET /api/openapi.json): every route file adds its
-// description to `launchpadRoutes` when it is loaded (docs/architecture.md, "Describing a
-// route"); the document is made from them and the Chain API's, once, at the first request.
+// The Launchpad API's OpenAPI document (GET /api/openapi.json), made from its route table and
+// the Chain API's (docs/architecture.md, "Describing a route"), and what every route of the
+// API may answer besides its own answers: the error body, the rate limit's headers.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { chainApiGroup } from '../chain/openapi.ts';
-import { type ApiGroup, createRouteRegistry, openApiDocument, type ResponseDoc } from '../http/openapi.ts';
-import { sendJsonText } from '../http/respond.ts';
-import type { Handler } from './handler.ts';
-
-export const launchpadRoutes = createRouteRegistry();
+import { type ApiGroup, openApiDocument, type ResponseDoc, type RouteDoc } from '../http/openapi.ts';
 
 /** The Launchpad API's error body (src/api/http/errors.ts). */
 export const errorBody = z
@@ -39,8 +35,8 @@ export const notFoundResponse = (what: string): ResponseDoc => ({
   body: errorBody,
 });
 
-const launchpadGroup = (): ApiGroup => ({
-  registry: launchpadRoutes,
+const launchpadGroup = (routes: readonly RouteDoc[]): ApiGroup => ({
+  routes,
   invalid: {
     description: 'A parameter is invalid: one detail per parameter, saying what it must be',
     body: errorBody,
@@ -66,8 +62,8 @@ const packageVersion = (): string => {
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 };
 
-/** The whole document: the Launchpad API at this server, the Chain API at its own port. */
-export function launchpadOpenApi(): Record<string, unknown> {
+/** The whole document: the Launchpad API (`routes`) at this server, the Chain API at its own port. */
+export function launchpadOpenApi(routes: readonly RouteDoc[]): Record<string, unknown> {
   return openApiDocument(
     {
       title: 'Launchpad index service',
@@ -85,32 +81,6 @@ export function launchpadOpenApi(): Record<string, unknown> {
         ...chainApiGroup.tags,
       ],
     },
-    [launchpadGroup(), chainApiGroup.group],
+    [launchpadGroup(routes), chainApiGroup.group],
   );
 }
-
-/** GET /api/openapi.json: made once, at the first request (every route file is loaded by then). */
-export function openApiJson(): Handler {
-  let body: string | undefined;
-  return async (_req, res) => {
-    body ??= JSON.stringify(launchpadOpenApi());
-    sendJsonText(res, 200, body, { 'Cache-Control': 'public, max-age=60' });
-  };
-}
-
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/openapi.json',
-  tag: 'Service',
-  summary: 'This description of both APIs (OpenAPI 3.1)',
-  description: 'Made from the zod schemas the routes validate their parameters with. A readable page: `/api/docs`.',
-  responses: { 200: { description: 'The OpenAPI document', body: z.looseObject({ openapi: z.literal('3.1.0') }) } },
-});
-
-launchpadRoutes.add({
-  method: 'get',
-  path: '/metrics',
-  tag: 'Service',
-  summary: 'Prometheus metrics: requests, the indexer’s height and lag, SSE subscribers',
-  responses: { 200: { description: 'The Prometheus text format', contentType: 'text/plain; version=0.0.4' } },
-});

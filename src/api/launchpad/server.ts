@@ -6,29 +6,22 @@ import type { NativeCoin } from '../../chain/native-coin.ts';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { createErrorHandler, LAUNCHPAD_ERRORS, launchpadNoRoute, noRouteHandler } from '../http/errors.ts';
+import { applyChange } from '../http/freshness.ts';
 import type { IndexSource } from '../http/index-status.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
-import { ANY, createResponseCache, HOLDINGS, holderTag, tokenTag } from '../http/response-cache.ts';
+import { createResponseCache } from '../http/response-cache.ts';
+import { mount, routeLabels } from '../http/routes.ts';
 import { type Served, serve } from '../http/serve.ts';
-import { createBroadcaster } from './broadcast-once.ts';
+import type { LaunchpadContext } from './context.ts';
 import { createFeedHub } from './feed-hub.ts';
-import { createHoldings } from './holdings.ts';
-import { openApiJson } from './openapi.ts';
-import { createPriceSource } from './price-source.ts';
-import { candles } from './routes/candles.ts';
-import { chain, checkedNativeCoin } from './routes/chain.ts';
-import { feed } from './routes/feed.ts';
-import { health } from './routes/health.ts';
-import { getToken, listTokens } from './routes/tokens.ts';
-import { recentTrades } from './routes/trades.ts';
-import { walletBalance } from './routes/wallet-balance.ts';
-import { walletBroadcast } from './routes/wallet-broadcast.ts';
-import { walletPrices } from './routes/wallet-prices.ts';
-import { walletTokens } from './routes/wallet-tokens.ts';
-import { walletTransactions } from './routes/wallet-transactions.ts';
-import type { WalletOptions } from './wallet.ts';
+import { LAUNCHPAD_ROUTES } from './route-table.ts';
+import { checkedNativeCoin } from './routes/chain.ts';
+import { createBroadcaster } from './wallet/broadcast-once.ts';
+import { createHoldings } from './wallet/holdings.ts';
+import type { WalletOptions } from './wallet/options.ts';
+import { createPriceSource } from './wallet/price-source.ts';
 import { createWebPages, WEB_ROUTES } from './web.ts';
 
 export interface LaunchpadApiOptions {
@@ -66,25 +59,6 @@ export interface LaunchpadApi {
   close(): Promise<void>;
 }
 
-/** The served routes, for the metrics' `route` label. */
-export const ROUTES: [RegExp, string][] = [
-  [/^\/api\/health$/, '/api/health'],
-  [/^\/api\/chain$/, '/api/chain'],
-  [/^\/api\/tokens$/, '/api/tokens'],
-  [/^\/api\/tokens\/[^/]+$/, '/api/tokens/:address'],
-  [/^\/api\/trades\/recent$/, '/api/trades/recent'],
-  [/^\/api\/candles\/[^/]+$/, '/api/candles/:tokenAddress'],
-  [/^\/api\/sse\/feed$/, '/api/sse/feed'],
-  [/^\/api\/wallet\/balance$/, '/api/wallet/balance'],
-  [/^\/api\/wallet\/tokens$/, '/api/wallet/tokens'],
-  [/^\/api\/wallet\/transactions$/, '/api/wallet/transactions'],
-  [/^\/api\/wallet\/prices$/, '/api/wallet/prices'],
-  [/^\/api\/wallet\/broadcast$/, '/api/wallet/broadcast'],
-  [/^\/metrics$/, '/metrics'],
-  [/^\/api\/openapi\.json$/, '/api/openapi.json'],
-  ...WEB_ROUTES,
-];
-
 export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<LaunchpadApi> {
   const { db, logger, index } = options;
   const native = checkedNativeCoin(options.native);
@@ -95,18 +69,31 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     logger,
     keepaliveMs: options.keepaliveMs,
     maxBufferedBytes: options.sseMaxBufferedBytes,
-    // What the indexer just committed makes cached answers about those tokens (and
-    // every all-token answer) stale.
-    onEvents: (events) => cache.invalidate([ANY, ...new Set(events.map((e) => tokenTag(e.tokenAddress)))]),
-    onChange: (change) => {
-      if (change === 'anything') cache.clear();
-      else if ('token' in change) cache.invalidate([ANY, tokenTag(change.token)]);
-      // balances are read only by holdings answers
-      else cache.invalidate(change.holders === 'all' ? [HOLDINGS] : change.holders.map(holderTag));
-    },
+    // what the indexer just committed makes the cached answers that read it stale
+    onChange: (change) => applyChange(cache, change),
   });
   await hub.start();
-  const metrics = createMetrics({ routes: ROUTES, indexerStatus: index.live, feed: () => hub.stats() });
+  const metrics = createMetrics({
+    routes: [...routeLabels(LAUNCHPAD_ROUTES), ...WEB_ROUTES],
+    indexerStatus: index.live,
+    feed: () => hub.stats(),
+  });
+  const ctx: LaunchpadContext = {
+    db,
+    logger,
+    index,
+    native,
+    cache,
+    hub,
+    metrics: metrics.handler,
+    wallet: wallet && {
+      options: wallet,
+      holdings: createHoldings({ db, chain: wallet.chain, logger }),
+      holdingsCacheMs: options.holdingsCacheMs,
+      prices: createPriceSource({ chain: wallet.chain, launchpad: wallet.launchpad, logger }, wallet.prices),
+      broadcast: createBroadcaster(db, wallet.chain, logger, wallet.broadcast),
+    },
+  };
 
   const app = polka({ onError: createErrorHandler(logger), onNoMatch: noRouteHandler(launchpadNoRoute) })
     .use(metrics.middleware)
@@ -123,28 +110,8 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
         'Access-Control-Max-Age': 86400,
       });
       res.end();
-    })
-    .get('/api/health', health(index, logger))
-    .get('/api/chain', chain(index, native, wallet?.accountPrefix ?? null))
-    .get('/api/tokens', listTokens(db, cache))
-    .get('/api/tokens/:address', getToken(db, cache))
-    .get('/api/trades/recent', recentTrades(db, cache))
-    .get('/api/candles/:tokenAddress', candles(db, cache))
-    .get('/api/sse/feed', feed(hub))
-    .get('/api/openapi.json', openApiJson())
-    .get('/metrics', metrics.handler);
-  if (wallet) {
-    const prices = createPriceSource({ chain: wallet.chain, launchpad: wallet.launchpad, logger }, wallet.prices);
-    app
-      .get('/api/wallet/balance', walletBalance(wallet, native.denom))
-      .get(
-        '/api/wallet/tokens',
-        walletTokens(wallet, createHoldings({ db, chain: wallet.chain, logger }), cache, options.holdingsCacheMs),
-      )
-      .get('/api/wallet/transactions', walletTransactions(db, wallet))
-      .get('/api/wallet/prices', walletPrices(prices))
-      .post('/api/wallet/broadcast', walletBroadcast(createBroadcaster(db, wallet.chain, logger, wallet.broadcast)));
-  }
+    });
+  mount(app, LAUNCHPAD_ROUTES, ctx);
 
   let served: Served;
   try {

@@ -1,33 +1,53 @@
 // GET /cosmos/base/tendermint/v1beta1/blocks/latest and /blocks/{height} (docs/chain-api.md,
 // "Blocks"): from the index, read through from the node for a height it does not hold;
-// `latest` is the node's tip.
+// `latest` is the node's tip. The routes are data (src/api/http/routes.ts), each described
+// beside its handler; the Chain API's route table (src/api/chain/route-table.ts) joins them
+// for the server, which mounts it, and for the OpenAPI document, which describes it.
 import type { ServerResponse } from 'node:http';
-import type { Polka } from 'polka';
+import { z } from 'zod';
 import { sendJson } from '../../http/respond.ts';
+import type { Route } from '../../http/routes.ts';
 import { blockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
 import { GatewayError, GRPC } from '../gateway.ts';
 import { int64Param } from '../params.ts';
 import { indexTip, latestHeight, loadBlock } from '../read-through.ts';
+import { answer, heightSchema, TAGS } from '../route-docs.ts';
 
 const BASE = '/cosmos/base/tendermint/v1beta1/blocks';
 
-export function registerBlocks(app: Polka, ctx: ChainApiContext): void {
-  const answer = async (res: ServerResponse, height: bigint) => {
-    const block = await loadBlock(ctx, height);
-    sendJson(res, 200, blockJson(block.parts, block.txs, ctx.prefixes.consensus));
-  };
-  // `latest` first: the router would also match it as a height
-  app.get(`${BASE}/latest`, async (_req, res) => {
-    const height = await latestHeight(ctx);
-    try {
-      await answer(res, BigInt(height));
-    } catch (error) {
-      // the node went away since its tip was read: the newest block the index holds
-      const indexed = error instanceof GatewayError && error.code === GRPC.UNAVAILABLE && (await indexTip(ctx));
-      if (!indexed || indexed >= height) throw error;
-      await answer(res, BigInt(indexed));
-    }
-  });
-  app.get(`${BASE}/:height`, async (req, res) => answer(res, int64Param('height', req.params.height)!));
+async function sendBlock(ctx: ChainApiContext, res: ServerResponse, height: bigint): Promise<void> {
+  const block = await loadBlock(ctx, height);
+  sendJson(res, 200, blockJson(block.parts, block.txs, ctx.prefixes.consensus));
 }
+
+export const blocksRoutes: Route<ChainApiContext>[] = [
+  // `latest` first: the router would also match it as a height
+  {
+    method: 'get',
+    path: `${BASE}/latest`,
+    tag: TAGS.blocks,
+    summary: "The node's newest block (from the index)",
+    responses: { 200: answer('block_id, block, sdk_block') },
+    handler: (ctx) => async (_req, res) => {
+      const height = await latestHeight(ctx);
+      try {
+        await sendBlock(ctx, res, BigInt(height));
+      } catch (error) {
+        // the node went away since its tip was read: the newest block the index holds
+        const indexed = error instanceof GatewayError && error.code === GRPC.UNAVAILABLE && (await indexTip(ctx));
+        if (!indexed || indexed >= height) throw error;
+        await sendBlock(ctx, res, BigInt(indexed));
+      }
+    },
+  },
+  {
+    method: 'get',
+    path: `${BASE}/:height`,
+    tag: TAGS.blocks,
+    summary: 'The block at a height (from the index, else read through from the node)',
+    params: z.object({ height: heightSchema }),
+    responses: { 200: answer('block_id, block, sdk_block') },
+    handler: (ctx) => async (req, res) => sendBlock(ctx, res, int64Param('height', req.params.height)!),
+  },
+];

@@ -1,6 +1,9 @@
 // POST /cosmos/tx/v1beta1/txs (broadcast) and POST /cosmos/tx/v1beta1/simulate: a signed
 // transaction in the SDK's request JSON, checked here as far as its bytes go, then handed
-// to the node (docs/chain-api.md, "Broadcast and simulate").
+// to the node (docs/chain-api.md, "Broadcast and simulate"). The routes are data
+// (src/api/http/routes.ts), each described beside its handler; the Chain API's route table
+// (src/api/chain/route-table.ts) joins them for the server, which mounts it, and for the
+// OpenAPI document, which describes it.
 import type { IncomingMessage } from 'node:http';
 import { toBase64, toHex } from '@cosmjs/encoding';
 import { MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
@@ -8,24 +11,17 @@ import { MsgDelegateResponse } from 'cosmjs-types/cosmos/staking/v1beta1/tx';
 import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
 import { MsgExecuteContractResponse, MsgInstantiateContractResponse } from 'cosmjs-types/cosmwasm/wasm/v1/tx';
 import type { Any } from 'cosmjs-types/google/protobuf/any';
-import type { Polka } from 'polka';
+import { z } from 'zod';
 import { MsgBurnForBridgeOutResponse } from '../../../chain/bridge-msg.ts';
-import { BodyTooLargeError, readBody } from '../../http/body.ts';
+import { NodeRefusedError, type SentTx, SignedTxError, sendTx, signedTxBytes } from '../../../chain/signed-tx.ts';
+import { BODY_LIMIT_BYTES, BodyTooLargeError, readBody } from '../../http/body.ts';
 import { HttpError } from '../../http/errors.ts';
 import { sendJson } from '../../http/respond.ts';
-import {
-  BODY_LIMIT_BYTES,
-  NodeRefusedError,
-  type SentTx,
-  SignedTxError,
-  sendTx,
-  signedTxBytes,
-} from '../../http/signed-tx.ts';
+import type { Route } from '../../http/routes.ts';
 import type { ChainApiContext } from '../context.ts';
 import { GatewayError, GRPC, gatewayBody, invalidArgument, nodeFailure } from '../gateway.ts';
 import { anyJson, bytes, int64, messageJson } from '../proto-json.ts';
-
-export { BODY_LIMIT_BYTES };
+import { answer, gatewayError, TAGS } from '../route-docs.ts';
 
 const BROADCAST_MODES = new Map<string, 'sync' | 'async'>([
   ['BROADCAST_MODE_SYNC', 'sync'],
@@ -40,23 +36,49 @@ const MODE_NAMES = [
   'BROADCAST_MODE_ASYNC',
 ];
 
-export function registerBroadcast(app: Polka, ctx: ChainApiContext): void {
-  app.post('/cosmos/tx/v1beta1/txs', async (req, res) => {
-    const body = await requestJson(req, 'cosmos.tx.v1beta1.BroadcastTxRequest', ['tx_bytes', 'mode']);
-    const txBytes = signedTx(body.tx_bytes);
-    const mode = broadcastMode(body.mode);
-    sendJson(res, 200, { tx_response: await broadcast(ctx, txBytes, mode) });
-  });
+const txBytesSchema = z.string().describe('base64 of the signed TxRaw');
+const tooLarge = { description: 'The body is larger than 2 MiB (code 8)', body: gatewayError };
 
-  app.post('/cosmos/tx/v1beta1/simulate', async (req, res) => {
-    const body = await requestJson(req, 'cosmos.tx.v1beta1.SimulateRequest', ['tx_bytes', 'tx']);
-    if (absent(body.tx_bytes) && !absent(body.tx))
-      throw invalidArgument(
-        'the deprecated tx field is not supported: send the signed transaction as tx_bytes (base64 of its TxRaw bytes)',
-      );
-    sendJson(res, 200, await simulate(ctx, signedTx(body.tx_bytes)));
-  });
-}
+export const broadcastRoutes: Route<ChainApiContext>[] = [
+  {
+    method: 'post',
+    path: '/cosmos/tx/v1beta1/txs',
+    tag: TAGS.broadcast,
+    summary: 'Broadcast a signed transaction (SYNC: after CheckTx; ASYNC: at once)',
+    body: {
+      description: 'BroadcastTxRequest as JSON',
+      schema: z.object({
+        tx_bytes: txBytesSchema,
+        mode: z
+          .enum(['BROADCAST_MODE_SYNC', 'BROADCAST_MODE_ASYNC', '2', '3'])
+          .describe('BROADCAST_MODE_BLOCK is refused, as SDK 0.47+ refuses it'),
+      }),
+    },
+    responses: { 200: answer('tx_response'), 413: tooLarge },
+    handler: (ctx) => async (req, res) => {
+      const body = await requestJson(req, 'cosmos.tx.v1beta1.BroadcastTxRequest', ['tx_bytes', 'mode']);
+      const txBytes = signedTx(body.tx_bytes);
+      const mode = broadcastMode(body.mode);
+      sendJson(res, 200, { tx_response: await broadcast(ctx, txBytes, mode) });
+    },
+  },
+  {
+    method: 'post',
+    path: '/cosmos/tx/v1beta1/simulate',
+    tag: TAGS.broadcast,
+    summary: "Simulate a signed transaction: the gas it would use and its messages' results",
+    body: { description: 'SimulateRequest as JSON', schema: z.object({ tx_bytes: txBytesSchema }) },
+    responses: { 200: answer('gas_info, result'), 413: tooLarge },
+    handler: (ctx) => async (req, res) => {
+      const body = await requestJson(req, 'cosmos.tx.v1beta1.SimulateRequest', ['tx_bytes', 'tx']);
+      if (absent(body.tx_bytes) && !absent(body.tx))
+        throw invalidArgument(
+          'the deprecated tx field is not supported: send the signed transaction as tx_bytes (base64 of its TxRaw bytes)',
+        );
+      sendJson(res, 200, await simulate(ctx, signedTx(body.tx_bytes)));
+    },
+  },
+];
 
 // ---------------------------------------------------------------------------------------
 // The request: JSON as grpc-gateway's jsonpb reads it (proto or lowerCamel field names,
@@ -95,7 +117,7 @@ async function requestJson(req: IncomingMessage, message: string, fields: string
   return out;
 }
 
-/** `tx_bytes` as the gateway checks it (src/api/http/signed-tx.ts), refused in its words. */
+/** `tx_bytes` as the gateway checks it (src/chain/signed-tx.ts), refused in its words. */
 function signedTx(value: unknown): Uint8Array {
   try {
     return signedTxBytes(value);

@@ -2,17 +2,22 @@
 // node info and sync state (the tendermint base service), mint params, gov v1 params by
 // type, and accounts. The base service, mint and gov v1 have no cosmjs extension: their
 // cosmjs-types clients run over cosmjs's ABCI query client. Node info and params are kept
-// NODE_INFO_TTL_MS / PARAMS_TTL_MS; sync state and accounts are never cached.
-import type { ServerResponse } from 'node:http';
+// NODE_INFO_TTL_MS / PARAMS_TTL_MS; sync state and accounts are never cached. The routes
+// are data (src/api/http/routes.ts), each described beside its handler; the Chain API's
+// route table (src/api/chain/route-table.ts) joins them for the server, which mounts it, and
+// for the OpenAPI document, which describes it.
 import { createProtobufRpcClient } from '@cosmjs/stargate';
 import { ServiceClientImpl as TendermintService } from 'cosmjs-types/cosmos/base/tendermint/v1beta1/query';
 import { QueryClientImpl as GovQuery } from 'cosmjs-types/cosmos/gov/v1/query';
 import { QueryClientImpl as MintQuery } from 'cosmjs-types/cosmos/mint/v1beta1/query';
-import type { Polka, Request } from 'polka';
+import type { Request } from 'polka';
+import { z } from 'zod';
 import { sendJson } from '../../http/respond.ts';
-import type { ChainApiContext } from '../context.ts';
+import type { Handler, Route } from '../../http/routes.ts';
+import { type ChainApiContext, perContext } from '../context.ts';
 import { fromQuery, notFound } from '../gateway.ts';
 import { addressParam } from '../params.ts';
+import { accountParams, answer, notFoundAnswer, TAGS } from '../route-docs.ts';
 import { accountJson, govParamsResponseJson, mintParamsJson, nodeInfoJson } from '../state-json.ts';
 
 /** How long node info is kept (it changes when the node is upgraded). */
@@ -20,46 +25,87 @@ export const NODE_INFO_TTL_MS = 60_000;
 /** How long mint and gov params are kept (they change only through governance). */
 export const PARAMS_TTL_MS = 60_000;
 
-export function registerNetwork(app: Polka, ctx: ChainApiContext): void {
-  const { queries } = ctx.chain;
-  const rpc = createProtobufRpcClient(queries);
-  const tendermint = new TendermintService(rpc);
-  const mint = new MintQuery(rpc);
-  const gov = new GovQuery(rpc);
-  const route = (path: string, answer: (req: Request) => Promise<object>) =>
-    app.get(path, async (req: Request, res: ServerResponse) => sendJson(res, 200, await answer(req)));
+/** The query clients cosmjs has no extension for, one set per server. */
+const clientsOf = perContext((ctx) => {
+  const rpc = createProtobufRpcClient(ctx.chain.queries);
+  return { tendermint: new TendermintService(rpc), mint: new MintQuery(rpc), gov: new GovQuery(rpc) };
+});
+/** A handler answering 200 with `answer`'s JSON. */
+const json =
+  (answer: (req: Request) => Promise<object>): Handler =>
+  async (req, res) =>
+    sendJson(res, 200, await answer(req));
 
-  route('/cosmos/base/tendermint/v1beta1/node_info', () =>
-    ctx.slow('tendermint/node_info', NODE_INFO_TTL_MS, async () =>
-      nodeInfoJson(await fromQuery(() => tendermint.GetNodeInfo({}))),
-    ),
-  );
-
-  route('/cosmos/base/tendermint/v1beta1/syncing', async () => ({
-    syncing: (await fromQuery(() => tendermint.GetSyncing({}))).syncing,
-  }));
-
-  route('/cosmos/mint/v1beta1/params', () =>
-    ctx.slow('mint/params', PARAMS_TTL_MS, async () => {
-      const { params } = await fromQuery(() => mint.Params({}));
-      return { params: params ? mintParamsJson(params) : null };
-    }),
-  );
-
+export const networkRoutes: Route<ChainApiContext>[] = [
+  {
+    method: 'get',
+    path: '/cosmos/base/tendermint/v1beta1/node_info',
+    tag: TAGS.network,
+    summary: "The node's and the application's versions",
+    responses: { 200: answer('default_node_info, application_version') },
+    handler: (ctx) =>
+      json(() =>
+        ctx.slow('tendermint/node_info', NODE_INFO_TTL_MS, async () =>
+          nodeInfoJson(await fromQuery(() => clientsOf(ctx).tendermint.GetNodeInfo({}))),
+        ),
+      ),
+  },
+  {
+    method: 'get',
+    path: '/cosmos/base/tendermint/v1beta1/syncing',
+    tag: TAGS.network,
+    summary: 'Whether the node is catching up',
+    responses: { 200: answer('syncing') },
+    handler: (ctx) =>
+      json(async () => ({
+        syncing: (await fromQuery(() => clientsOf(ctx).tendermint.GetSyncing({}))).syncing,
+      })),
+  },
+  {
+    method: 'get',
+    path: '/cosmos/mint/v1beta1/params',
+    tag: TAGS.network,
+    summary: 'Mint parameters',
+    responses: { 200: answer('params') },
+    handler: (ctx) =>
+      json(() =>
+        ctx.slow('mint/params', PARAMS_TTL_MS, async () => {
+          const { params } = await fromQuery(() => clientsOf(ctx).mint.Params({}));
+          return { params: params ? mintParamsJson(params) : null };
+        }),
+      ),
+  },
   // `voting`, `deposit` or `tallying`: that legacy section filled, the other two null, and
   // the whole `params`; any other type is the node's 400 "unknown params type: <t>".
-  route('/cosmos/gov/v1/params/:params_type', (req) => {
-    const paramsType = req.params.params_type ?? '';
-    return ctx.slow(`gov/params/${paramsType}`, PARAMS_TTL_MS, async () =>
-      govParamsResponseJson(await fromQuery(() => gov.Params({ paramsType }))),
-    );
-  });
-
+  {
+    method: 'get',
+    path: '/cosmos/gov/v1/params/:params_type',
+    tag: TAGS.network,
+    summary: 'Governance parameters',
+    params: z.object({ params_type: z.enum(['voting', 'deposit', 'tallying']) }),
+    responses: { 200: answer('voting_params, deposit_params, tally_params, params') },
+    handler: (ctx) =>
+      json((req) => {
+        const paramsType = req.params.params_type ?? '';
+        return ctx.slow(`gov/params/${paramsType}`, PARAMS_TTL_MS, async () =>
+          govParamsResponseJson(await fromQuery(() => clientsOf(ctx).gov.Params({ paramsType }))),
+        );
+      }),
+  },
   // Unknown account: 404, code 5, "account <address> not found" (the node's words).
-  route('/cosmos/auth/v1beta1/accounts/:address', async (req) => {
-    const address = addressParam(req.params.address ?? '', ctx.prefixes.account);
-    const account = await fromQuery(() => queries.auth.account(address));
-    if (!account) throw notFound(`account ${address} not found`);
-    return { account: accountJson(account) };
-  });
-}
+  {
+    method: 'get',
+    path: '/cosmos/auth/v1beta1/accounts/:address',
+    tag: TAGS.network,
+    summary: 'An account: its number, sequence and public key',
+    params: accountParams,
+    responses: { 200: answer('account'), 404: notFoundAnswer('no such account') },
+    handler: (ctx) =>
+      json(async (req) => {
+        const address = addressParam(req.params.address ?? '', ctx.prefixes.account);
+        const account = await fromQuery(() => ctx.chain.queries.auth.account(address));
+        if (!account) throw notFound(`account ${address} not found`);
+        return { account: accountJson(account) };
+      }),
+  },
+];

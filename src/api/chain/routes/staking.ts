@@ -1,15 +1,20 @@
 // Staking state from the node (docs/chain-api.md, "Staking"): validators (status filter,
 // pagination), one validator, its delegations, a delegator's delegations, the pool and
 // the params, through cosmjs ABCI queries. Validators' tokens, delegations and the pool
-// are never cached; params are kept PARAMS_TTL_MS.
-import type { ServerResponse } from 'node:http';
+// are never cached; params are kept PARAMS_TTL_MS. The routes are data
+// (src/api/http/routes.ts), each described beside its handler; the Chain API's route table
+// (src/api/chain/route-table.ts) joins them for the server, which mounts it, and for the
+// OpenAPI document, which describes it.
 import { createProtobufRpcClient } from '@cosmjs/stargate';
 import { QueryClientImpl as StakingQuery } from 'cosmjs-types/cosmos/staking/v1beta1/query';
-import type { Polka, Request } from 'polka';
+import type { Request } from 'polka';
+import { z } from 'zod';
 import { sendJson } from '../../http/respond.ts';
-import type { ChainApiContext } from '../context.ts';
+import type { Handler, Route } from '../../http/routes.ts';
+import { type ChainApiContext, perContext } from '../context.ts';
 import { fromQuery, invalidArgument } from '../gateway.ts';
 import { addressParam, pageRequest, pageResponse, single } from '../params.ts';
+import { answer, bech32, notFoundAnswer, paginated, TAGS } from '../route-docs.ts';
 import { delegationResponseJson, poolJson, stakingParamsJson, validatorJson } from '../state-json.ts';
 
 /** How long staking params are kept before the node is asked again. */
@@ -18,57 +23,115 @@ export const PARAMS_TTL_MS = 60_000;
 /** The `status` filter's values (x/staking's Query/Validators accepts these names or nothing). */
 const BOND_STATUSES = new Set(['BOND_STATUS_UNBONDED', 'BOND_STATUS_UNBONDING', 'BOND_STATUS_BONDED']);
 
-export function registerStaking(app: Polka, ctx: ChainApiContext): void {
-  const { queries } = ctx.chain;
-  const staking = new StakingQuery(createProtobufRpcClient(queries));
-  const validatorAddress = (req: Request) =>
-    addressParam(req.params.validator_addr ?? '', ctx.prefixes.validator, 'validator address');
-  const route = (path: string, answer: (req: Request) => Promise<object>) =>
-    app.get(path, async (req: Request, res: ServerResponse) => sendJson(res, 200, await answer(req)));
+/** The staking module's query client, one per server. */
+const stakingOf = perContext((ctx) => new StakingQuery(createProtobufRpcClient(ctx.chain.queries)));
+const validatorAddress = (ctx: ChainApiContext, req: Request) =>
+  addressParam(req.params.validator_addr ?? '', ctx.prefixes.validator, 'validator address');
+/** A handler answering 200 with `answer`'s JSON. */
+const json =
+  (answer: (req: Request) => Promise<object>): Handler =>
+  async (req, res) =>
+    sendJson(res, 200, await answer(req));
 
-  route('/cosmos/staking/v1beta1/validators', async (req) => {
-    const pagination = pageRequest(req.query);
-    const status = single(req.query, 'status') ?? '';
-    if (status !== '' && !BOND_STATUSES.has(status)) throw invalidArgument(`invalid validator status ${status}`);
-    const r = await fromQuery(() => staking.Validators({ status, pagination }));
-    return { validators: r.validators.map(validatorJson), pagination: pageResponse(r.pagination) };
-  });
+const validatorParams = z.object({
+  validator_addr: z.string().describe('a validator operator address (`nativevaloper1…`)'),
+});
 
-  // Unknown validator: 404, code 5, "validator <address> not found" (the node's words).
-  route('/cosmos/staking/v1beta1/validators/:validator_addr', async (req) => {
-    const address = validatorAddress(req);
-    const { validator } = await fromQuery(() => queries.staking.validator(address));
-    return { validator: validatorJson(validator) };
-  });
-
-  route('/cosmos/staking/v1beta1/validators/:validator_addr/delegations', async (req) => {
-    const pagination = pageRequest(req.query);
-    const validatorAddr = validatorAddress(req);
-    const r = await fromQuery(() => staking.ValidatorDelegations({ validatorAddr, pagination }));
-    return {
-      delegation_responses: r.delegationResponses.map(delegationResponseJson),
-      pagination: pageResponse(r.pagination),
-    };
-  });
-
-  route('/cosmos/staking/v1beta1/delegations/:delegator_addr', async (req) => {
-    const pagination = pageRequest(req.query);
-    const delegatorAddr = addressParam(req.params.delegator_addr ?? '', ctx.prefixes.account);
-    const r = await fromQuery(() => staking.DelegatorDelegations({ delegatorAddr, pagination }));
-    return {
-      delegation_responses: r.delegationResponses.map(delegationResponseJson),
-      pagination: pageResponse(r.pagination),
-    };
-  });
-
-  route('/cosmos/staking/v1beta1/pool', async () => ({
-    pool: poolJson((await fromQuery(() => queries.staking.pool())).pool),
-  }));
-
-  route('/cosmos/staking/v1beta1/params', () =>
-    ctx.slow('staking/params', PARAMS_TTL_MS, async () => {
-      const { params } = await fromQuery(() => queries.staking.params());
-      return { params: params ? stakingParamsJson(params) : null };
+export const stakingRoutes: Route<ChainApiContext>[] = [
+  {
+    method: 'get',
+    path: '/cosmos/staking/v1beta1/validators',
+    tag: TAGS.staking,
+    summary: 'Validators, optionally of one bond status',
+    query: paginated({
+      status: z.enum(['BOND_STATUS_BONDED', 'BOND_STATUS_UNBONDING', 'BOND_STATUS_UNBONDED']).optional(),
     }),
-  );
-}
+    responses: { 200: answer('validators, pagination') },
+    handler: (ctx) =>
+      json(async (req) => {
+        const pagination = pageRequest(req.query);
+        const status = single(req.query, 'status') ?? '';
+        if (status !== '' && !BOND_STATUSES.has(status)) throw invalidArgument(`invalid validator status ${status}`);
+        const r = await fromQuery(() => stakingOf(ctx).Validators({ status, pagination }));
+        return { validators: r.validators.map(validatorJson), pagination: pageResponse(r.pagination) };
+      }),
+  },
+  // Unknown validator: 404, code 5, "validator <address> not found" (the node's words).
+  {
+    method: 'get',
+    path: '/cosmos/staking/v1beta1/validators/:validator_addr',
+    tag: TAGS.staking,
+    summary: 'One validator',
+    params: validatorParams,
+    responses: { 200: answer('validator'), 404: notFoundAnswer('no such validator') },
+    handler: (ctx) =>
+      json(async (req) => {
+        const address = validatorAddress(ctx, req);
+        const { validator } = await fromQuery(() => ctx.chain.queries.staking.validator(address));
+        return { validator: validatorJson(validator) };
+      }),
+  },
+  {
+    method: 'get',
+    path: '/cosmos/staking/v1beta1/validators/:validator_addr/delegations',
+    tag: TAGS.staking,
+    summary: "A validator's delegations",
+    params: validatorParams,
+    query: paginated(),
+    responses: { 200: answer('delegation_responses, pagination'), 404: notFoundAnswer('no such validator') },
+    handler: (ctx) =>
+      json(async (req) => {
+        const pagination = pageRequest(req.query);
+        const validatorAddr = validatorAddress(ctx, req);
+        const r = await fromQuery(() => stakingOf(ctx).ValidatorDelegations({ validatorAddr, pagination }));
+        return {
+          delegation_responses: r.delegationResponses.map(delegationResponseJson),
+          pagination: pageResponse(r.pagination),
+        };
+      }),
+  },
+  {
+    method: 'get',
+    path: '/cosmos/staking/v1beta1/delegations/:delegator_addr',
+    tag: TAGS.staking,
+    summary: "A delegator's delegations",
+    params: z.object({ delegator_addr: bech32('account') }),
+    query: paginated(),
+    responses: { 200: answer('delegation_responses, pagination') },
+    handler: (ctx) =>
+      json(async (req) => {
+        const pagination = pageRequest(req.query);
+        const delegatorAddr = addressParam(req.params.delegator_addr ?? '', ctx.prefixes.account);
+        const r = await fromQuery(() => stakingOf(ctx).DelegatorDelegations({ delegatorAddr, pagination }));
+        return {
+          delegation_responses: r.delegationResponses.map(delegationResponseJson),
+          pagination: pageResponse(r.pagination),
+        };
+      }),
+  },
+  {
+    method: 'get',
+    path: '/cosmos/staking/v1beta1/pool',
+    tag: TAGS.staking,
+    summary: 'Bonded and not bonded tokens',
+    responses: { 200: answer('pool') },
+    handler: (ctx) =>
+      json(async () => ({
+        pool: poolJson((await fromQuery(() => ctx.chain.queries.staking.pool())).pool),
+      })),
+  },
+  {
+    method: 'get',
+    path: '/cosmos/staking/v1beta1/params',
+    tag: TAGS.staking,
+    summary: 'Staking parameters',
+    responses: { 200: answer('params') },
+    handler: (ctx) =>
+      json(() =>
+        ctx.slow('staking/params', PARAMS_TTL_MS, async () => {
+          const { params } = await fromQuery(() => ctx.chain.queries.staking.params());
+          return { params: params ? stakingParamsJson(params) : null };
+        }),
+      ),
+  },
+];

@@ -1,14 +1,19 @@
 // GET /cosmos/tx/v1beta1/txs/{hash}, /txs?events=…|query=… and /txs/block/{height}
 // (docs/chain-api.md, "Transactions"): from the index; a hash or a block the index does
-// not hold is read through from the node.
+// not hold is read through from the node. The routes are data (src/api/http/routes.ts),
+// each described beside its handler; the Chain API's route table
+// (src/api/chain/route-table.ts) joins them for the server, which mounts it, and for the
+// OpenAPI document, which describes it.
 import { toBase64 } from '@cosmjs/encoding';
-import type { Polka } from 'polka';
+import { z } from 'zod';
 import { sendJson } from '../../http/respond.ts';
+import type { Route } from '../../http/routes.ts';
 import { cometBlockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
 import { invalidArgument, notFound } from '../gateway.ts';
 import { int64Param, pageRequest, single, uint64Param } from '../params.ts';
 import { type HeightErrors, latestHeight, loadBlock, loadTx, txRecordOf } from '../read-through.ts';
+import { answer, heightSchema, notFoundAnswer, paginated, TAGS, uint64 } from '../route-docs.ts';
 import { txJson, txResponseJson, txWithResponse } from '../tx-json.ts';
 import {
   type Condition,
@@ -61,101 +66,140 @@ function conditionsOf(query: Query): Condition[] {
   return conditions;
 }
 
-export function registerTxs(app: Polka, ctx: ChainApiContext): void {
-  /** GetBlockWithTxs' errors: the SDK's text, with the statuses of GetBlockByHeight (400). */
-  const blockWithTxsErrors: HeightErrors = {
-    notPositive: async (height) => outOfChain(height, await latestHeight(ctx)),
-    aboveTip: async (height, tip) => outOfChain(height, tip ?? (await latestHeight(ctx))),
-  };
+/** GetBlockWithTxs' errors: the SDK's text, with the statuses of GetBlockByHeight (400). */
+function blockWithTxsErrors(ctx: ChainApiContext): HeightErrors {
   const outOfChain = (height: bigint, tip: number) =>
     invalidArgument(
       `requested height ${height} but height must not be less than 1 or greater than the current height ${tip}: invalid height`,
     );
-
-  app.get(`${BASE}/block/:height`, async (req, res) => {
-    const height = int64Param('height', req.params.height)!;
-    const q = req.query as Query;
-    const page = pageRequest(q);
-    const block = await loadBlock(ctx, height, blockWithTxsErrors);
-    const n = block.txs.length;
-    const order = block.txs.map((_, i) => i);
-    if (page.reverse) order.reverse();
-    const limit = Number(min(page.limit > 0n ? page.limit : DEFAULT_PAGE, MAX_PAGE));
-    let start: number;
-    if (page.key.length > 0) {
-      if (page.key.length !== 4) throw invalidArgument('invalid pagination.key: not a next_key of this block');
-      const from = new DataView(page.key.buffer, page.key.byteOffset, 4).getUint32(0);
-      start = order.indexOf(from);
-      if (start < 0) start = n;
-    } else {
-      if (page.offset >= BigInt(n) && n !== 0)
-        throw invalidArgument(
-          `out of range: cannot paginate ${n} txs with offset ${page.offset} and limit ${limit}: invalid request`,
-        );
-      start = Number(page.offset);
-    }
-    const shown = order.slice(start, start + limit);
-    const next = order[start + limit];
-    let nextKey: string | null = null;
-    if (next !== undefined) {
-      const key = new Uint8Array(4);
-      new DataView(key.buffer).setUint32(0, next);
-      nextKey = toBase64(key);
-    }
-    sendJson(res, 200, {
-      txs: shown.map((i) => txJson(block.txs[i]!)),
-      ...cometBlockJson(block.parts, block.txs),
-      pagination: { next_key: nextKey, total: String(n) },
-    });
-  });
-
-  app.get(`${BASE}/:hash`, async (req, res) => {
-    const sent = req.params.hash!;
-    const found = await loadTx(ctx, hashParam(sent));
-    if (!found) throw notFound(`tx not found: ${sent}`);
-    sendJson(res, 200, txWithResponse(found));
-  });
-
-  app.get(BASE, async (req, res) => {
-    const q = req.query as Query;
-    const conditions = conditionsOf(q);
-    const descending = descendingParam(single(q, 'order_by'));
-    const page = pageRequest(q);
-    // SDK v0.47 clients page with `page` (1-based) and `limit`
-    const legacyPage = uint64Param('page', single(q, 'page'));
-    const legacyLimit = uint64Param('limit', single(q, 'limit'));
-    const limit = min(page.limit > 0n ? page.limit : legacyLimit || DEFAULT_PAGE, MAX_PAGE);
-    const cursor = page.key.length > 0 ? decodeCursor(page.key) : undefined;
-    const offset = cursor
-      ? 0n
-      : page.offset > 0n
-        ? page.offset
-        : legacyPage && legacyPage > 1n
-          ? (legacyPage - 1n) * limit
-          : 0n;
-    const result = await searchTxs(ctx.db, {
-      conditions,
-      descending: descending !== page.reverse,
-      cursor,
-      offset: Number(min(offset, BigInt(Number.MAX_SAFE_INTEGER))),
-      limit: Number(limit),
-      // as the SDK's Paginate: counted when asked, or when no page size was sent; never for a key page
-      countTotal: !cursor && (page.countTotal || page.limit === 0n),
-    });
-    const txs = [];
-    const responses = [];
-    for (const row of result.rows) {
-      const record = txRecordOf(row);
-      const tx = txJson(record.bytes);
-      txs.push(tx);
-      responses.push(txResponseJson(record, tx));
-    }
-    const total = result.total ?? '0';
-    sendJson(res, 200, {
-      txs,
-      tx_responses: responses,
-      pagination: { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total },
-      total,
-    });
-  });
+  return {
+    notPositive: async (height) => outOfChain(height, await latestHeight(ctx)),
+    aboveTip: async (height, tip) => outOfChain(height, tip ?? (await latestHeight(ctx))),
+  };
 }
+
+export const txsRoutes: Route<ChainApiContext>[] = [
+  {
+    method: 'get',
+    path: `${BASE}/block/:height`,
+    tag: TAGS.blocks,
+    summary: "A block with its transactions (GetBlockWithTxs), a page of the block's txs",
+    params: z.object({ height: heightSchema }),
+    query: paginated(),
+    responses: { 200: answer('txs, block_id, block, pagination') },
+    handler: (ctx) => {
+      const errors = blockWithTxsErrors(ctx);
+      return async (req, res) => {
+        const height = int64Param('height', req.params.height)!;
+        const q = req.query as Query;
+        const page = pageRequest(q);
+        const block = await loadBlock(ctx, height, errors);
+        const n = block.txs.length;
+        const order = block.txs.map((_, i) => i);
+        if (page.reverse) order.reverse();
+        const limit = Number(min(page.limit > 0n ? page.limit : DEFAULT_PAGE, MAX_PAGE));
+        let start: number;
+        if (page.key.length > 0) {
+          if (page.key.length !== 4) throw invalidArgument('invalid pagination.key: not a next_key of this block');
+          const from = new DataView(page.key.buffer, page.key.byteOffset, 4).getUint32(0);
+          start = order.indexOf(from);
+          if (start < 0) start = n;
+        } else {
+          if (page.offset >= BigInt(n) && n !== 0)
+            throw invalidArgument(
+              `out of range: cannot paginate ${n} txs with offset ${page.offset} and limit ${limit}: invalid request`,
+            );
+          start = Number(page.offset);
+        }
+        const shown = order.slice(start, start + limit);
+        const next = order[start + limit];
+        let nextKey: string | null = null;
+        if (next !== undefined) {
+          const key = new Uint8Array(4);
+          new DataView(key.buffer).setUint32(0, next);
+          nextKey = toBase64(key);
+        }
+        sendJson(res, 200, {
+          txs: shown.map((i) => txJson(block.txs[i]!)),
+          ...cometBlockJson(block.parts, block.txs),
+          pagination: { next_key: nextKey, total: String(n) },
+        });
+      };
+    },
+  },
+  {
+    method: 'get',
+    path: `${BASE}/:hash`,
+    tag: TAGS.blocks,
+    summary: 'A transaction by hash (from the index, else read through from the node)',
+    params: z.object({ hash: z.string().describe('the tx hash, 64 hex digits, any case') }),
+    responses: { 200: answer('tx, tx_response'), 404: notFoundAnswer('no such transaction') },
+    handler: (ctx) => async (req, res) => {
+      const sent = req.params.hash!;
+      const found = await loadTx(ctx, hashParam(sent));
+      if (!found) throw notFound(`tx not found: ${sent}`);
+      sendJson(res, 200, txWithResponse(found));
+    },
+  },
+  {
+    method: 'get',
+    path: BASE,
+    tag: TAGS.blocks,
+    summary: 'Transactions matching event conditions (AND)',
+    description:
+      "Conditions on `message.sender`, `message.action`, `transfer.recipient` and `tx.height`, as `events=` (repeat for more) and/or `query=` (SDK 0.50's syntax, joined by AND). Pages by `pagination.*`, or SDK 0.47's `page` and `limit`.",
+    query: paginated({
+      events: z.string().optional().describe("a condition `type.attribute='value'`; repeat the parameter for more"),
+      query: z.string().optional().describe("conditions `type.attribute='value'` joined by ` AND `"),
+      order_by: z
+        .enum(['ORDER_BY_UNSPECIFIED', 'ORDER_BY_ASC', 'ORDER_BY_DESC', '0', '1', '2'])
+        .optional()
+        .describe('oldest first unless ORDER_BY_DESC'),
+      page: uint64.optional().describe('1-based page (with `limit`)'),
+      limit: uint64.optional().describe('page size (with `page`)'),
+    }),
+    responses: { 200: answer('txs, tx_responses, pagination, total') },
+    handler: (ctx) => async (req, res) => {
+      const q = req.query as Query;
+      const conditions = conditionsOf(q);
+      const descending = descendingParam(single(q, 'order_by'));
+      const page = pageRequest(q);
+      // SDK v0.47 clients page with `page` (1-based) and `limit`
+      const legacyPage = uint64Param('page', single(q, 'page'));
+      const legacyLimit = uint64Param('limit', single(q, 'limit'));
+      const limit = min(page.limit > 0n ? page.limit : legacyLimit || DEFAULT_PAGE, MAX_PAGE);
+      const cursor = page.key.length > 0 ? decodeCursor(page.key) : undefined;
+      const offset = cursor
+        ? 0n
+        : page.offset > 0n
+          ? page.offset
+          : legacyPage && legacyPage > 1n
+            ? (legacyPage - 1n) * limit
+            : 0n;
+      const result = await searchTxs(ctx.db, {
+        conditions,
+        descending: descending !== page.reverse,
+        cursor,
+        offset: Number(min(offset, BigInt(Number.MAX_SAFE_INTEGER))),
+        limit: Number(limit),
+        // as the SDK's Paginate: counted when asked, or when no page size was sent; never for a key page
+        countTotal: !cursor && (page.countTotal || page.limit === 0n),
+      });
+      const txs = [];
+      const responses = [];
+      for (const row of result.rows) {
+        const record = txRecordOf(row);
+        const tx = txJson(record.bytes);
+        txs.push(tx);
+        responses.push(txResponseJson(record, tx));
+      }
+      const total = result.total ?? '0';
+      sendJson(res, 200, {
+        txs,
+        tx_responses: responses,
+        pagination: { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total },
+        total,
+      });
+    },
+  },
+];

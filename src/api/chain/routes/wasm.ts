@@ -2,17 +2,21 @@
 // `GET /cosmwasm/wasm/v1/contract/{contract_address}/smart/{query_data}`. The query is the
 // base64 of a JSON value (standard or URL-safe alphabet, padding optional); its bytes go to
 // the node unchanged and the contract's JSON answer comes back unchanged under `data`
-// (never re-serialized, so 64-bit numbers in it keep their digits). Never cached.
-import type { ServerResponse } from 'node:http';
+// (never re-serialized, so 64-bit numbers in it keep their digits). Never cached. The route
+// is data (src/api/http/routes.ts), described beside its handler; the Chain API's route
+// table (src/api/chain/route-table.ts) joins it with the others for the server, which mounts
+// it, and for the OpenAPI document, which describes it.
 import { fromBase64, fromUtf8 } from '@cosmjs/encoding';
 import { createProtobufRpcClient } from '@cosmjs/stargate';
 import { QueryClientImpl as WasmQuery } from 'cosmjs-types/cosmwasm/wasm/v1/query';
-import type { Polka, Request } from 'polka';
+import { z } from 'zod';
 import { HttpError } from '../../http/errors.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import type { ChainApiContext } from '../context.ts';
+import type { Route } from '../../http/routes.ts';
+import { type ChainApiContext, perContext } from '../context.ts';
 import { fromQuery, GatewayError, GRPC, gatewayBody, invalidArgument } from '../gateway.ts';
 import { addressParam } from '../params.ts';
+import { answer, bech32, TAGS } from '../route-docs.ts';
 
 /**
  * A bytes path parameter as grpc-gateway's runtime.Bytes reads it (standard base64, else
@@ -55,15 +59,26 @@ function refused(error: unknown): never {
   throw error;
 }
 
-export function registerWasm(app: Polka, ctx: ChainApiContext): void {
-  const wasm = new WasmQuery(createProtobufRpcClient(ctx.chain.queries));
+/** The wasm module's query client, one per server. */
+const wasmOf = perContext((ctx) => new WasmQuery(createProtobufRpcClient(ctx.chain.queries)));
 
-  app.get(
-    '/cosmwasm/wasm/v1/contract/:contract_address/smart/:query_data',
-    async (req: Request, res: ServerResponse) => {
+export const wasmRoutes: Route<ChainApiContext>[] = [
+  {
+    method: 'get',
+    path: '/cosmwasm/wasm/v1/contract/:contract_address/smart/:query_data',
+    tag: TAGS.contracts,
+    summary: "A contract's answer to a JSON query (CW20 `token_info`, `balance`, …)",
+    params: z.object({
+      contract_address: bech32('contract'),
+      query_data: z
+        .string()
+        .describe('base64 (standard or URL-safe) of the JSON query, e.g. `eyJ0b2tlbl9pbmZvIjp7fX0=`'),
+    }),
+    responses: { 200: answer('data') },
+    handler: (ctx) => async (req, res) => {
       const queryData = jsonQuery(base64PathParam('query_data', req.params.query_data ?? ''));
       const address = addressParam(req.params.contract_address ?? '', ctx.prefixes.account, 'contract address');
-      const { data } = await fromQuery(() => wasm.SmartContractState({ address, queryData })).catch(refused);
+      const { data } = await fromQuery(() => wasmOf(ctx).SmartContractState({ address, queryData })).catch(refused);
       let text: string;
       try {
         text = fromUtf8(data);
@@ -73,5 +88,5 @@ export function registerWasm(app: Polka, ctx: ChainApiContext): void {
       }
       sendJsonText(res, 200, `{"data":${text}}`);
     },
-  );
-}
+  },
+];

@@ -1,13 +1,17 @@
 // GET /api/candles/:tokenAddress (docs/launchpad-api.md "Candles"): OHLCV candles from the continuous
 // aggregate of the timeframe, ascending by time, the latest `limit` of the range.
 import { z } from 'zod';
+import { sql } from '../../../db/sql.ts';
+import { isStoredToken } from '../../../db/tokens.ts';
 import type { Database } from '../../../db/types.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
+import { reads } from '../../http/freshness.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import { type ResponseCache, tokenTag } from '../../http/response-cache.ts';
+import type { ResponseCache } from '../../http/response-cache.ts';
+import type { Handler } from '../../http/routes.ts';
 import { bech32Address, EARLIEST_TIME, isoDateTime, LATEST_TIME, parseOrThrow, queryInt } from '../../http/validate.ts';
-import type { Handler } from '../handler.ts';
-import { launchpadRoutes, notFoundResponse } from '../openapi.ts';
+import type { LaunchpadRoute } from '../context.ts';
+import { notFoundResponse } from '../openapi.ts';
 
 /** Timeframe → its aggregate and bucket width. */
 export const TIMEFRAMES = {
@@ -69,16 +73,15 @@ export function candles(db: Database, cache: ResponseCache): Handler {
     // the entry through the feed, so one entry per `from` period serves every such request.
     const last = q.to ? new Date(Math.floor(q.to.getTime() / ms) * ms) : undefined;
     const key = `candles:${tokenAddress}:${timeframe}:${first.getTime()}:${last?.getTime() ?? 'now'}:${q.limit}`;
-    const body = await cache.remember(key, [tokenTag(tokenAddress)], 60_000, async () => {
+    const { tags, ttlMs } = reads.candles(tokenAddress);
+    const body = await cache.remember(key, tags, ttlMs, async () => {
       const rows = await db.query<CandleRow>(
-        `SELECT bucket, open::text AS open, high::text AS high, low::text AS low, close::text AS close, volume::text AS volume, trade_count
-         FROM ${view} WHERE token_address = $1 AND bucket >= $2 ${last ? 'AND bucket <= $4' : ''}
-         ORDER BY bucket DESC LIMIT $3`,
-        last ? [tokenAddress, first, q.limit, last] : [tokenAddress, first, q.limit],
+        sql`SELECT bucket, open::text AS open, high::text AS high, low::text AS low, close::text AS close, volume::text AS volume, trade_count
+         FROM ${sql.raw(view)} WHERE token_address = ${tokenAddress} AND bucket >= ${first} ${last ? sql`AND bucket <= ${last}` : sql``}
+         ORDER BY bucket DESC LIMIT ${q.limit}`,
       );
       // no candles: an unknown token is a 404, a known one simply had no trades then
-      if (rows.length === 0 && (await db.query(`SELECT 1 FROM tokens WHERE address = $1`, [tokenAddress])).length === 0)
-        throw notFound('Token not found');
+      if (rows.length === 0 && !(await isStoredToken(db, tokenAddress))) throw notFound('Token not found');
       const candles = rows.reverse().map((c) => ({
         time: c.bucket.toISOString(),
         open: c.open,
@@ -110,24 +113,28 @@ export const candleSchema = z
   })
   .meta({ id: 'Candle' });
 
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/candles/:tokenAddress',
-  tag: 'Launchpad',
-  summary: "A token's OHLCV candles, ascending",
-  description:
-    'The latest `limit` candles of `timeframe` whose period starts within [`from`, `to`]. A period without trades has no candle; `open`/`close` are its first/last trade in chain order.',
-  params: candlesParams,
-  query: candlesQuery,
-  responses: {
-    200: {
-      description: 'The candles',
-      body: z.strictObject({
-        token_address: z.string(),
-        timeframe: z.enum(TIMEFRAME_NAMES),
-        candles: z.array(candleSchema),
-      }),
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const candleRoutes: LaunchpadRoute[] = [
+  {
+    method: 'get',
+    path: '/api/candles/:tokenAddress',
+    tag: 'Launchpad',
+    summary: "A token's OHLCV candles, ascending",
+    description:
+      'The latest `limit` candles of `timeframe` whose period starts within [`from`, `to`]. A period without trades has no candle; `open`/`close` are its first/last trade in chain order.',
+    params: candlesParams,
+    query: candlesQuery,
+    responses: {
+      200: {
+        description: 'The candles',
+        body: z.strictObject({
+          token_address: z.string(),
+          timeframe: z.enum(TIMEFRAME_NAMES),
+          candles: z.array(candleSchema),
+        }),
+      },
+      404: notFoundResponse('Unknown token'),
     },
-    404: notFoundResponse('Unknown token'),
+    handler: (ctx) => candles(ctx.db, ctx.cache),
   },
-});
+];

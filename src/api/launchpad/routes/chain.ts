@@ -7,8 +7,8 @@ import type { NativeCoin } from '../../../chain/native-coin.ts';
 import { ServiceError } from '../../../internal/errors.ts';
 import type { IndexSource } from '../../http/index-status.ts';
 import { sendJson } from '../../http/respond.ts';
-import type { Handler } from '../handler.ts';
-import { launchpadRoutes } from '../openapi.ts';
+import type { Handler } from '../../http/routes.ts';
+import type { LaunchpadRoute } from '../context.ts';
 
 /** A NativeCoin, as startLaunchpadApi accepts it and /api/chain describes it. */
 export const nativeCoinSchema = z
@@ -49,23 +49,27 @@ export function chain(index: IndexSource, native: NativeCoin, accountPrefix: str
   };
 }
 
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/chain',
-  tag: 'Launchpad',
-  summary: "The chain's id, account prefix and native coin",
-  description:
-    'How to read the amounts of this API: each native amount is in `native.denom`, and one `native.display` is 10^`native.decimals` of it. `chain_id` is that of the indexed chain (null before the index holds a block); `account_prefix` is what the wallet routes require of an address (null when this process serves no wallet routes).',
-  responses: {
-    200: {
-      description: 'The chain',
-      body: z
-        .strictObject({
-          chain_id: z.string().nullable(),
-          account_prefix: z.string().nullable().describe("the bech32 prefix of the chain's account addresses"),
-          native: nativeCoinSchema,
-        })
-        .meta({ id: 'Chain' }),
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const chainRoutes: LaunchpadRoute[] = [
+  {
+    method: 'get',
+    path: '/api/chain',
+    tag: 'Launchpad',
+    summary: "The chain's id, account prefix and native coin",
+    description:
+      'How to read the amounts of this API: each native amount is in `native.denom`, and one `native.display` is 10^`native.decimals` of it. `chain_id` is that of the indexed chain (null before the index holds a block); `account_prefix` is what the wallet routes require of an address (null when this process serves no wallet routes).',
+    responses: {
+      200: {
+        description: 'The chain',
+        body: z
+          .strictObject({
+            chain_id: z.string().nullable(),
+            account_prefix: z.string().nullable().describe("the bech32 prefix of the chain's account addresses"),
+            native: nativeCoinSchema,
+          })
+          .meta({ id: 'Chain' }),
+      },
     },
+    handler: (ctx) => chain(ctx.index, ctx.native, ctx.wallet?.options.accountPrefix ?? null),
   },
-});
+];

@@ -3,10 +3,10 @@
 import { z } from 'zod';
 import { FEED_EVENT_NAMES } from '../../../feed/events.ts';
 import { CORS_HEADERS } from '../../http/respond.ts';
+import type { Handler } from '../../http/routes.ts';
 import { bech32Address, parseOrThrow } from '../../http/validate.ts';
+import type { LaunchpadRoute } from '../context.ts';
 import type { FeedHub } from '../feed-hub.ts';
-import type { Handler } from '../handler.ts';
-import { launchpadRoutes } from '../openapi.ts';
 
 const list = (v: string) =>
   v
@@ -121,20 +121,24 @@ export const feedEventSchemas = {
     .meta({ id: 'GapEvent' }),
 };
 
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/sse/feed',
-  tag: 'Live feed',
-  summary: 'Trades, launches and graduations as Server-Sent Events',
-  description:
-    'Each event has an `id:` (increasing, the same in every API process), an `event:` name (`trade`, `token_launch`, `graduation`, or `gap` on a resume too far behind) and a JSON `data:` line. The stream opens with `retry: 3000`, `id:` of the newest event (unless resuming) and `: connected`; `: keepalive` follows every 15 s. Reconnect with `Last-Event-ID` to get every missed event once, in order. Counts once against the rate limit per connection.',
-  query: feedQuery,
-  headers: { 'Last-Event-ID': 'resume after this event id (browsers send it when they reconnect)' },
-  responses: {
-    200: {
-      description: "The stream; each event's `data:` is one of these objects, by its `event:` name",
-      contentType: 'text/event-stream',
-      body: z.union(Object.values(feedEventSchemas)),
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const feedRoutes: LaunchpadRoute[] = [
+  {
+    method: 'get',
+    path: '/api/sse/feed',
+    tag: 'Live feed',
+    summary: 'Trades, launches and graduations as Server-Sent Events',
+    description:
+      'Each event has an `id:` (increasing, the same in every API process), an `event:` name (`trade`, `token_launch`, `graduation`, or `gap` on a resume too far behind) and a JSON `data:` line. The stream opens with `retry: 3000`, `id:` of the newest event (unless resuming) and `: connected`; `: keepalive` follows every 15 s. Reconnect with `Last-Event-ID` to get every missed event once, in order. Counts once against the rate limit per connection.',
+    query: feedQuery,
+    headers: { 'Last-Event-ID': 'resume after this event id (browsers send it when they reconnect)' },
+    responses: {
+      200: {
+        description: "The stream; each event's `data:` is one of these objects, by its `event:` name",
+        contentType: 'text/event-stream',
+        body: z.union(Object.values(feedEventSchemas)),
+      },
     },
+    handler: (ctx) => feed(ctx.hub),
   },
-});
+];

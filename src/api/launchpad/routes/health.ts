@@ -7,8 +7,8 @@ import type { Logger } from '../../../internal/logger.ts';
 import { unavailable } from '../../http/errors.ts';
 import type { IndexPosition, IndexSource, IndexStatus } from '../../http/index-status.ts';
 import { sendJson } from '../../http/respond.ts';
-import type { Handler } from '../handler.ts';
-import { launchpadRoutes } from '../openapi.ts';
+import type { Handler } from '../../http/routes.ts';
+import type { LaunchpadRoute } from '../context.ts';
 
 /** The promise's value, or a rejection after `ms`. */
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -121,17 +121,21 @@ export const healthSchema = z
   })
   .meta({ id: 'Health' });
 
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/health',
-  tag: 'Launchpad',
-  summary: "The service's health: the database and the indexer's lag",
-  responses: {
-    200: { description: 'The database answers', body: healthSchema },
-    503: {
-      description: 'The database cannot be reached, or the indexer stopped for an operator (`status: "error"`)',
-      body: healthSchema,
-      headers: { 'Retry-After': 'seconds to wait' },
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const healthRoutes: LaunchpadRoute[] = [
+  {
+    method: 'get',
+    path: '/api/health',
+    tag: 'Launchpad',
+    summary: "The service's health: the database and the indexer's lag",
+    responses: {
+      200: { description: 'The database answers', body: healthSchema },
+      503: {
+        description: 'The database cannot be reached, or the indexer stopped for an operator (`status: "error"`)',
+        body: healthSchema,
+        headers: { 'Retry-After': 'seconds to wait' },
+      },
     },
+    handler: (ctx) => health(ctx.index, ctx.logger),
   },
-});
+];

@@ -1,38 +1,16 @@
 // GET /api/tokens and GET /api/tokens/:address (docs/launchpad-api.md "Token"): tokens with their decimals, reserves,
 // last price, the last 24 hours of volume and trades, and a curve token's graduation threshold and progress.
 import { z } from 'zod';
+import { type ListedToken, listedTokens } from '../../../db/tokens.ts';
 import type { Database } from '../../../db/types.ts';
 import { notFound } from '../../http/errors.ts';
+import { reads } from '../../http/freshness.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import { ANY, type ResponseCache, tokenTag } from '../../http/response-cache.ts';
+import type { ResponseCache } from '../../http/response-cache.ts';
+import type { Handler } from '../../http/routes.ts';
 import { bech32Address, parseOrThrow } from '../../http/validate.ts';
-import type { Handler } from '../handler.ts';
-import { launchpadRoutes, notFoundResponse } from '../openapi.ts';
-
-interface TokenRow {
-  address: string;
-  name: string | null;
-  symbol: string | null;
-  decimals: number | null;
-  image: string | null;
-  description: string | null;
-  creator: string | null;
-  source: string;
-  graduated: boolean;
-  native_reserves: string;
-  current_price: string;
-  volume_24h: string;
-  trade_count_24h: number;
-  created_at: Date | null;
-  first_seen_at: Date;
-  graduation_threshold: string | null;
-}
-
-const TOKEN_COLUMNS = `
-  t.address, t.name, t.symbol, t.decimals, t.image, t.description, t.creator, t.source, t.graduated,
-  t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
-  coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
-  t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold`;
+import type { LaunchpadRoute } from '../context.ts';
+import { notFoundResponse } from '../openapi.ts';
 
 /**
  * A curve token's progress toward graduation: reserves ÷ threshold to the basis point
@@ -45,7 +23,7 @@ export function graduationProgress(reserves: string, threshold: string): string 
 }
 
 /** Both graduation fields: null for a graduated or AMM token, and until the launchpad told the threshold. */
-function graduationJson(t: TokenRow) {
+function graduationJson(t: ListedToken) {
   const curve =
     t.source === 'launchpad' && !t.graduated && t.graduation_threshold !== null && t.graduation_threshold !== '0';
   return {
@@ -54,7 +32,7 @@ function graduationJson(t: TokenRow) {
   };
 }
 
-const tokenJson = (t: TokenRow) => ({
+const tokenJson = (t: ListedToken) => ({
   address: t.address,
   name: t.name,
   symbol: t.symbol,
@@ -73,20 +51,6 @@ const tokenJson = (t: TokenRow) => ({
   ...graduationJson(t),
 });
 
-/** Tokens with their last 24 hours of trades: all of them, or the one at `address`. */
-function selectTokens(db: Database, address?: string): Promise<TokenRow[]> {
-  const only = address ? 'token_address = $1 AND' : '';
-  return db.query<TokenRow>(
-    `SELECT ${TOKEN_COLUMNS}
-     FROM tokens t
-     LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades
-                FROM trades WHERE ${only} time > now() - INTERVAL '24 hours' GROUP BY token_address) s
-       ON s.token_address = t.address
-     ${address ? 'WHERE t.address = $1' : 'ORDER BY t.first_seen_at DESC, t.address'}`,
-    address ? [address] : [],
-  );
-}
-
 /**
  * The whole list is the one expensive body (every token's 24 h figures: ~0.4 s at 10k
  * tokens on the embedded database) and any trade changes it, so it is served
@@ -98,16 +62,18 @@ export const LIST_MAX_STALE_MS = 3000;
 
 export function listTokens(db: Database, cache: ResponseCache): Handler {
   return async (_req, res) => {
-    const compute = async () => JSON.stringify({ tokens: (await selectTokens(db)).map(tokenJson) });
-    const body = await cache.remember('tokens', [ANY], 2000, compute, { maxStaleMs: LIST_MAX_STALE_MS });
+    const compute = async () => JSON.stringify({ tokens: (await listedTokens(db)).map(tokenJson) });
+    const { tags, ttlMs } = reads.tokenList();
+    const body = await cache.remember('tokens', tags, ttlMs, compute, { maxStaleMs: LIST_MAX_STALE_MS });
     sendJsonText(res, 200, body);
   };
 }
 
 /** The token's JSON, or undefined when it is not indexed (cached either way). */
 async function findToken(db: Database, cache: ResponseCache, address: string): Promise<string | undefined> {
-  const body = await cache.remember(`token:${address}`, [tokenTag(address)], 5000, async () => {
-    const [row] = await selectTokens(db, address);
+  const { tags, ttlMs } = reads.token(address);
+  const body = await cache.remember(`token:${address}`, tags, ttlMs, async () => {
+    const [row] = await listedTokens(db, address);
     return row ? JSON.stringify(tokenJson(row)) : '';
   });
   return body || undefined;
@@ -160,20 +126,24 @@ export const tokenSchema = z
   })
   .meta({ id: 'Token' });
 
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/tokens',
-  tag: 'Launchpad',
-  summary: 'Every token, newest first, with its reserves, price and last 24 hours',
-  description: 'Newest `first_seen_at` first. Served stale-while-revalidate: at most 3 s behind the index.',
-  responses: { 200: { description: 'The tokens', body: z.strictObject({ tokens: z.array(tokenSchema) }) } },
-});
-
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/tokens/:address',
-  tag: 'Launchpad',
-  summary: 'One token',
-  params: tokenParams,
-  responses: { 200: { description: 'The token', body: tokenSchema }, 404: notFoundResponse('Not indexed (yet)') },
-});
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const tokenRoutes: LaunchpadRoute[] = [
+  {
+    method: 'get',
+    path: '/api/tokens',
+    tag: 'Launchpad',
+    summary: 'Every token, newest first, with its reserves, price and last 24 hours',
+    description: 'Newest `first_seen_at` first. Served stale-while-revalidate: at most 3 s behind the index.',
+    responses: { 200: { description: 'The tokens', body: z.strictObject({ tokens: z.array(tokenSchema) }) } },
+    handler: (ctx) => listTokens(ctx.db, ctx.cache),
+  },
+  {
+    method: 'get',
+    path: '/api/tokens/:address',
+    tag: 'Launchpad',
+    summary: 'One token',
+    params: tokenParams,
+    responses: { 200: { description: 'The token', body: tokenSchema }, 404: notFoundResponse('Not indexed (yet)') },
+    handler: (ctx) => getToken(ctx.db, ctx.cache),
+  },
+];

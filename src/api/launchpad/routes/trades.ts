@@ -1,12 +1,15 @@
 // GET /api/trades/recent (docs/launchpad-api.md "Trade"): newest first, optionally of one token, with the
 // token's name and symbol joined.
 import { z } from 'zod';
+import { sql } from '../../../db/sql.ts';
+import { lastTradeAt } from '../../../db/tokens.ts';
 import type { Database } from '../../../db/types.ts';
+import { reads } from '../../http/freshness.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import { ANY, type ResponseCache, tokenTag } from '../../http/response-cache.ts';
+import type { ResponseCache } from '../../http/response-cache.ts';
+import type { Handler } from '../../http/routes.ts';
 import { bech32Address, parseOrThrow, queryInt } from '../../http/validate.ts';
-import type { Handler } from '../handler.ts';
-import { launchpadRoutes } from '../openapi.ts';
+import type { LaunchpadRoute } from '../context.ts';
 
 /** GET /api/trades/recent's query. */
 export const tradesQuery = z.object({
@@ -31,9 +34,9 @@ interface TradeRow {
   token_symbol: string | null;
 }
 
-const COLUMNS = `tr.time, tr.block_height, tr.tx_hash, tr.source, tr.action, tr.direction, tr.token_address,
+const COLUMNS = sql.raw(`tr.time, tr.block_height, tr.tx_hash, tr.source, tr.action, tr.direction, tr.token_address,
   tr.price_unative::text AS price_unative, tr.volume_unative::text AS volume_unative, tr.volume_token::text AS volume_token,
-  tr.fee_unative::text AS fee_unative, tr.trader, tk.name AS token_name, tk.symbol AS token_symbol`;
+  tr.fee_unative::text AS fee_unative, tr.trader, tk.name AS token_name, tk.symbol AS token_symbol`);
 
 const tradeJson = (t: TradeRow) => ({
   time: t.time.toISOString(),
@@ -60,18 +63,13 @@ const tradeJson = (t: TradeRow) => ({
  * the same whatever the window.)
  */
 async function newestTrades(db: Database, token: string | undefined, limit: number): Promise<TradeRow[]> {
-  const [latest] = token
-    ? await db.query<{ at: Date | null }>(`SELECT last_trade_at AS at FROM tokens WHERE address = $1`, [token])
-    : await db.query<{ at: Date | null }>(`SELECT max(last_trade_at) AS at FROM tokens`);
+  const latest = await lastTradeAt(db, token);
   if (token && !latest) return []; // the indexer stores a token before any of its trades
-  const where = token ? 'tr.token_address = $1 AND' : '';
-  const params: unknown[] = token ? [token] : [];
   const select = (since: Date | null) =>
     db.query<TradeRow>(
-      `SELECT ${COLUMNS} FROM trades tr LEFT JOIN tokens tk ON tk.address = tr.token_address
-       WHERE ${where} ${since ? `tr.time > $${params.length + 2}` : 'true'}
-       ORDER BY tr.time DESC, tr.seq DESC LIMIT $${params.length + 1}`,
-      since ? [...params, limit, since] : [...params, limit],
+      sql`SELECT ${COLUMNS} FROM trades tr LEFT JOIN tokens tk ON tk.address = tr.token_address
+       WHERE ${token ? sql`tr.token_address = ${token}` : sql`true`} ${since ? sql`AND tr.time > ${since}` : sql``}
+       ORDER BY tr.time DESC, tr.seq DESC LIMIT ${limit}`,
     );
   if (latest?.at) {
     for (const days of [1, 30]) {
@@ -86,11 +84,9 @@ export function recentTrades(db: Database, cache: ResponseCache): Handler {
   return async (req, res) => {
     const { token_address: token, limit } = parseOrThrow(tradesQuery, req.query);
     // fresh through the feed's notifications; the TTL only bounds what they cannot announce
-    const body = await cache.remember(
-      `trades:${token ?? '*'}:${limit}`,
-      [token ? tokenTag(token) : ANY],
-      60_000,
-      async () => JSON.stringify({ trades: (await newestTrades(db, token, limit)).map(tradeJson) }),
+    const { tags, ttlMs } = reads.recentTrades(token);
+    const body = await cache.remember(`trades:${token ?? '*'}:${limit}`, tags, ttlMs, async () =>
+      JSON.stringify({ trades: (await newestTrades(db, token, limit)).map(tradeJson) }),
     );
     sendJsonText(res, 200, body);
   };
@@ -120,13 +116,17 @@ export const tradeSchema = z
   })
   .meta({ id: 'Trade' });
 
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/trades/recent',
-  tag: 'Launchpad',
-  summary: 'The newest trades, of every token or of one',
-  description:
-    'Newest first; trades of one block share its time and come in chain order, last first. An unknown but well-formed `token_address` gives an empty list.',
-  query: tradesQuery,
-  responses: { 200: { description: 'The trades', body: z.strictObject({ trades: z.array(tradeSchema) }) } },
-});
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const tradeRoutes: LaunchpadRoute[] = [
+  {
+    method: 'get',
+    path: '/api/trades/recent',
+    tag: 'Launchpad',
+    summary: 'The newest trades, of every token or of one',
+    description:
+      'Newest first; trades of one block share its time and come in chain order, last first. An unknown but well-formed `token_address` gives an empty list.',
+    query: tradesQuery,
+    responses: { 200: { description: 'The trades', body: z.strictObject({ trades: z.array(tradeSchema) }) } },
+    handler: (ctx) => recentTrades(ctx.db, ctx.cache),
+  },
+];

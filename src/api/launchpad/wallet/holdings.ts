@@ -1,10 +1,12 @@
 // An address's CW20 holdings (docs/launchpad-api.md "Wallet"): every known token it holds,
 // from the index's balances where the index vouches for them and from the token contract's
 // `balance` query where it cannot (docs/indexing.md "CW20 balances" states the rule).
-import type { ChainClient } from '../../chain/client.ts';
-import type { Database } from '../../db/types.ts';
-import type { Logger } from '../../internal/logger.ts';
-import { nodeAnswered, nodeUnavailable } from './wallet.ts';
+import type { ChainClient } from '../../../chain/client.ts';
+import { sql } from '../../../db/sql.ts';
+import { HELD_TOKEN_COLUMNS, type HeldToken, heldTokens } from '../../../db/tokens.ts';
+import type { Database } from '../../../db/types.ts';
+import type { Logger } from '../../../internal/logger.ts';
+import { nodeAnswered, nodeUnavailable } from './options.ts';
 
 export interface Holding {
   address: string;
@@ -16,15 +18,7 @@ export interface Holding {
   graduated: boolean;
 }
 
-interface TokenRow {
-  address: string;
-  name: string | null;
-  symbol: string | null;
-  price_unative: string;
-  graduated: boolean;
-}
-
-interface BalanceRow extends Partial<TokenRow> {
+interface BalanceRow extends Partial<HeldToken> {
   version: number | string;
   /** null on cw20_state's row alone (the index holds no balance of the address). */
   balance: string | null;
@@ -33,19 +27,17 @@ interface BalanceRow extends Partial<TokenRow> {
 /** Contract queries in flight at once for one request. */
 const QUERY_CONCURRENCY = 16;
 
-const TOKEN_COLUMNS = `t.address, t.name, t.symbol, t.current_price::text AS price_unative, t.graduated`;
-
 /**
  * The index's version and the address's non-zero balances of known tokens, in one snapshot.
  * Each balance looks its token up by primary key: as a plain join the planner hashes all
  * known tokens (10,000 rows read for a wallet's 100); the LIMIT keeps the lookup per row.
  */
-const BALANCES_SQL = `
+const balancesSql = (holder: string) => sql`
   SELECT s.version, t.*, b.balance::text AS balance
   FROM cw20_state s
   LEFT JOIN (cw20_balances b
-             CROSS JOIN LATERAL (SELECT ${TOKEN_COLUMNS} FROM tokens t WHERE t.address = b.token LIMIT 1) t)
-    ON b.holder = $1 AND b.balance <> 0`;
+             CROSS JOIN LATERAL (SELECT ${HELD_TOKEN_COLUMNS} FROM tokens t WHERE t.address = b.token LIMIT 1) t)
+    ON b.holder = ${holder} AND b.balance <> 0`;
 
 /**
  * In one snapshot: the version, the known tokens the index vouches for no holder of (created
@@ -127,7 +119,7 @@ export function createHoldings({ db, chain, logger }: { db: Database; chain: Cha
    */
   const indexed = async (address: string) => {
     for (;;) {
-      const rows = await db.query<BalanceRow>(BALANCES_SQL, [address]);
+      const rows = await db.query<BalanceRow>(balancesSql(address));
       const v = await vouchingFor(String(rows[0]!.version));
       if (v.version === String(rows[0]!.version)) return { rows, vouching: v };
     }
@@ -149,14 +141,11 @@ export function createHoldings({ db, chain, logger }: { db: Database; chain: Cha
       const held: Holding[] = [];
       for (const r of rows) {
         if (r.balance === null || toRead.has(r.address!)) continue;
-        held.push(holding(r as BalanceRow & TokenRow, r.balance));
+        held.push(holding(r as BalanceRow & HeldToken, r.balance));
       }
       const read = await readAll([...toRead], address);
       if (read.size > 0) {
-        const info = await db.query<TokenRow>(
-          `SELECT ${TOKEN_COLUMNS} FROM tokens t WHERE t.address = ANY($1::text[])`,
-          [[...read.keys()]],
-        );
+        const info = await heldTokens(db, [...read.keys()]);
         for (const t of info) held.push(holding(t, read.get(t.address)!.toString()));
       }
       return { holdings: byValue(held), contractReads: toRead.size };
@@ -164,7 +153,7 @@ export function createHoldings({ db, chain, logger }: { db: Database; chain: Cha
   };
 }
 
-const holding = (t: TokenRow, balance: string): Holding => ({
+const holding = (t: HeldToken, balance: string): Holding => ({
   address: t.address,
   name: t.name,
   symbol: t.symbol,

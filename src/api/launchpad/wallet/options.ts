@@ -3,8 +3,8 @@
 // comes from; and what they share: the address check and the answer for an unreachable node.
 import { fromBech32 } from '@cosmjs/encoding';
 import { z } from 'zod';
-import type { ChainClient } from '../../chain/client.ts';
-import { HttpError } from '../http/errors.ts';
+import type { ChainClient } from '../../../chain/client.ts';
+import { HttpError } from '../../http/errors.ts';
 import type { PriceOptions } from './price-source.ts';
 
 export interface WalletOptions {

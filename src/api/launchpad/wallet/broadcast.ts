@@ -1,16 +1,16 @@
 // POST /api/wallet/broadcast (docs/launchpad-api.md "Wallet"): `{"tx_bytes": <base64 TxRaw>}`
-// checked as the Chain API's broadcast checks it (src/api/http/signed-tx.ts), then broadcast
-// once per tx hash (src/api/launchpad/broadcast-once.ts) with BROADCAST_MODE_SYNC; the answer
+// checked as the Chain API's broadcast checks it (src/chain/signed-tx.ts), then broadcast
+// once per tx hash (broadcast-once.ts) with BROADCAST_MODE_SYNC; the answer
 // is CheckTx's code and log.
 
 import { z } from 'zod';
-import { BodyTooLargeError, readBody } from '../../http/body.ts';
+import { SignedTxError, signedTxBytes } from '../../../chain/signed-tx.ts';
+import { BODY_LIMIT_BYTES, BodyTooLargeError, readBody } from '../../http/body.ts';
 import { badRequest, HttpError } from '../../http/errors.ts';
 import { sendJson } from '../../http/respond.ts';
-import { BODY_LIMIT_BYTES, SignedTxError, signedTxBytes } from '../../http/signed-tx.ts';
-import type { BroadcastResult } from '../broadcast-once.ts';
-import type { Handler } from '../handler.ts';
-import { launchpadRoutes } from '../openapi.ts';
+import type { Handler } from '../../http/routes.ts';
+import { type LaunchpadRoute, walletRoute } from '../context.ts';
+import type { BroadcastResult } from './broadcast-once.ts';
 
 const INVALID = 'Invalid request body';
 
@@ -44,22 +44,26 @@ export function walletBroadcast(broadcast: (txBytes: Uint8Array) => Promise<Broa
   };
 }
 
-launchpadRoutes.add({
-  method: 'post',
-  path: '/api/wallet/broadcast',
-  tag: 'Wallet',
-  summary: 'Broadcasts a signed transaction once',
-  description:
-    "Broadcast sync. The same signed bytes again return the first submission's result without broadcasting, across API processes; the chain's code says how it went (0 success, 4 unauthorized, 5 insufficient funds, 11 out of gas, 32 sequence mismatch).",
-  body: {
-    description: 'The signed transaction',
-    schema: z.strictObject({ tx_bytes: z.string().describe('base64 of the signed TxRaw') }),
-  },
-  responses: {
-    200: {
-      description: "The chain's verdict",
-      body: z.strictObject({ tx_hash: z.string(), code: z.number().int(), raw_log: z.string() }),
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const walletBroadcastRoutes: LaunchpadRoute[] = [
+  {
+    method: 'post',
+    path: '/api/wallet/broadcast',
+    tag: 'Wallet',
+    summary: 'Broadcasts a signed transaction once',
+    description:
+      "Broadcast sync. The same signed bytes again return the first submission's result without broadcasting, across API processes; the chain's code says how it went (0 success, 4 unauthorized, 5 insufficient funds, 11 out of gas, 32 sequence mismatch).",
+    body: {
+      description: 'The signed transaction',
+      schema: z.strictObject({ tx_bytes: z.string().describe('base64 of the signed TxRaw') }),
     },
-    413: { description: 'The body is larger than the limit' },
+    responses: {
+      200: {
+        description: "The chain's verdict",
+        body: z.strictObject({ tx_hash: z.string(), code: z.number().int(), raw_log: z.string() }),
+      },
+      413: { description: 'The body is larger than the limit' },
+    },
+    ...walletRoute((wallet) => walletBroadcast(wallet.broadcast)),
   },
-});
+];

@@ -5,12 +5,13 @@
 // (key, value, height, tx_index), merged; only the page's txs are read from txs.
 import { z } from 'zod';
 import { tryDecodeTxParts } from '../../../chain/tx-decode.ts';
+import { sql } from '../../../db/sql.ts';
 import type { Database } from '../../../db/types.ts';
 import { sendJson } from '../../http/respond.ts';
+import type { Handler } from '../../http/routes.ts';
 import { parseOrThrow, queryInt } from '../../http/validate.ts';
-import type { Handler } from '../handler.ts';
-import { launchpadRoutes } from '../openapi.ts';
-import { DESCRIBED_PREFIX, type WalletOptions, walletAddress } from '../wallet.ts';
+import { type LaunchpadRoute, walletRoute } from '../context.ts';
+import { DESCRIBED_PREFIX, type WalletOptions, walletAddress } from './options.ts';
 
 /** The attribute keys that make a tx an address's (src/chain/indexed-attributes.ts keeps both). */
 const SENDER = 'message.sender';
@@ -30,22 +31,21 @@ interface HistoryRow {
 }
 
 /** The newest `n` (height, tx_index) of the address's txs, both keys merged without repeats. */
-const MINE = `
-  (SELECT height, tx_index FROM tx_attributes WHERE key = '${SENDER}' AND value = $1
-   ORDER BY height DESC, tx_index DESC LIMIT $2)
+const mine = (address: string, n: number | string) => sql`
+  (SELECT height, tx_index FROM tx_attributes WHERE key = ${SENDER} AND value = ${address}
+   ORDER BY height DESC, tx_index DESC LIMIT ${n})
   UNION
-  (SELECT height, tx_index FROM tx_attributes WHERE key = '${RECIPIENT}' AND value = $1
-   ORDER BY height DESC, tx_index DESC LIMIT $2)`;
+  (SELECT height, tx_index FROM tx_attributes WHERE key = ${RECIPIENT} AND value = ${address}
+   ORDER BY height DESC, tx_index DESC LIMIT ${n})`;
 
 async function historyPage(db: Database, address: string, offset: number, limit: number) {
   // one more than the page, to know whether another follows
   const rows = await db.query<HistoryRow>(
-    `SELECT t.hash, t.height, t.time, t.code, t.tx_bytes
-     FROM (SELECT height, tx_index FROM (${MINE}) mine
-           ORDER BY height DESC, tx_index DESC LIMIT $3 OFFSET $4) m
+    sql`SELECT t.hash, t.height, t.time, t.code, t.tx_bytes
+     FROM (SELECT height, tx_index FROM (${mine(address, String(offset + limit + 1))}) mine
+           ORDER BY height DESC, tx_index DESC LIMIT ${limit + 1} OFFSET ${String(offset)}) m
      JOIN txs t ON t.height = m.height AND t.tx_index = m.tx_index
      ORDER BY t.height DESC, t.tx_index DESC`,
-    [address, String(offset + limit + 1), limit + 1, String(offset)],
   );
   const hasMore = rows.length > limit;
   return { rows: hasMore ? rows.slice(0, limit) : rows, hasMore };
@@ -53,10 +53,9 @@ async function historyPage(db: Database, address: string, offset: number, limit:
 
 /** How many txs the address has, or null past TOTAL_CAP (each list is read at most that far). */
 async function countHistory(db: Database, address: string): Promise<number | null> {
-  const [row] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM (${MINE}) mine`, [
-    address,
-    TOTAL_CAP + 1,
-  ]);
+  const [row] = await db.query<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM (${mine(address, TOTAL_CAP + 1)}) mine`,
+  );
   const n = Number(row?.n ?? 0);
   return n > TOTAL_CAP ? null : n;
 }
@@ -102,27 +101,31 @@ export function walletTransactions(db: Database, { accountPrefix }: WalletOption
   };
 }
 
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/wallet/transactions',
-  tag: 'Wallet',
-  summary: "An address's transactions, most recent first",
-  description:
-    'From the index: transactions the address signed or received coins in, each once. `total` is exact up to 10,000 and `null` beyond.',
-  query: walletTransactionsQuery(DESCRIBED_PREFIX),
-  responses: {
-    200: {
-      description: 'One page of the history',
-      body: z.strictObject({
-        address: z.string(),
-        page: z.number().int(),
-        limit: z.number().int(),
-        total: z.number().int().nullable(),
-        has_more: z.boolean(),
-        transactions: z.array(
-          z.object({ tx_hash: z.string(), height: z.number().int(), code: z.number().int() }).loose(),
-        ),
-      }),
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const walletTransactionRoutes: LaunchpadRoute[] = [
+  {
+    method: 'get',
+    path: '/api/wallet/transactions',
+    tag: 'Wallet',
+    summary: "An address's transactions, most recent first",
+    description:
+      'From the index: transactions the address signed or received coins in, each once. `total` is exact up to 10,000 and `null` beyond.',
+    query: walletTransactionsQuery(DESCRIBED_PREFIX),
+    responses: {
+      200: {
+        description: 'One page of the history',
+        body: z.strictObject({
+          address: z.string(),
+          page: z.number().int(),
+          limit: z.number().int(),
+          total: z.number().int().nullable(),
+          has_more: z.boolean(),
+          transactions: z.array(
+            z.object({ tx_hash: z.string(), height: z.number().int(), code: z.number().int() }).loose(),
+          ),
+        }),
+      },
     },
+    ...walletRoute((wallet, ctx) => walletTransactions(ctx.db, wallet.options)),
   },
-});
+];

@@ -6,13 +6,13 @@
 // got no answer from the node, or found the mempool full, or whose verdict could not be
 // recorded, leaves no record: the bytes may be submitted again. A claim older than
 // `claimTimeoutMs` without a record (its process died) is taken over by the next submission.
-import type { ChainClient } from '../../chain/client.ts';
-import { storableText } from '../../db/nul.ts';
-import type { Database } from '../../db/types.ts';
-import type { Logger } from '../../internal/logger.ts';
-import { HttpError } from '../http/errors.ts';
-import { MEMPOOL_FULL_CODE, NodeRefusedError, sendTx, txHashOf } from '../http/signed-tx.ts';
-import { nodeUnavailable } from './wallet.ts';
+import type { ChainClient } from '../../../chain/client.ts';
+import { MEMPOOL_FULL_CODE, NodeRefusedError, sendTx, txHashOf } from '../../../chain/signed-tx.ts';
+import { storableText } from '../../../db/nul.ts';
+import type { Database } from '../../../db/types.ts';
+import type { Logger } from '../../../internal/logger.ts';
+import { HttpError } from '../../http/errors.ts';
+import { nodeUnavailable } from './options.ts';
 
 export interface BroadcastResult {
   tx_hash: string;

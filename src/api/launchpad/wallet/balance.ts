@@ -2,10 +2,10 @@
 // the chain's native denom as the node's bank module holds it now.
 import { z } from 'zod';
 import { sendJson } from '../../http/respond.ts';
+import type { Handler } from '../../http/routes.ts';
 import { parseOrThrow } from '../../http/validate.ts';
-import type { Handler } from '../handler.ts';
-import { launchpadRoutes } from '../openapi.ts';
-import { DESCRIBED_PREFIX, nodeAnswered, nodeUnavailable, type WalletOptions, walletAddress } from '../wallet.ts';
+import { type LaunchpadRoute, walletRoute } from '../context.ts';
+import { DESCRIBED_PREFIX, nodeAnswered, nodeUnavailable, type WalletOptions, walletAddress } from './options.ts';
 
 /** The handler for the native coin's base denom (`denom` of NativeCoin). */
 export function walletBalance({ chain, accountPrefix }: WalletOptions, denom: string): Handler {
@@ -27,15 +27,19 @@ export function walletBalance({ chain, accountPrefix }: WalletOptions, denom: st
 /** The query walletBalance() parses, for an account prefix. */
 export const walletBalanceQuery = (prefix: string) => z.object({ address: walletAddress(prefix) });
 
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/wallet/balance',
-  tag: 'Wallet',
-  summary: "An address's balance of the native coin, from the chain",
-  description:
-    'The balance of the chain\'s native denom (`native.denom` of `/api/chain`, in its base units) the chain holds for the address now (no cache). A valid address the chain has never seen has `"0"`; 503 when the node cannot be reached.',
-  query: walletBalanceQuery(DESCRIBED_PREFIX),
-  responses: {
-    200: { description: 'The balance', body: z.strictObject({ address: z.string(), balance: z.string() }) },
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const walletBalanceRoutes: LaunchpadRoute[] = [
+  {
+    method: 'get',
+    path: '/api/wallet/balance',
+    tag: 'Wallet',
+    summary: "An address's balance of the native coin, from the chain",
+    description:
+      'The balance of the chain\'s native denom (`native.denom` of `/api/chain`, in its base units) the chain holds for the address now (no cache). A valid address the chain has never seen has `"0"`; 503 when the node cannot be reached.',
+    query: walletBalanceQuery(DESCRIBED_PREFIX),
+    responses: {
+      200: { description: 'The balance', body: z.strictObject({ address: z.string(), balance: z.string() }) },
+    },
+    ...walletRoute((wallet, ctx) => walletBalance(wallet.options, ctx.native.denom)),
   },
-});
+];

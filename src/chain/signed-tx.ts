@@ -7,15 +7,9 @@ import { sha256 } from '@cosmjs/crypto';
 import { fromBase64, toHex } from '@cosmjs/encoding';
 import { BinaryReader } from 'cosmjs-types/binary';
 import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
-import type { ChainClient } from '../../chain/client.ts';
-import { NodeError } from '../../chain/errors.ts';
-import { ServiceError } from '../../internal/errors.ts';
-
-/**
- * The largest request body: CometBFT's default max_tx_bytes (1 MiB) in base64 is 1.4 MB, so
- * every transaction a node with default settings accepts fits, with room for the JSON around it.
- */
-export const BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+import { ServiceError } from '../internal/errors.ts';
+import type { ChainClient } from './client.ts';
+import { NodeError } from './errors.ts';
 
 /** What is wrong with a `tx_bytes` value, in words for the client. */
 export class SignedTxError extends ServiceError {

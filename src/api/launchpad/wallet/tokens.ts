@@ -6,13 +6,14 @@
 // announces) is kept for `ttlMs` at most (0: nothing is cached); one from the index alone for
 // up to VOUCHED_CACHE_MS.
 import { z } from 'zod';
+import { reads } from '../../http/freshness.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import { HOLDINGS, holderTag, type ResponseCache, tokenTag } from '../../http/response-cache.ts';
+import type { ResponseCache } from '../../http/response-cache.ts';
+import type { Handler } from '../../http/routes.ts';
 import { parseOrThrow } from '../../http/validate.ts';
-import type { Handler } from '../handler.ts';
-import type { Holdings } from '../holdings.ts';
-import { launchpadRoutes } from '../openapi.ts';
-import { DESCRIBED_PREFIX, type WalletOptions, walletAddress } from '../wallet.ts';
+import { type LaunchpadRoute, walletRoute } from '../context.ts';
+import type { Holdings } from './holdings.ts';
+import { DESCRIBED_PREFIX, type WalletOptions, walletAddress } from './options.ts';
 
 export const HOLDINGS_CACHE_MS = 2000;
 /** How long an answer from the index alone is kept when no commit drops it. */
@@ -31,7 +32,7 @@ export function walletTokens(
       const { holdings: tokens, contractReads } = await holdings.of(address);
       return {
         body: JSON.stringify({ address, tokens }),
-        tags: tokens.map((t) => tokenTag(t.address)),
+        tags: reads.heldTokens(tokens.map((t) => t.address)),
         ttlMs: contractReads > 0 ? ttlMs : Math.max(ttlMs, VOUCHED_CACHE_MS),
       };
     };
@@ -39,7 +40,7 @@ export function walletTokens(
       res,
       200,
       ttlMs > 0
-        ? await cache.rememberTagged(`holdings:${address}`, [HOLDINGS, holderTag(address)], ttlMs, compute)
+        ? await cache.rememberTagged(`holdings:${address}`, reads.holdings(address, ttlMs).tags, ttlMs, compute)
         : (await compute()).body,
     );
   };
@@ -48,30 +49,34 @@ export function walletTokens(
 /** The query walletTokens() parses, for an account prefix. */
 export const walletTokensQuery = (prefix: string) => z.object({ address: walletAddress(prefix) });
 
-launchpadRoutes.add({
-  method: 'get',
-  path: '/api/wallet/tokens',
-  tag: 'Wallet',
-  summary: 'Every known token an address holds',
-  description:
-    'Non-zero balances only, highest value (balance × price) first. Balances come from the index where it can vouch for them and from the token contract\'s `balance` query otherwise (docs/launchpad-api.md, "Wallet").',
-  query: walletTokensQuery(DESCRIBED_PREFIX),
-  responses: {
-    200: {
-      description: 'The holdings',
-      body: z.strictObject({
-        address: z.string(),
-        tokens: z.array(
-          z.strictObject({
-            address: z.string(),
-            name: z.string().nullable(),
-            symbol: z.string().nullable(),
-            balance: z.string(),
-            price_unative: z.string(),
-            graduated: z.boolean(),
-          }),
-        ),
-      }),
+/** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
+export const walletTokenRoutes: LaunchpadRoute[] = [
+  {
+    method: 'get',
+    path: '/api/wallet/tokens',
+    tag: 'Wallet',
+    summary: 'Every known token an address holds',
+    description:
+      'Non-zero balances only, highest value (balance × price) first. Balances come from the index where it can vouch for them and from the token contract\'s `balance` query otherwise (docs/launchpad-api.md, "Wallet").',
+    query: walletTokensQuery(DESCRIBED_PREFIX),
+    responses: {
+      200: {
+        description: 'The holdings',
+        body: z.strictObject({
+          address: z.string(),
+          tokens: z.array(
+            z.strictObject({
+              address: z.string(),
+              name: z.string().nullable(),
+              symbol: z.string().nullable(),
+              balance: z.string(),
+              price_unative: z.string(),
+              graduated: z.boolean(),
+            }),
+          ),
+        }),
+      },
     },
+    ...walletRoute((wallet, ctx) => walletTokens(wallet.options, wallet.holdings, ctx.cache, wallet.holdingsCacheMs)),
   },
-});
+];

@@ -3,8 +3,8 @@
 // ÷ 10^6), or a number in the JSON of PRICE_URL at PRICE_JSON_PATH. Kept 5 minutes;
 // concurrent callers share one fetch; a failed source is 0 for a shorter while, with one
 // warning per failure (not one per request).
-import type { ChainClient } from '../../chain/client.ts';
-import type { Logger } from '../../internal/logger.ts';
+import type { ChainClient } from '../../../chain/client.ts';
+import type { Logger } from '../../../internal/logger.ts';
 
 export interface PriceOptions {
   /** An HTTP(S) URL answering JSON; unset: the launchpad's `config` query. */

@@ -1,0 +1,60 @@
+// Which cached answers a change to the index makes stale, in one place. The indexer announces
+// typed domain changes (src/feed/notice.ts); the feed hub hears them (with the tokens of new
+// feed rows as `trades`); `applyChange` drops the cached answers that read what changed. A
+// route declares what its answer reads (`reads`), which gives the answer's tags and how long
+// it may be kept for what no change announces (the sliding 24-hour window, a contract's
+// balance).
+import type { DomainChange } from '../../feed/notice.ts';
+import type { ResponseCache } from './response-cache.ts';
+
+/** What an answer reads: the tags a change drops it by, and at most how long it is kept. */
+export interface Reads {
+  tags: readonly string[];
+  ttlMs: number;
+}
+
+// The tags: answers about every token, about one token, and about holders' balances.
+const ALL_TOKENS = 'tokens';
+const token = (address: string) => `token:${address}`;
+const HOLDINGS = 'holdings';
+const holder = (address: string) => `holder:${address}`;
+
+export const reads = {
+  /** The token list: every token's figures (its 24-hour window slides, hence the short TTL). */
+  tokenList: (): Reads => ({ tags: [ALL_TOKENS], ttlMs: 2000 }),
+  /** One token's figures. */
+  token: (address: string): Reads => ({ tags: [token(address)], ttlMs: 5000 }),
+  /** The newest trades of one token, or of every token. */
+  recentTrades: (address: string | undefined): Reads => ({
+    tags: [address ? token(address) : ALL_TOKENS],
+    ttlMs: 60_000,
+  }),
+  /** One token's candles. */
+  candles: (address: string): Reads => ({ tags: [token(address)], ttlMs: 60_000 }),
+  /** A holder's holdings: its balances, kept `ttlMs` (they may come from a contract, which announces nothing). */
+  holdings: (address: string, ttlMs: number): Reads => ({ tags: [HOLDINGS, holder(address)], ttlMs }),
+  /** The tokens a holdings answer shows, known once it is computed: their figures. */
+  heldTokens: (addresses: readonly string[]): readonly string[] => addresses.map(token),
+};
+
+/** The tags a change makes stale; 'all' when any answer may be. */
+export function staleTags(change: DomainChange): readonly string[] | 'all' {
+  switch (change.kind) {
+    case 'trades':
+    case 'metadata':
+      return [ALL_TOKENS, ...new Set(change.tokens.map(token))];
+    case 'balances':
+      return change.holders.map(holder);
+    case 'vouched':
+      return [HOLDINGS];
+    case 'anything':
+      return 'all';
+  }
+}
+
+/** Drops the cached answers `change` makes stale. */
+export function applyChange(cache: ResponseCache, change: DomainChange): void {
+  const tags = staleTags(change);
+  if (tags === 'all') cache.clear();
+  else cache.invalidate(tags);
+}

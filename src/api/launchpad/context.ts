@@ -1,0 +1,44 @@
+// What every Launchpad API route is given (its handler is made from it once, at start): the
+// index, the response cache, the live feed, the chain's native coin and, when the service
+// talks to a node, the wallet routes' own parts.
+import type { NativeCoin } from '../../chain/native-coin.ts';
+import type { Database } from '../../db/types.ts';
+import type { Logger } from '../../internal/logger.ts';
+import type { IndexSource } from '../http/index-status.ts';
+import type { ResponseCache } from '../http/response-cache.ts';
+import type { Handler, Route } from '../http/routes.ts';
+import type { FeedHub } from './feed-hub.ts';
+import type { BroadcastResult } from './wallet/broadcast-once.ts';
+import type { Holdings } from './wallet/holdings.ts';
+import type { WalletOptions } from './wallet/options.ts';
+import type { PriceSource } from './wallet/price-source.ts';
+
+export interface WalletContext {
+  options: WalletOptions;
+  holdings: Holdings;
+  /** How long holdings that read a contract's balance are answered from memory. */
+  holdingsCacheMs: number | undefined;
+  prices: PriceSource;
+  broadcast: (txBytes: Uint8Array) => Promise<BroadcastResult>;
+}
+
+export interface LaunchpadContext {
+  db: Database;
+  logger: Logger;
+  index: IndexSource;
+  native: NativeCoin;
+  cache: ResponseCache;
+  hub: FeedHub;
+  /** GET /metrics's handler (src/api/http/metrics.ts). */
+  metrics: Handler;
+  /** Absent when the service has no node for the wallet routes: they are not served then. */
+  wallet?: WalletContext;
+}
+
+export type LaunchpadRoute = Route<LaunchpadContext>;
+
+/** A wallet route's handler and its condition: served only with a node. */
+export const walletRoute = (make: (wallet: WalletContext, ctx: LaunchpadContext) => Handler) => ({
+  served: (ctx: LaunchpadContext) => ctx.wallet !== undefined,
+  handler: (ctx: LaunchpadContext) => make(ctx.wallet!, ctx),
+});

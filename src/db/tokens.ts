@@ -1,0 +1,233 @@
+// The `tokens` table (sql/0003_tokens.sql and later migrations): every statement that writes
+// it, and its columns as the APIs read them. The indexer stores a token when it first sees it
+// (its launch, or its first AMM trade) and moves its reserves and price with each batch; the
+// metadata reader fills what the launch event did not carry. Amounts go in and come out as
+// decimal strings.
+import { type Sql, sql } from './sql.ts';
+import type { Queryable } from './types.ts';
+
+/** A token the batch saw: launched (the launch's fields set) or first traded on the AMM (launch fields null). */
+export interface SeenToken {
+  address: string;
+  source: 'launchpad' | 'amm';
+  creator: string | null;
+  name: string | null;
+  symbol: string | null;
+  image: string | null;
+  description: string | null;
+  initialReserves: string | null;
+  createdAt: string | null; // ISO time of the launch's block
+  createdHeight: number | null;
+}
+
+/**
+ * Stores the tokens not stored yet, and records the launch of one first seen through a
+ * trade whose launch is indexed later (a backfill); resolves to the addresses stored new.
+ */
+export async function storeSeenTokens(tx: Queryable, tokens: readonly SeenToken[]): Promise<string[]> {
+  if (tokens.length === 0) return [];
+  const column = <K extends keyof SeenToken>(key: K) => tokens.map((t) => t[key]);
+  const stored = await tx.query<{ address: string; inserted: boolean }>(
+    sql`INSERT INTO tokens AS t (address, source, creator, name, symbol, image, description, initial_reserves, native_reserves, created_at, created_height)
+     SELECT address, source, creator, name, symbol, image, description, initial_reserves, coalesce(initial_reserves, 0), created_at, created_height
+     FROM unnest(${column('address')}::text[], ${column('source')}::text[], ${column('creator')}::text[], ${column('name')}::text[],
+                 ${column('symbol')}::text[], ${column('image')}::text[], ${column('description')}::text[],
+                 ${column('initialReserves')}::numeric[], ${column('createdAt')}::timestamptz[], ${column('createdHeight')}::bigint[])
+          AS v(address, source, creator, name, symbol, image, description, initial_reserves, created_at, created_height)
+     ON CONFLICT (address) DO UPDATE SET
+       source = CASE WHEN excluded.created_at IS NOT NULL THEN excluded.source ELSE t.source END,
+       creator = coalesce(t.creator, excluded.creator),
+       name = coalesce(t.name, excluded.name),
+       symbol = coalesce(t.symbol, excluded.symbol),
+       image = coalesce(t.image, excluded.image),
+       description = coalesce(t.description, excluded.description),
+       initial_reserves = coalesce(t.initial_reserves, excluded.initial_reserves),
+       created_at = coalesce(t.created_at, excluded.created_at),
+       created_height = coalesce(t.created_height, excluded.created_height)
+     WHERE excluded.created_at IS NOT NULL AND t.created_at IS NULL
+     RETURNING address, (xmax = 0) AS inserted`,
+  );
+  return stored.filter((r) => r.inserted).map((r) => r.address);
+}
+
+/** Where a batch left a token: each figure applies only when newer (by chain order) than the stored one. */
+export interface TokenState {
+  address: string;
+  reserves: string;
+  /** Chain order of the reserves. */
+  seq: string;
+  /** The last trade's price ('0' without a trade in the batch). */
+  price: string;
+  lastTradeAt: string | null;
+  /** Chain order of the last trade ('0' without one). */
+  tradeSeq: string;
+  graduatedAt: string | null;
+}
+
+export async function storeTokenStates(tx: Queryable, states: readonly TokenState[]): Promise<void> {
+  if (states.length === 0) return;
+  const column = <K extends keyof TokenState>(key: K) => states.map((s) => s[key]);
+  await tx.query(
+    sql`UPDATE tokens t SET
+       native_reserves = CASE WHEN v.seq > t.state_seq THEN v.reserves ELSE t.native_reserves END,
+       state_seq       = greatest(t.state_seq, v.seq),
+       current_price   = CASE WHEN v.trade_seq > t.price_seq THEN v.price ELSE t.current_price END,
+       last_trade_at   = CASE WHEN v.trade_seq > t.price_seq THEN v.last_trade_at ELSE t.last_trade_at END,
+       price_seq       = greatest(t.price_seq, v.trade_seq),
+       graduated       = t.graduated OR v.graduated_at IS NOT NULL,
+       graduated_at    = coalesce(t.graduated_at, v.graduated_at)
+     FROM unnest(${column('address')}::text[], ${column('reserves')}::numeric[], ${column('seq')}::bigint[], ${column('price')}::numeric[],
+                 ${column('lastTradeAt')}::timestamptz[], ${column('tradeSeq')}::bigint[], ${column('graduatedAt')}::timestamptz[])
+          AS v(address, reserves, seq, price, last_trade_at, trade_seq, graduated_at)
+     WHERE t.address = v.address`,
+  );
+}
+
+/** The oracle price moved: every curve token's graduation threshold is to be read again. */
+export async function markThresholdsStale(tx: Queryable): Promise<void> {
+  await tx.query(sql`UPDATE tokens SET threshold_stale = true WHERE source = 'launchpad' AND NOT graduated`);
+}
+
+/** A token whose metadata is still to be read. */
+export interface PendingToken {
+  address: string;
+  source: 'launchpad' | 'amm';
+  metadata_attempts: number;
+}
+
+/** Up to `limit` tokens whose metadata is due, oldest first. */
+export function tokensDueForMetadata(db: Queryable, limit: number): Promise<PendingToken[]> {
+  return db.query<PendingToken>(
+    sql`SELECT address, source, metadata_attempts FROM tokens
+     WHERE NOT metadata_fetched AND (metadata_retry_at IS NULL OR metadata_retry_at <= now())
+     ORDER BY first_seen_at LIMIT ${limit}`,
+  );
+}
+
+/** What a token's contract (and, for a curve token, the launchpad) says of it; null where it said nothing. */
+export interface TokenMetadata {
+  name: string | null;
+  symbol: string | null;
+  decimals: number | null;
+  description: string | null;
+  image: string | null;
+  creator: string | null;
+  /** The curve's spot price, the token's price until its first trade. */
+  spotPrice: string | null;
+  threshold: string | null;
+}
+
+/** Stores a token's metadata: values from its launch event come first, the contract's fill the rest. */
+export async function storeMetadata(db: Queryable, address: string, m: TokenMetadata): Promise<void> {
+  await db.query(
+    sql`UPDATE tokens SET
+       name = coalesce(nullif(name, ''), ${m.name}), symbol = coalesce(nullif(symbol, ''), ${m.symbol}),
+       decimals = coalesce(decimals, ${m.decimals}),
+       description = coalesce(nullif(description, ''), ${m.description}), image = coalesce(nullif(image, ''), ${m.image}),
+       creator = coalesce(creator, ${m.creator}),
+       current_price = CASE WHEN price_seq = 0 AND ${m.spotPrice}::numeric IS NOT NULL THEN ${m.spotPrice}::numeric ELSE current_price END,
+       graduation_threshold = coalesce(${m.threshold}::numeric, graduation_threshold),
+       metadata_fetched = true, metadata_retry_at = NULL
+     WHERE address = ${address}`,
+  );
+}
+
+/** A metadata read failed: asked again in `delaySeconds`. */
+export async function metadataFailed(db: Queryable, address: string, attempts: number, delaySeconds: number) {
+  await db.query(
+    sql`UPDATE tokens SET metadata_attempts = ${attempts}, metadata_retry_at = now() + make_interval(secs => ${delaySeconds})
+     WHERE address = ${address}`,
+  );
+}
+
+/**
+ * Up to `limit` tokens whose threshold is stale, their mark cleared (a price change while
+ * their threshold is read marks them again).
+ */
+export async function takeStaleThresholds(db: Queryable, limit: number): Promise<string[]> {
+  const due = await db.query<{ address: string }>(
+    sql`UPDATE tokens SET threshold_stale = false
+     WHERE address IN (SELECT address FROM tokens WHERE threshold_stale ORDER BY address LIMIT ${limit})
+     RETURNING address`,
+  );
+  return due.map((r) => r.address);
+}
+
+/** A threshold read: stored (null keeps the one stored), or its token marked stale again when the read failed. */
+export async function storeThreshold(db: Queryable, address: string, threshold: string | null | 'failed') {
+  await db.query(
+    threshold === 'failed'
+      ? sql`UPDATE tokens SET threshold_stale = true WHERE address = ${address}`
+      : sql`UPDATE tokens SET graduation_threshold = coalesce(${threshold}::numeric, graduation_threshold) WHERE address = ${address}`,
+  );
+}
+
+/** A token as the Launchpad API lists it, with its last 24 hours of trades. */
+export interface ListedToken {
+  address: string;
+  name: string | null;
+  symbol: string | null;
+  decimals: number | null;
+  image: string | null;
+  description: string | null;
+  creator: string | null;
+  source: string;
+  graduated: boolean;
+  native_reserves: string;
+  current_price: string;
+  volume_24h: string;
+  trade_count_24h: number;
+  created_at: Date | null;
+  first_seen_at: Date;
+  graduation_threshold: string | null;
+}
+
+/** Tokens with their last 24 hours of trades: all of them, newest first, or the one at `address`. */
+export function listedTokens(db: Queryable, address?: string): Promise<ListedToken[]> {
+  return db.query<ListedToken>(
+    sql`SELECT t.address, t.name, t.symbol, t.decimals, t.image, t.description, t.creator, t.source, t.graduated,
+       t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
+       coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
+       t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold
+     FROM tokens t
+     LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades
+                FROM trades WHERE ${address ? sql`token_address = ${address} AND` : sql``} time > now() - INTERVAL '24 hours'
+                GROUP BY token_address) s
+       ON s.token_address = t.address
+     ${address ? sql`WHERE t.address = ${address}` : sql`ORDER BY t.first_seen_at DESC, t.address`}`,
+  );
+}
+
+/** A token as a holding shows it. */
+export interface HeldToken {
+  address: string;
+  name: string | null;
+  symbol: string | null;
+  price_unative: string;
+  graduated: boolean;
+}
+
+/** HeldToken's columns, for a select of `tokens t`. */
+export const HELD_TOKEN_COLUMNS: Sql = sql.raw(
+  `t.address, t.name, t.symbol, t.current_price::text AS price_unative, t.graduated`,
+);
+
+export function heldTokens(db: Queryable, addresses: readonly string[]): Promise<HeldToken[]> {
+  return db.query<HeldToken>(
+    sql`SELECT ${HELD_TOKEN_COLUMNS} FROM tokens t WHERE t.address = ANY(${addresses}::text[])`,
+  );
+}
+
+/** When the token (or, without one, any token) last traded; undefined when the token is not stored. */
+export async function lastTradeAt(db: Queryable, token?: string): Promise<{ at: Date | null } | undefined> {
+  const [row] = await db.query<{ at: Date | null }>(
+    token
+      ? sql`SELECT last_trade_at AS at FROM tokens WHERE address = ${token}`
+      : sql`SELECT max(last_trade_at) AS at FROM tokens`,
+  );
+  return row;
+}
+
+export async function isStoredToken(db: Queryable, address: string): Promise<boolean> {
+  return (await db.query(sql`SELECT 1 FROM tokens WHERE address = ${address}`)).length > 0;
+}
