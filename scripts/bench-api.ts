@@ -133,6 +133,61 @@ async function prepare(db: Database): Promise<void> {
   );
 }
 
+/**
+ * The market data the token routes read besides trades (kept in the same data directory,
+ * added to one prepared before them): every token's total supply, and its holders' CW20
+ * balances, from 2,000 holders for the most popular token down to 10 (Zipf, as trades).
+ */
+async function prepareMarketData(db: Database): Promise<void> {
+  const [{ n }] = (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cw20_balances`)) as [{ n: number }];
+  if (n > 0) return;
+  const started = performance.now();
+  await db.query(`UPDATE tokens SET total_supply = 1000000000000000`);
+  const r = rng(11);
+  let rows = 0;
+  for (let from = 0; from < TOKENS; from += 500) {
+    const holders: string[] = [];
+    const owned: string[] = [];
+    const balances: string[] = [];
+    for (let i = from; i < Math.min(TOKENS, from + 500); i++) {
+      const count = Math.max(10, Math.floor(2000 / (i + 1)));
+      for (let k = 0; k < count; k++) {
+        holders.push(benchTokenAddress(1_000_000 + k)); // holders shared across tokens, as wallets are
+        owned.push(tokens[i]!);
+        balances.push(String(r.int(1, 1_000_000) * 1_000_000));
+      }
+    }
+    await db.query(
+      `INSERT INTO cw20_balances (holder, token, balance) SELECT * FROM unnest($1::text[], $2::text[], $3::numeric[]) ON CONFLICT DO NOTHING`,
+      [holders, owned, balances],
+    );
+    rows += holders.length;
+  }
+  console.log(
+    `  market data: total supply and ${fmt(rows)} CW20 balances in ${fmt((performance.now() - started) / 1000, 1)} s`,
+  );
+}
+
+/**
+ * For the busiest tokens (at least 100 pages of 50 trades), the position of their 5,000th
+ * newest trade: `before` it asks for the page 100 pages deep into their history.
+ */
+async function deepPositions(db: Database): Promise<string[]> {
+  const busy = await db.query<{ token_address: string }>(
+    `SELECT token_address FROM trades GROUP BY 1 HAVING count(*) > 5050 ORDER BY count(*) DESC LIMIT 200`,
+  );
+  const out: string[] = [];
+  for (const { token_address } of busy) {
+    const [row] = await db.query<{ p: string }>(
+      `SELECT block_height || '-' || tx_index || '-' || event_index AS p FROM trades WHERE token_address = $1
+       ORDER BY time DESC, seq DESC OFFSET 4999 LIMIT 1`,
+      [token_address],
+    );
+    if (row) out.push(`${token_address}&before=${row.p}`);
+  }
+  return out;
+}
+
 async function caggVersusRaw(db: Database): Promise<void> {
   console.log(
     '\n(2) 1000 candles of one token over 90 days: continuous aggregate vs GROUP BY time_bucket over raw trades (5 warm runs each, after one untimed; ratio = total raw time / total aggregate time)',
@@ -216,7 +271,8 @@ const loadLine = (m: Load) =>
 async function coldPass(origin: string, name: string, paths: () => string) {
   const path = paths();
   const template = path.replace(/native1[0-9a-z]{58}/, '{t}');
-  const queue = [...tokens];
+  const queue = template.includes('{t}') ? [...tokens] : [''];
+  const asked = queue.length;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: 8 }, async () => {
@@ -226,7 +282,7 @@ async function coldPass(origin: string, name: string, paths: () => string) {
   );
   const ms = performance.now() - started;
   console.log(
-    `  ${name.padEnd(41)} first answer for each of ${fmt(tokens.length)} tokens: ${fmt(ms / 1000, 1)} s (${fmt(ms / tokens.length, 1)} ms each, 8 concurrent)`,
+    `  ${name.padEnd(41)} ${asked === 1 ? 'first answer' : `first answer for each of ${fmt(asked)} tokens`}: ${fmt(ms / 1000, 1)} s (${fmt(ms / asked, 1)} ms each, 8 concurrent)`,
   );
 }
 
@@ -240,7 +296,7 @@ function combined(runs: readonly Load[]) {
   };
 }
 
-async function httpLoad(server: ServerProcess): Promise<void> {
+async function httpLoad(server: ServerProcess, deep: readonly string[]): Promise<void> {
   console.log(
     `\n(1) HTTP load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; per route 2 runs read-only and 2 under live writes, alternating`,
   );
@@ -252,13 +308,24 @@ async function httpLoad(server: ServerProcess): Promise<void> {
   const apiUrl = new URL(server.api);
   const helloRuns = [await load('hello', server.hello, () => '/hello')];
   console.log(`  Polka hello-world (before the routes)     ${loadLine(helloRuns[0]!)}`);
-  const routes = [
+  const pickDeep = zipf(Math.max(1, deep.length), r.next);
+  // a target below 1 is a ratio of hello-world; 'token' is 0.8 of /api/tokens/:address's ratio
+  const routes: [string, number | 'token', () => string][] = [
     ['/api/tokens/:address', 0.25, () => `/api/tokens/${tokens[pick()]}`],
     ['/api/trades/recent?token_address=…', 0.15, () => `/api/trades/recent?token_address=${tokens[pick()]}`],
     ['/api/candles/:t?timeframe=1m&limit=1000', 0.1, () => `/api/candles/${tokens[pick()]}?timeframe=1m&limit=1000`],
-  ] as const;
+    ['/api/tokens?sort=volume_24h&limit=50', 'token', () => '/api/tokens?sort=volume_24h&limit=50'],
+    ['/api/tokens/:address/holders?limit=50', 'token', () => `/api/tokens/${tokens[pick()]}/holders?limit=50`],
+  ];
+  if (deep.length > 0)
+    routes.push([
+      '/api/trades/recent, 100 pages deep',
+      'token',
+      () => `/api/trades/recent?limit=50&token_address=${deep[pickDeep()]}`,
+    ]);
+  else console.log('  (no token has 100 pages of trades: the deep trades page is not measured)');
   const written: LiveWriterStats = { blocks: 0, trades: 0, seconds: 0, commitMs: [], late: 0 };
-  const results: { name: string; target: number; readOnly: Load[]; underWrites: Load[] }[] = [];
+  const results: { name: string; target: number | 'token'; readOnly: Load[]; underWrites: Load[] }[] = [];
   for (const [name, target, paths] of routes) {
     await coldPass(apiUrl.origin, name, paths);
     const result = { name, target, readOnly: [] as Load[], underWrites: [] as Load[] };
@@ -284,10 +351,22 @@ async function httpLoad(server: ServerProcess): Promise<void> {
   console.log(`  Polka hello-world (after the routes)      ${loadLine(helloRuns[1]!)}`);
   const hello = combined(helloRuns);
   console.log(`  Polka hello-world, both runs:              ${hello.text}`);
+  const [token] = results;
+  const tokenRo = combined(token!.readOnly).rps;
+  const tokenUw = combined(token!.underWrites).rps;
   for (const { name, target, readOnly, underWrites } of results) {
     const ro = combined(readOnly);
     const uw = combined(underWrites);
     console.log(`  ${name}`);
+    if (target === 'token') {
+      console.log(
+        `    read-only     ${ro.text}   ratio ${fmt(ro.rps / hello.rps, 2)} of hello-world, ${fmt(ro.rps / tokenRo, 2)} of /api/tokens/:address (target >= 0.8)`,
+      );
+      console.log(
+        `    under writes  ${uw.text}   ratio ${fmt(uw.rps / hello.rps, 2)} of hello-world, ${fmt(uw.rps / tokenUw, 2)} of /api/tokens/:address under writes (target >= 0.8)`,
+      );
+      continue;
+    }
     console.log(
       `    read-only     ${ro.text}   ratio ${fmt(ro.rps / hello.rps, 2)} of hello-world (target >= ${target})`,
     );
@@ -385,15 +464,18 @@ console.log(
 );
 console.log(`  data: ${fmt(TRADES)} trades over 90 days for ${fmt(TOKENS)} tokens (Zipf popularity)`);
 const db = await openDatabase({ databaseUrl, dataDir });
+let deep: string[];
 try {
   await prepare(db);
+  await prepareMarketData(db);
+  deep = await deepPositions(db);
   await caggVersusRaw(db);
 } finally {
   await db.close();
 }
 const server = await startServer({ databaseUrl, dataDir, tokens: TOKENS });
 try {
-  await httpLoad(server);
+  await httpLoad(server, deep);
   await sseFanOut(server);
 } finally {
   await server.stop();

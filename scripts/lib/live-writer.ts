@@ -150,7 +150,9 @@ export function createLiveWriter(db: Database, opts: LiveWriterOptions) {
       proposer: hex('bench-proposer').slice(0, 40),
       txs,
       decoded: { events, malformed: [] },
-      cw20: opts.movementsFor ? { movements: opts.movementsFor(height), origins: [], unreadable: [] } : undefined,
+      cw20: opts.movementsFor
+        ? { movements: opts.movementsFor(height), origins: [], unreadable: [], supplyChanged: [] }
+        : undefined,
       rest: { header: { chain_id: prev.chainId, height: String(height), time: time.toISOString() } },
     };
     const started = performance.now();

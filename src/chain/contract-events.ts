@@ -69,7 +69,13 @@ export const LAUNCHPAD_EVENTS = {
  * The launchpad's own `wasm` event for a new oracle price (`action` = `set_oracle_price`):
  * every curve's graduation threshold follows from that price.
  */
-export const LAUNCHPAD_ORACLE_UPDATE = { type: 'wasm', actionAttribute: 'action', action: 'set_oracle_price' } as const;
+export const LAUNCHPAD_ORACLE_UPDATE = {
+  type: 'wasm',
+  actionAttribute: 'action',
+  action: 'set_oracle_price',
+  /** The new price: micro-USD per display unit of the native coin. */
+  priceAttribute: 'native_usd_micro',
+} as const;
 
 export const AMM_EVENTS = {
   swap: {

@@ -83,6 +83,33 @@ export async function storeTokenStates(tx: Queryable, states: readonly TokenStat
   );
 }
 
+/** These tokens were minted or burnt: their total supply is to be read again from their contracts. */
+export async function markSuppliesStale(tx: Queryable, tokens: readonly string[]): Promise<void> {
+  if (tokens.length === 0) return;
+  await tx.query(
+    sql`UPDATE tokens SET supply_stale = true WHERE address = ANY(${tokens}::text[]) AND NOT supply_stale`,
+  );
+}
+
+/** Up to `limit` tokens whose supply is stale, their mark cleared (a mint while it is read marks it again). */
+export async function takeStaleSupplies(db: Queryable, limit: number): Promise<string[]> {
+  const due = await db.query<{ address: string }>(
+    sql`UPDATE tokens SET supply_stale = false
+     WHERE address IN (SELECT address FROM tokens WHERE supply_stale ORDER BY address LIMIT ${limit})
+     RETURNING address`,
+  );
+  return due.map((r) => r.address);
+}
+
+/** A total supply read: stored, or its token marked stale again when the read failed. */
+export async function storeSupply(db: Queryable, address: string, supply: string | 'failed'): Promise<void> {
+  await db.query(
+    supply === 'failed'
+      ? sql`UPDATE tokens SET supply_stale = true WHERE address = ${address}`
+      : sql`UPDATE tokens SET total_supply = ${supply}::numeric WHERE address = ${address}`,
+  );
+}
+
 /** The oracle price moved: every curve token's graduation threshold is to be read again. */
 export async function markThresholdsStale(tx: Queryable): Promise<void> {
   await tx.query(sql`UPDATE tokens SET threshold_stale = true WHERE source = 'launchpad' AND NOT graduated`);
@@ -115,6 +142,8 @@ export interface TokenMetadata {
   /** The curve's spot price, the token's price until its first trade. */
   spotPrice: string | null;
   threshold: string | null;
+  /** The CW20's total supply (token_info). */
+  totalSupply: string | null;
 }
 
 /** Stores a token's metadata: values from its launch event come first, the contract's fill the rest. */
@@ -127,6 +156,7 @@ export async function storeMetadata(db: Queryable, address: string, m: TokenMeta
        creator = coalesce(creator, ${m.creator}),
        current_price = CASE WHEN price_seq = 0 AND ${m.spotPrice}::numeric IS NOT NULL THEN ${m.spotPrice}::numeric ELSE current_price END,
        graduation_threshold = coalesce(${m.threshold}::numeric, graduation_threshold),
+       total_supply = coalesce(${m.totalSupply}::numeric, total_supply),
        metadata_fetched = true, metadata_retry_at = NULL
      WHERE address = ${address}`,
   );
@@ -180,20 +210,96 @@ export interface ListedToken {
   created_at: Date | null;
   first_seen_at: Date;
   graduation_threshold: string | null;
+  /** The CW20's total supply (token_info), null until read. */
+  total_supply: string | null;
+  /** Trades of the last 24 hours that bought the token (native in), that sold it, and their distinct traders. */
+  buys_24h: number;
+  sells_24h: number;
+  traders_24h: number;
+  /** Addresses with a positive balance in the index's CW20 balances. */
+  holders: number;
+  /** The price of the last trade at or before the start of each window (null: no trade before it). */
+  price_before_5m: string | null;
+  price_before_1h: string | null;
+  price_before_6h: string | null;
+  price_before_24h: string | null;
 }
 
-/** Tokens with their last 24 hours of trades: all of them, newest first, or the one at `address`. */
+/** The windows of price_change, as PostgreSQL intervals. */
+export const PRICE_WINDOWS = { '5m': '5 minutes', '1h': '1 hour', '6h': '6 hours', '24h': '24 hours' } as const;
+
+/**
+ * The last trade price of the token at or before `now() - interval`. The trades of a token
+ * launched after that moment are not searched (nothing of it is older).
+ */
+const priceBefore = (interval: string) =>
+  sql`(SELECT p.price_unative::text FROM trades p
+       WHERE p.token_address = t.address AND p.time <= now() - ${interval}::interval
+         AND (t.created_at IS NULL OR t.created_at <= now() - ${interval}::interval)
+       ORDER BY p.time DESC, p.seq DESC LIMIT 1)`;
+
+/**
+ * The contract that received a token's whole supply when it was created (the launchpad or
+ * the AMM) holds what no other address does: no event shows that first balance, so it is
+ * the total supply less every other holder's balance (docs/indexing.md "CW20 balances").
+ */
+const INITIAL_HOLDER = (token: Sql) =>
+  sql`(SELECT c.initial_holder FROM cw20_tokens c WHERE c.token = ${token} AND c.created_height IS NOT NULL)`;
+
+/** The holders of the token of tokens row `t`: positive balances, the initial holder's derived. */
+const holderCount = (t: Sql) => sql`
+  SELECT count(*) FILTER (WHERE b.holder IS NOT NULL AND b.holder IS DISTINCT FROM i.holder)
+         + CASE WHEN i.holder IS NOT NULL AND ${t}.total_supply
+                     - coalesce(sum(b.balance) FILTER (WHERE b.holder IS DISTINCT FROM i.holder), 0) > 0
+                THEN 1 ELSE 0 END AS holders
+  FROM (SELECT ${INITIAL_HOLDER(sql`${t}.address`)} AS holder) i
+  LEFT JOIN cw20_balances b ON b.token = ${t}.address AND b.balance > 0
+  GROUP BY i.holder`;
+
+/** A token's largest holders (balance DESC, then address), the initial holder's balance derived. */
+export function topHolders(
+  db: Queryable,
+  token: string,
+  limit: number,
+): Promise<{ holder: string; balance: string }[]> {
+  return db.query<{ holder: string; balance: string }>(
+    sql`WITH i AS (SELECT ${INITIAL_HOLDER(sql`${token}`)} AS holder),
+         derived AS (
+           SELECT i.holder, t.total_supply - coalesce(
+                    (SELECT sum(b.balance) FROM cw20_balances b WHERE b.token = ${token} AND b.balance > 0 AND b.holder <> i.holder), 0) AS balance
+           FROM i JOIN tokens t ON t.address = ${token}
+           WHERE i.holder IS NOT NULL AND t.total_supply IS NOT NULL)
+        SELECT h.holder, h.balance::text AS balance FROM (
+          SELECT b.holder, b.balance FROM cw20_balances b
+          WHERE b.token = ${token} AND b.balance > 0 AND b.holder IS DISTINCT FROM (SELECT holder FROM i)
+          UNION ALL
+          SELECT holder, balance FROM derived WHERE balance > 0) h
+        ORDER BY h.balance DESC, h.holder LIMIT ${limit}`,
+  );
+}
+
+/** Tokens with their last 24 hours of trades and their holders: all of them, newest first, or the one at `address`. */
 export function listedTokens(db: Queryable, address?: string): Promise<ListedToken[]> {
+  const only = (column: string) => (address ? sql`${sql.raw(column)} = ${address} AND` : sql``);
   return db.query<ListedToken>(
     sql`SELECT t.address, t.name, t.symbol, t.decimals, t.image, t.description, t.creator, t.source, t.graduated,
        t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
        coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
-       t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold
+       coalesce(s.buys, 0)::int AS buys_24h, coalesce(s.sells, 0)::int AS sells_24h,
+       coalesce(s.traders, 0)::int AS traders_24h, coalesce(h.holders, 0)::int AS holders,
+       t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold,
+       t.total_supply::text AS total_supply,
+       ${priceBefore(PRICE_WINDOWS['5m'])} AS price_before_5m, ${priceBefore(PRICE_WINDOWS['1h'])} AS price_before_1h,
+       ${priceBefore(PRICE_WINDOWS['6h'])} AS price_before_6h, ${priceBefore(PRICE_WINDOWS['24h'])} AS price_before_24h
      FROM tokens t
-     LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades
-                FROM trades WHERE ${address ? sql`token_address = ${address} AND` : sql``} time > now() - INTERVAL '24 hours'
+     LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades,
+                       count(*) FILTER (WHERE direction = 'native_to_token') AS buys,
+                       count(*) FILTER (WHERE direction = 'token_to_native') AS sells,
+                       count(DISTINCT trader) AS traders
+                FROM trades WHERE ${only('token_address')} time > now() - INTERVAL '24 hours'
                 GROUP BY token_address) s
        ON s.token_address = t.address
+     LEFT JOIN LATERAL (${holderCount(sql`t`)}) h ON true
      ${address ? sql`WHERE t.address = ${address}` : sql`ORDER BY t.first_seen_at DESC, t.address`}`,
   );
 }
@@ -226,6 +332,14 @@ export async function lastTradeAt(db: Queryable, token?: string): Promise<{ at: 
       : sql`SELECT max(last_trade_at) AS at FROM tokens`,
   );
   return row;
+}
+
+/** The token's stored total supply (null until read); undefined when the token is not stored. */
+export async function storedSupply(db: Queryable, address: string): Promise<string | null | undefined> {
+  const [row] = await db.query<{ supply: string | null }>(
+    sql`SELECT total_supply::text AS supply FROM tokens WHERE address = ${address}`,
+  );
+  return row ? row.supply : undefined;
 }
 
 export async function isStoredToken(db: Queryable, address: string): Promise<boolean> {

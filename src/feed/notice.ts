@@ -12,8 +12,8 @@ export type DomainChange =
   | { kind: 'trades'; tokens: readonly string[] }
   /** These tokens' metadata: name, symbol, decimals, image, description, graduation threshold. */
   | { kind: 'metadata'; tokens: readonly string[] }
-  /** These holders' CW20 balances moved. */
-  | { kind: 'balances'; holders: readonly string[] }
+  /** These holders' CW20 balances of these tokens moved. */
+  | { kind: 'balances'; holders: readonly string[]; tokens: readonly string[] }
   /** The set of tokens the index vouches for moved (or a token became known): every holder's holdings. */
   | { kind: 'vouched' }
   /** Anything may have changed: a backfill wrote without feed rows, or a reader missed notices. */
@@ -37,7 +37,7 @@ export function encodeNotice(notice: Notice): string {
     case 'metadata':
       return listed('metadata:', notice.tokens, 'anything');
     case 'balances':
-      return listed('balances:', notice.holders, 'vouched');
+      return listed(`balances:${notice.tokens.join(',')};`, notice.holders, 'vouched');
     case 'vouched':
       return 'vouched';
     case 'anything':
@@ -51,7 +51,10 @@ const list = (text: string) => text.split(',').filter(Boolean);
 export function decodeNotice(payload: string): Notice {
   if (/^\d+$/.test(payload)) return { kind: 'events', highId: Number(payload) };
   if (payload.startsWith('metadata:')) return { kind: 'metadata', tokens: list(payload.slice(9)) };
-  if (payload.startsWith('balances:')) return { kind: 'balances', holders: list(payload.slice(9)) };
+  if (payload.startsWith('balances:')) {
+    const [tokens = '', holders = ''] = payload.slice(9).split(';');
+    return { kind: 'balances', holders: list(holders), tokens: list(tokens) };
+  }
   if (payload === 'vouched') return { kind: 'vouched' };
   return { kind: 'anything' };
 }

@@ -57,8 +57,9 @@ async function runBottom(tx: Queryable, top: number): Promise<number> {
 }
 
 export interface Cw20Written {
-  /** The holders whose balance of some token changed. */
+  /** The holders whose balance of some token changed, and those tokens. */
   holders: string[];
+  tokens: string[];
   /** The tokens the index vouches for, or their initial holders, may have changed (cw20_state.version moved). */
   vouchingChanged: boolean;
 }
@@ -71,7 +72,7 @@ export async function writeCw20Balances(
 ): Promise<Cw20Written> {
   const first = blocks[0];
   const last = blocks.at(-1);
-  if (!first || !last) return { holders: [], vouchingChanged: false };
+  if (!first || !last) return { holders: [], tokens: [], vouchingChanged: false };
   const origins = new Map<string, { height: number; holder: string }>();
   const unreadable = new Set<string>();
   for (const b of blocks) {
@@ -121,7 +122,7 @@ export async function writeCw20Balances(
     }
   }
   // Only the blocks this transaction records as applied contribute their movements.
-  const moved = await tx.query<{ holder: string }>(
+  const moved = await tx.query<{ holder: string; token: string }>(
     `WITH applied AS (
        INSERT INTO cw20_applied_blocks (height) SELECT unnest($1::bigint[])
        ON CONFLICT DO NOTHING RETURNING height
@@ -134,7 +135,7 @@ export async function writeCw20Balances(
      HAVING sum(m.amount) <> 0
      ORDER BY m.holder, m.token
      ON CONFLICT (holder, token) DO UPDATE SET balance = b.balance + excluded.balance
-     RETURNING b.holder`,
+     RETURNING b.holder, b.token`,
     [blocks.map((b) => b.height), ...movementColumns(blocks), [...cw20Contracts]],
   );
 
@@ -178,6 +179,7 @@ export async function writeCw20Balances(
   }
   return {
     holders: [...new Set(moved.map((m) => m.holder))],
+    tokens: [...new Set(moved.map((m) => m.token))],
     vouchingChanged: vouchingChanged || completeFrom !== undefined,
   };
 }

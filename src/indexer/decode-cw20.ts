@@ -30,6 +30,8 @@ export interface Cw20Changes {
   origins: Cw20Origin[];
   /** Contracts with a balance event this decoder could not read (an action it knows, attributes it does not). */
   unreadable: string[];
+  /** Contracts minted or burnt in this block: their total supply moved. */
+  supplyChanged: string[];
 }
 
 const UINT = /^\d+$/;
@@ -72,6 +74,7 @@ export function decodeCw20(txs: readonly RawTx[], contracts: ContractAddresses):
   const sums = new Map<string, Cw20Movement>();
   const origins: Cw20Origin[] = [];
   const unreadable = new Set<string>();
+  const supplyChanged = new Set<string>();
   for (const tx of txs) {
     if (tx.code !== 0) continue; // a failed tx moved nothing
     for (const event of tx.events) {
@@ -93,6 +96,9 @@ export function decodeCw20(txs: readonly RawTx[], contracts: ContractAddresses):
         continue;
       }
       if (!isCw20Action(action)) continue;
+      // a side with no counterpart: supply created or destroyed
+      const { from, to } = CW20_EVENTS.actions[action] as { from?: string; to?: string };
+      if (!from !== !to) supplyChanged.add(contract);
       const moves = movementsOf(contract, action, a);
       if (!moves) {
         unreadable.add(contract);
@@ -106,5 +112,10 @@ export function decodeCw20(txs: readonly RawTx[], contracts: ContractAddresses):
       }
     }
   }
-  return { movements: [...sums.values()].filter((m) => m.amount !== 0n), origins, unreadable: [...unreadable] };
+  return {
+    movements: [...sums.values()].filter((m) => m.amount !== 0n),
+    origins,
+    unreadable: [...unreadable],
+    supplyChanged: [...supplyChanged],
+  };
 }

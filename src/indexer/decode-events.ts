@@ -211,9 +211,15 @@ export interface DecodeResult {
   events: DomainEvent[];
   /** Events from our contracts that could not be decoded; reported, never stored half-right. */
   malformed: { at: EventPosition; type: string; error: string }[];
-  /** Where the launchpad's oracle price changed (every curve's graduation threshold with it). */
-  oracleUpdates?: EventPosition[];
+  /**
+   * Where the launchpad's oracle price changed (every curve's graduation threshold with it),
+   * and the new price in micro-USD per display unit of the native coin (null when the event
+   * does not say it as an integer).
+   */
+  oracleUpdates?: { at: EventPosition; nativeUsdMicro: string | null }[];
 }
+
+const oraclePrice = (v: string | undefined) => (v !== undefined && /^\d{1,30}$/.test(v) && BigInt(v) > 0n ? v : null);
 
 /** Decodes the contract events of one block's successful transactions, in chain order. */
 export function decodeBlockEvents(
@@ -247,7 +253,10 @@ export function decodeBlockEvents(
           contract === contracts.launchpad &&
           r.optionalText(LAUNCHPAD_ORACLE_UPDATE.actionAttribute) === LAUNCHPAD_ORACLE_UPDATE.action
         )
-          result.oracleUpdates!.push(at);
+          result.oracleUpdates!.push({
+            at,
+            nativeUsdMicro: oraclePrice(r.optionalText(LAUNCHPAD_ORACLE_UPDATE.priceAttribute)),
+          });
         return;
       }
       try {

@@ -185,7 +185,7 @@ export function createIndexer(options: IndexerOptions): Indexer {
         tracker.advance({ chainId: last.chainId, lastHeight: last.height, lastBlockTime: last.time });
         options.onBatch?.(batch);
         logBatch(logger, batch, status.tipHeight);
-        if (batch.newTokens.length || batch.thresholdsStale) void metadata.run();
+        if (batch.newTokens.length || batch.metadataStale) void metadata.run();
       },
     });
   }

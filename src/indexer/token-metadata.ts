@@ -9,8 +9,10 @@ import {
   metadataFailed,
   type PendingToken,
   storeMetadata,
+  storeSupply,
   storeThreshold,
   type TokenMetadata,
+  takeStaleSupplies,
   takeStaleThresholds,
   tokensDueForMetadata,
 } from '../db/tokens.ts';
@@ -23,6 +25,7 @@ interface TokenInfo {
   name?: string;
   symbol?: string;
   decimals?: number;
+  total_supply?: string;
 }
 interface MarketingInfo {
   description?: string | null;
@@ -68,6 +71,7 @@ async function fetchMetadata(
     spotPrice:
       progress?.spot_price_unative && UINT.test(progress.spot_price_unative) ? progress.spot_price_unative : null,
     threshold: thresholdOf(progress),
+    totalSupply: info.total_supply && UINT.test(info.total_supply) ? info.total_supply : null,
   };
 }
 
@@ -146,11 +150,39 @@ export function createMetadataFetcher({
     return failed === 0 && due.length === batch;
   };
 
+  /**
+   * Reads the total supply of the tokens the indexer saw minted or burnt, as refreshThresholds
+   * reads thresholds. True when more may be waiting.
+   */
+  const refreshSupplies = async (): Promise<boolean> => {
+    const due = await takeStaleSupplies(db, batch);
+    if (due.length === 0) return false;
+    let failed = 0;
+    await Promise.all(
+      due.map(async (address) => {
+        try {
+          const info = await chain.smartQuery<TokenInfo>(address, CONTRACT_QUERIES.tokenInfo);
+          if (!info.total_supply || !UINT.test(info.total_supply)) throw new Error('token_info has no total_supply');
+          await storeSupply(db, address, info.total_supply);
+        } catch (error) {
+          failed++;
+          await storeSupply(db, address, 'failed');
+          if (failed === 1)
+            logger.warn({ token: address, err: (error as Error).message }, 'Total supply query failed; will retry');
+        }
+      }),
+    );
+    await notify(db, { kind: 'metadata', tokens: due });
+    return failed === 0 && due.length === batch;
+  };
+
   const loop = async () => {
     do {
       again = false;
       await runOnce().catch((error) => logger.warn({ err: error }, 'Token metadata run failed'));
       if (await refreshThresholds().catch((error) => logger.warn({ err: error }, 'Graduation threshold run failed')))
+        again = true;
+      if (await refreshSupplies().catch((error) => logger.warn({ err: error }, 'Total supply run failed')))
         again = true;
     } while (again);
     running = undefined;

@@ -5,7 +5,8 @@
 // vouched set (a token became known, or the vouching moved) or, for a backfill with trades
 // or new tokens, anything. A crash at any point leaves either the whole batch
 // or none of it.
-import { markThresholdsStale, storeSeenTokens, storeTokenStates } from '../db/tokens.ts';
+import { storeNativeUsdPrices } from '../db/native-usd-prices.ts';
+import { markSuppliesStale, markThresholdsStale, storeSeenTokens, storeTokenStates } from '../db/tokens.ts';
 import type { Queryable } from '../db/types.ts';
 import type { DomainEvent } from '../domain/events.ts';
 import { notify } from '../feed/notice.ts';
@@ -44,8 +45,8 @@ export interface WriteResult {
   trades: number;
   newTokens: string[];
   feedEvents: number;
-  /** The oracle price changed in the batch: the curve tokens' graduation thresholds are to be read again. */
-  thresholdsStale: boolean;
+  /** Token facts the metadata reader is to read again: graduation thresholds (the oracle price changed) or total supplies (a mint or burn). */
+  metadataStale: boolean;
 }
 
 async function checkContinuity(tx: Queryable, first: FetchedBlock): Promise<void> {
@@ -178,7 +179,7 @@ export async function writeBatch(
 ): Promise<WriteResult> {
   const first = batch.blocks[0];
   const last = batch.blocks.at(-1);
-  if (!first || !last) return { blocks: 0, txs: 0, trades: 0, newTokens: [], feedEvents: 0, thresholdsStale: false };
+  if (!first || !last) return { blocks: 0, txs: 0, trades: 0, newTokens: [], feedEvents: 0, metadataStale: false };
   if (moveCursor) await checkContinuity(tx, first);
   faultPoint?.('continuity');
   const txs = await writeChainIndex(tx, batch.blocks, bulk);
@@ -187,6 +188,27 @@ export async function writeBatch(
   const thresholdsStale = batch.blocks.some((b) => (b.decoded.oracleUpdates?.length ?? 0) > 0);
   // the metadata fetcher asks the launchpad for the new thresholds (src/indexer/token-metadata.ts)
   if (thresholdsStale) await markThresholdsStale(tx);
+  await storeNativeUsdPrices(
+    tx,
+    batch.blocks.flatMap((b) =>
+      (b.decoded.oracleUpdates ?? []).flatMap(({ at, nativeUsdMicro }) =>
+        nativeUsdMicro === null
+          ? []
+          : [
+              {
+                time: at.time,
+                blockHeight: at.blockHeight,
+                txIndex: at.txIndex,
+                eventIndex: at.eventIndex,
+                usdMicro: nativeUsdMicro,
+              },
+            ],
+      ),
+    ),
+  );
+  // and for the total supply of the tokens minted or burnt
+  const suppliesMoved = [...new Set(batch.blocks.flatMap((b) => b.cw20?.supplyChanged ?? []))];
+  await markSuppliesStale(tx, suppliesMoved);
   faultPoint?.('tokens');
   const balances = await writeCw20Balances(tx, batch.blocks, {
     head: moveCursor,
@@ -202,7 +224,8 @@ export async function writeBatch(
   // rows), the holders whose balances moved, or the vouched set when a token became known
   if (!emitFeed && (trades > 0 || newTokens.length > 0)) await notify(tx, { kind: 'anything' });
   else if (balances.vouchingChanged || newTokens.length > 0) await notify(tx, { kind: 'vouched' });
-  else if (balances.holders.length > 0) await notify(tx, { kind: 'balances', holders: balances.holders });
+  else if (balances.holders.length > 0)
+    await notify(tx, { kind: 'balances', holders: balances.holders, tokens: balances.tokens });
   faultPoint?.('feed');
   if (moveCursor) {
     await tx.query(
@@ -211,5 +234,12 @@ export async function writeBatch(
     );
   }
   faultPoint?.('cursor');
-  return { blocks: batch.blocks.length, txs, trades, newTokens, feedEvents, thresholdsStale };
+  return {
+    blocks: batch.blocks.length,
+    txs,
+    trades,
+    newTokens,
+    feedEvents,
+    metadataStale: thresholdsStale || suppliesMoved.length > 0,
+  };
 }

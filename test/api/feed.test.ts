@@ -227,14 +227,14 @@ test('notices: the holders a batch moved and the tokens whose metadata changed r
     // a block of 500 transfers to 500 long (32-byte) addresses: 32 KB of names
     const many = Array.from({ length: 500 }, (_, i) => `native1${String(i).padStart(58, '0')}`);
     await t.db.transaction(async (tx) => {
-      await notify(tx, { kind: 'balances', holders: few });
-      await notify(tx, { kind: 'balances', holders: many });
+      await notify(tx, { kind: 'balances', holders: few, tokens: ['native1token'] });
+      await notify(tx, { kind: 'balances', holders: many, tokens: ['native1token'] });
       await notify(tx, { kind: 'metadata', tokens: few });
       await notify(tx, { kind: 'metadata', tokens: many });
     });
     assert.ok(await waitFor(() => heard.length >= 4, 5_000), 'every notice arrived with the commit');
     assert.equal(heard.map(decodeNotice), [
-      { kind: 'balances', holders: few },
+      { kind: 'balances', holders: few, tokens: ['native1token'] },
       { kind: 'vouched' }, // every holder's holdings
       { kind: 'metadata', tokens: few },
       { kind: 'anything' },

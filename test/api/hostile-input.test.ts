@@ -58,9 +58,11 @@ const { serverErrors, logger } = recordErrors();
 const RUNS = {
   health: 15,
   chain: 15,
-  tokens: 15,
   token: 50,
   trades: 60,
+  tokenList: 60,
+  tradeFilters: 60,
+  holders: 40,
   candles: 120,
   sse: 50,
   metrics: 10,
@@ -271,11 +273,10 @@ const check = checkWith(() => ctx.api.url, expectSane);
 
 // ---------------------------------------------------------------------------------------
 
-test('GET /api/health, /api/chain and /api/tokens ignore any query', async () => {
+test('GET /api/health and /api/chain ignore any query', async () => {
   for (const [path, runs] of [
     ['/api/health', RUNS.health],
     ['/api/chain', RUNS.chain],
-    ['/api/tokens', RUNS.tokens],
   ] as const) {
     await holds(
       fc.asyncProperty(junkParams, async (junk) => {
@@ -311,6 +312,91 @@ test('GET /api/trades/recent: token_address and limit', async () => {
       },
     ),
     RUNS.trades,
+  );
+});
+
+test('GET /api/tokens: sort, order, graduated, q, limit and cursor', async () => {
+  const sorts = fc.constantFrom('first_seen_at', 'volume_24h', 'market_cap', 'price_change_24h', 'trade_count_24h');
+  // a cursor of a real page now and then, the rest hostile
+  const page = await check({ path: '/api/tokens?sort=volume_24h&limit=1' });
+  const realCursor = (JSON.parse(page.text) as { next_cursor?: string | null }).next_cursor ?? 'x';
+  await holds(
+    fc.asyncProperty(
+      param('sort', hostile(sorts)),
+      param('order', hostile(fc.constantFrom('asc', 'desc'))),
+      param('graduated', hostile(fc.constantFrom('true', 'false'))),
+      param('q', hostile(fc.string({ maxLength: 8 }))),
+      param('limit', hostile(fc.integer({ min: 1, max: 1000 }).map(String))),
+      param('cursor', hostile(fc.constantFrom(realCursor, Buffer.from('["1","a"]').toString('base64url')))),
+      junkParams,
+      async (sort, order, graduated, q, limit, cursor, junk) => {
+        const path = `/api/tokens${query([sort, order, graduated, q, limit, cursor, ...junk])}`;
+        const a = await check({ path });
+        assert.ok([200, 400, 431].includes(a.status), `${path} → ${a.status}`);
+      },
+    ),
+    RUNS.tokenList,
+  );
+});
+
+test('GET /api/trades/recent: before, trader, action and min_volume', async () => {
+  const positions = fc
+    .tuple(
+      fc.integer({ min: 0, max: 2 ** 32 }),
+      fc.integer({ min: 0, max: 70_000 }),
+      fc.integer({ min: 0, max: 70_000 }),
+    )
+    .map(([h, t, e]) => `${h}-${t}-${e}`);
+  await holds(
+    fc.asyncProperty(
+      param('before', hostile(positions)),
+      param('trader', hostile(inUrl(addresses))),
+      param('action', hostile(fc.constantFrom('buy', 'sell,swap', 'buy_and_graduate,buy', 'sell,'))),
+      param('min_volume', hostile(fc.bigInt({ min: 0n, max: 2n ** 300n }).map(String))),
+      junkParams,
+      async (before, trader, action, minVolume, junk) => {
+        const path = `/api/trades/recent${query([before, trader, action, minVolume, ...junk])}`;
+        const a = await check({ path });
+        assert.ok([200, 400, 431].includes(a.status), `${path} → ${a.status}`);
+      },
+    ),
+    RUNS.tradeFilters,
+  );
+});
+
+test('GET /api/tokens/:address/holders and /traders: any address, limit and window', async () => {
+  await holds(
+    fc.asyncProperty(
+      fc.constantFrom('holders', 'traders'),
+      hostile(inUrl(addresses)),
+      param('limit', hostile(fc.integer({ min: 1, max: 1000 }).map(String))),
+      param('window', hostile(fc.constantFrom('5m', '1h', '6h', '24h', '7d'))),
+      junkParams,
+      async (what, address, limit, window, junk) => {
+        const path = `/api/tokens/${address}/${what}${query([limit, window, ...junk])}`;
+        const a = await check({ path });
+        assert.ok([200, 400, 404, 431].includes(a.status), `${path} → ${a.status}`);
+      },
+    ),
+    RUNS.holders,
+  );
+});
+
+test('GET /api/candles/:tokenAddress: currency', async () => {
+  const list = await check({ path: '/api/tokens' });
+  const indexed = ((JSON.parse(list.text) as { tokens?: { address: string }[] }).tokens ?? []).map((t) => t.address);
+  await holds(
+    fc.asyncProperty(
+      fc.oneof(fc.constantFrom(...indexed, 'native1x'), hostile(inUrl(addresses))),
+      param('currency', hostile(fc.constantFrom('usd', 'native', 'USD'))),
+      param('timeframe', hostile(fc.constantFrom('1m', '1d'))),
+      async (address, currency, timeframe) => {
+        const path = `/api/candles/${address}${query([currency, timeframe])}`;
+        const a = await check({ path });
+        assert.ok([200, 400, 404, 431].includes(a.status), `${path} → ${a.status}`);
+      },
+    ),
+    RUNS.holders,
   );
 });
 

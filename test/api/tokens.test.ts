@@ -31,8 +31,18 @@ const TOKEN_FIELDS = [
   'graduated',
   'native_reserves',
   'current_price',
+  'price_usd',
+  'total_supply',
+  'market_cap_unative',
+  'market_cap_usd',
+  'price_change',
   'volume_24h',
+  'volume_24h_usd',
   'trade_count_24h',
+  'buys_24h',
+  'sells_24h',
+  'traders_24h',
+  'holders',
   'created_at',
   'first_seen_at',
   'graduation_threshold',
@@ -53,6 +63,7 @@ const TRADE_FIELDS = [
   'trader',
   'token_name',
   'token_symbol',
+  'position',
 ];
 const INTEGER = /^(0|[1-9]\d*)$/;
 
@@ -81,6 +92,7 @@ const expectedTrade = (devnet: Devnet, t: LedgerTrade) => ({
   trader: t.trader,
   token_name: tokenOf(devnet, t.token)?.name ?? null,
   token_symbol: tokenOf(devnet, t.token)?.symbol ?? null,
+  position: `${t.height}-${t.txIndex}-${t.eventIndex}`,
 });
 
 const newestFirst = (trades: readonly LedgerTrade[]) =>

@@ -38,6 +38,9 @@ interface Token {
   current_price: string;
   volume_24h: string;
   trade_count_24h: number;
+  holders: number;
+  market_cap_unative: string | null;
+  price_change: Record<'5m' | '1h' | '6h' | '24h', string | null>;
 }
 interface Candle {
   time: string;
@@ -205,7 +208,8 @@ if (missing && process.env.CI !== 'true') {
       const t = tokens.find((x) => x.address === row.address)!;
       const priceText = `${BigInt(t.current_price) / 1_000_000n}.${(BigInt(t.current_price) % 1_000_000n).toString().padStart(6, '0')}`;
       assert.is(row.cells[1], priceText, 'the price in NATIVE, six decimals');
-      assert.is(row.cells[3], String(t.trade_count_24h), 'the 24 h trades');
+      assert.is(row.cells[6], String(t.trade_count_24h), 'the 24 h trades');
+      assert.is(row.cells[8], String(t.holders), 'the holders');
     }
     await page.click('th[data-sort="price"] button');
     assert.is(await page.getAttribute('th[data-sort="price"]', 'aria-sort'), 'descending');
@@ -217,6 +221,52 @@ if (missing && process.env.CI !== 'true') {
     );
     await page.click('th[data-sort="volume"] button');
     await screenshot(page, 'dashboard.png', true);
+    await page.close();
+  });
+
+  test('the list sorts by market cap and price change (tokens without one last); a token page shows its largest holders and top traders', async (ctx) => {
+    const page = await ctx.web.page();
+    await page.goto(`${ctx.api.url}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const tokens = await tokensOf(ctx.api);
+    const byApi = (a: string) => tokens.find((t) => t.address === a)!;
+    for (const [column, value] of [
+      ['mcap', (t: Token) => t.market_cap_unative],
+      ['change24h', (t: Token) => t.price_change['24h']],
+    ] as const) {
+      await page.click(`th[data-sort="${column}"] button`);
+      assert.is(await page.getAttribute(`th[data-sort="${column}"]`, 'aria-sort'), 'descending');
+      const shown = await page.$$eval('#token-rows tr[data-address]', (trs) => trs.map((tr) => tr.dataset.address!));
+      const values = shown.map((a) => value(byApi(a)));
+      const firstNull = values.indexOf(null);
+      assert.ok(firstNull === -1 || values.slice(firstNull).every((v) => v === null), `${column}: nulls last`);
+      const numbers = values.filter((v): v is string => v !== null).map(Number);
+      assert.ok(
+        numbers.every((n, i) => i === 0 || numbers[i - 1]! >= n),
+        `${column}: largest first`,
+      );
+    }
+    const token = [...tokens].sort((a, b) => b.trade_count_24h - a.trade_count_24h)[0]!;
+    await page.goto(`${ctx.api.url}/tokens/${token.address}`);
+    await page.waitForSelector('#holder-rows tr');
+    const holders = (await get(ctx.api, `/api/tokens/${token.address}/holders?limit=10`)).body.holders as {
+      address: string;
+    }[];
+    const traders = (await get(ctx.api, `/api/tokens/${token.address}/traders?window=24h&limit=10`)).body.traders as {
+      address: string;
+    }[];
+    const titles = (rows: string) =>
+      page.$$eval(`${rows} tr td:first-child code`, (codes) => codes.map((c) => c.getAttribute('title')));
+    assert.equal(
+      await titles('#holder-rows'),
+      holders.map((x) => x.address),
+      'the largest holders, in order',
+    );
+    assert.equal(
+      await titles('#trader-rows'),
+      traders.map((x) => x.address),
+      'the top traders, in order',
+    );
     await page.close();
   });
 
@@ -292,7 +342,7 @@ if (missing && process.env.CI !== 'true') {
     );
     assert.ok(Date.now() - started < 15_000, 'within seconds of the trade');
     assert.ok(await chart.$(`#trade-rows tr[data-tx="${hash}"]`), "the trade is in the token's recent trades");
-    const trades = await list.textContent(`#token-rows tr[data-address="${token.address}"] td:nth-child(4)`);
+    const trades = await list.textContent(`#token-rows tr[data-address="${token.address}"] td:nth-child(7)`);
     assert.is(trades, String(token.trade_count_24h + 1), 'the row counts the trade');
     // the page then replaces what it worked out from the feed with the index's candles
     await apiCaughtUp(ctx);

@@ -18,6 +18,8 @@ const ALL_TOKENS = 'tokens';
 const token = (address: string) => `token:${address}`;
 const HOLDINGS = 'holdings';
 const holder = (address: string) => `holder:${address}`;
+const holdersOf = (token: string) => `holders-of:${token}`;
+const ALL_HOLDERS = 'holders-of';
 
 export const reads = {
   /** The token list: every token's figures (its 24-hour window slides, hence the short TTL). */
@@ -33,6 +35,13 @@ export const reads = {
   candles: (address: string): Reads => ({ tags: [token(address)], ttlMs: 60_000 }),
   /** A holder's holdings: its balances, kept `ttlMs` (they may come from a contract, which announces nothing). */
   holdings: (address: string, ttlMs: number): Reads => ({ tags: [HOLDINGS, holder(address)], ttlMs }),
+  /** A token's holders: its balances (moved by its trades and by transfers). */
+  tokenHolders: (address: string): Reads => ({
+    tags: [token(address), holdersOf(address), ALL_HOLDERS],
+    ttlMs: 60_000,
+  }),
+  /** A token's traders over a window (which slides: kept 10 s at most). */
+  tokenTraders: (address: string): Reads => ({ tags: [token(address)], ttlMs: 10_000 }),
   /** The tokens a holdings answer shows, known once it is computed: their figures. */
   heldTokens: (addresses: readonly string[]): readonly string[] => addresses.map(token),
 };
@@ -44,9 +53,10 @@ export function staleTags(change: DomainChange): readonly string[] | 'all' {
     case 'metadata':
       return [ALL_TOKENS, ...new Set(change.tokens.map(token))];
     case 'balances':
-      return change.holders.map(holder);
+      return [...change.holders.map(holder), ...change.tokens.map(holdersOf)];
     case 'vouched':
-      return [HOLDINGS];
+      // every holder's holdings, and (a list too long for a notice becomes this) every token's holders
+      return [HOLDINGS, ALL_HOLDERS];
     case 'anything':
       return 'all';
   }

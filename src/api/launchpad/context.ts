@@ -18,7 +18,6 @@ export interface WalletContext {
   holdings: Holdings;
   /** How long holdings that read a contract's balance are answered from memory. */
   holdingsCacheMs: number | undefined;
-  prices: PriceSource;
   broadcast: (txBytes: Uint8Array) => Promise<BroadcastResult>;
 }
 
@@ -31,6 +30,8 @@ export interface LaunchpadContext {
   hub: FeedHub;
   /** GET /metrics's handler (src/api/http/metrics.ts). */
   metrics: Handler;
+  /** The native coin's USD price (the launchpad's oracle, or PRICE_URL); absent without a node. */
+  prices?: PriceSource;
   /** Absent when the service has no node for the wallet routes: they are not served then. */
   wallet?: WalletContext;
 }

@@ -9,6 +9,7 @@ import { candleRoutes } from './routes/candles.ts';
 import { chainRoutes } from './routes/chain.ts';
 import { feedRoutes } from './routes/feed.ts';
 import { healthRoutes } from './routes/health.ts';
+import { tokenHolderRoutes } from './routes/token-holders.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { tradeRoutes } from './routes/trades.ts';
 import { walletBalanceRoutes } from './wallet/balance.ts';
@@ -49,6 +50,7 @@ export const LAUNCHPAD_ROUTES: readonly LaunchpadRoute[] = [
   ...healthRoutes,
   ...chainRoutes,
   ...tokenRoutes,
+  ...tokenHolderRoutes,
   ...tradeRoutes,
   ...candleRoutes,
   ...feedRoutes,

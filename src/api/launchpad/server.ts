@@ -86,11 +86,11 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     cache,
     hub,
     metrics: metrics.handler,
+    prices: wallet && createPriceSource({ chain: wallet.chain, launchpad: wallet.launchpad, logger }, wallet.prices),
     wallet: wallet && {
       options: wallet,
       holdings: createHoldings({ db, chain: wallet.chain, logger }),
       holdingsCacheMs: options.holdingsCacheMs,
-      prices: createPriceSource({ chain: wallet.chain, launchpad: wallet.launchpad, logger }, wallet.prices),
       broadcast: createBroadcaster(db, wallet.chain, logger, wallet.broadcast),
     },
   };

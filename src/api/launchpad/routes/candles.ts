@@ -1,16 +1,16 @@
 // GET /api/candles/:tokenAddress (docs/launchpad-api.md "Candles"): OHLCV candles from the continuous
 // aggregate of the timeframe, ascending by time, the latest `limit` of the range.
 import { z } from 'zod';
+import { nativeUsdPrices } from '../../../db/native-usd-prices.ts';
 import { sql } from '../../../db/sql.ts';
 import { isStoredToken } from '../../../db/tokens.ts';
-import type { Database } from '../../../db/types.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { reads } from '../../http/freshness.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import type { ResponseCache } from '../../http/response-cache.ts';
 import type { Handler } from '../../http/routes.ts';
 import { bech32Address, EARLIEST_TIME, isoDateTime, LATEST_TIME, parseOrThrow, queryInt } from '../../http/validate.ts';
-import type { LaunchpadRoute } from '../context.ts';
+import type { LaunchpadContext, LaunchpadRoute } from '../context.ts';
+import { nativeToUsd, tokenUsd } from '../market.ts';
 import { notFoundResponse } from '../openapi.ts';
 
 /** Timeframe → its aggregate and bucket width. */
@@ -35,6 +35,12 @@ export const candlesQuery = z.object({
     .describe('candles whose period starts at or after this instant (default: 24 h before `to`)'),
   to: isoDateTime.optional().describe('candles whose period starts at or before this instant (default: now)'),
   limit: queryInt(1, 1000).default(300).describe('the latest this many candles of the range'),
+  currency: z
+    .enum(['native', 'usd'])
+    .default('native')
+    .describe(
+      "`usd`: prices of one whole token and the volume in USD, at the oracle's native USD price in effect at the end of each candle's period",
+    ),
 });
 
 interface CandleRow {
@@ -50,7 +56,8 @@ interface CandleRow {
 /** GET /api/candles/:tokenAddress's path parameter. */
 export const candlesParams = z.object({ tokenAddress: bech32Address.describe("the token's CW20 contract address") });
 
-export function candles(db: Database, cache: ResponseCache): Handler {
+export function candles(ctx: LaunchpadContext): Handler {
+  const { db, cache } = ctx;
   return async (req, res) => {
     const { tokenAddress } = parseOrThrow(candlesParams, req.params, 'Invalid token address');
     const q = parseOrThrow(candlesQuery, req.query);
@@ -72,7 +79,7 @@ export function candles(db: Database, cache: ResponseCache): Handler {
     // little ahead of this clock included): only new trades change it, and those invalidate
     // the entry through the feed, so one entry per `from` period serves every such request.
     const last = q.to ? new Date(Math.floor(q.to.getTime() / ms) * ms) : undefined;
-    const key = `candles:${tokenAddress}:${timeframe}:${first.getTime()}:${last?.getTime() ?? 'now'}:${q.limit}`;
+    const key = `candles:${tokenAddress}:${timeframe}:${first.getTime()}:${last?.getTime() ?? 'now'}:${q.limit}:${q.currency}`;
     const { tags, ttlMs } = reads.candles(tokenAddress);
     const body = await cache.remember(key, tags, ttlMs, async () => {
       const rows = await db.query<CandleRow>(
@@ -91,27 +98,109 @@ export function candles(db: Database, cache: ResponseCache): Handler {
         volume: c.volume,
         trade_count: Number(c.trade_count),
       }));
-      return JSON.stringify({ token_address: tokenAddress, timeframe, candles });
+      if (q.currency === 'native') return JSON.stringify({ token_address: tokenAddress, timeframe, candles });
+      return JSON.stringify({
+        token_address: tokenAddress,
+        timeframe,
+        currency: 'usd',
+        candles: await inUsd(ctx, tokenAddress, candles, TIMEFRAMES[timeframe].ms),
+      });
     });
     sendJsonText(res, 200, body);
   };
 }
 
-const price = (what: string) =>
-  z.string().regex(/^\d+$/).describe(`${what}: native base units per 10^6 token base units`);
+type Candle = {
+  time: string;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+  trade_count: number;
+};
+
+/**
+ * Candles in USD: each price of one whole token (10^decimals base units) and the volume, at
+ * the native coin's USD price the launchpad's oracle had set by the end of the candle's
+ * period (native_usd_prices); null figures where no such price is known (or the token's
+ * decimals are not yet).
+ */
+async function inUsd(ctx: LaunchpadContext, token: string, candles: Candle[], periodMs: number) {
+  const first = candles[0];
+  const lastCandle = candles.at(-1);
+  const [decimalsRow] = await ctx.db.query<{ decimals: number | null }>(
+    sql`SELECT decimals FROM tokens WHERE address = ${token}`,
+  );
+  const decimals = decimalsRow?.decimals ?? null;
+  const prices =
+    first && lastCandle
+      ? await nativeUsdPrices(
+          ctx.db,
+          new Date(Date.parse(first.time) + periodMs),
+          new Date(Date.parse(lastCandle.time) + periodMs),
+        )
+      : [];
+  let i = -1;
+  return candles.map((c) => {
+    const end = Date.parse(c.time) + periodMs;
+    while (i + 1 < prices.length && prices[i + 1]!.time.getTime() < end) i++;
+    const rate =
+      i >= 0 ? { nativeDecimals: ctx.native.decimals, nativeUsd: Number(prices[i]!.usd_micro) / 1e6 } : undefined;
+    const usd = (p: string) => tokenUsd(p, decimals, rate);
+    return {
+      time: c.time,
+      open: usd(c.open),
+      high: usd(c.high),
+      low: usd(c.low),
+      close: usd(c.close),
+      volume: nativeToUsd(c.volume, rate),
+      trade_count: c.trade_count,
+    };
+  });
+}
+
+/** A candle's fields, each figure described by `figure` (what it is, the name it has). */
+const candleFields = (figure: (what: string) => z.ZodType, volume: string) => ({
+  time: z.iso.datetime().describe("the start of the candle's period"),
+  open: figure("the period's first trade"),
+  high: figure('the highest'),
+  low: figure('the lowest'),
+  close: figure("the period's last trade"),
+  volume: figure(volume),
+  trade_count: z.number().int().describe('trades in the period'),
+});
 
 /** One candle (what `candles` answers). */
 export const candleSchema = z
-  .strictObject({
-    time: z.iso.datetime().describe("the start of the candle's period"),
-    open: price("the period's first trade"),
-    high: price('the highest'),
-    low: price('the lowest'),
-    close: price("the period's last trade"),
-    volume: z.string().regex(/^\d+$/).describe('native base units traded'),
-    trade_count: z.number().int().describe('trades in the period'),
-  })
+  .strictObject(
+    candleFields(
+      (what) =>
+        z
+          .string()
+          .regex(/^\d+$/)
+          .describe(
+            what === 'native base units traded' ? what : `${what}: native base units per 10^6 token base units`,
+          ),
+      'native base units traded',
+    ),
+  )
   .meta({ id: 'Candle' });
+
+/** One candle in USD (`currency=usd`): prices of one whole token, the volume in USD. */
+export const usdCandleSchema = z
+  .strictObject(
+    candleFields(
+      (what) =>
+        z
+          .string()
+          .regex(/^\d+(\.\d+)?$/)
+          .nullable()
+          .describe(`${what} in USD (at most 12 significant digits; null without an oracle price by the period's end)`),
+      'the native base units traded',
+    ),
+  )
+  .meta({ id: 'UsdCandle' });
 
 /** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
 export const candleRoutes: LaunchpadRoute[] = [
@@ -127,14 +216,22 @@ export const candleRoutes: LaunchpadRoute[] = [
     responses: {
       200: {
         description: 'The candles',
-        body: z.strictObject({
-          token_address: z.string(),
-          timeframe: z.enum(TIMEFRAME_NAMES),
-          candles: z.array(candleSchema),
-        }),
+        body: z.union([
+          z.strictObject({
+            token_address: z.string(),
+            timeframe: z.enum(TIMEFRAME_NAMES),
+            candles: z.array(candleSchema),
+          }),
+          z.strictObject({
+            token_address: z.string(),
+            timeframe: z.enum(TIMEFRAME_NAMES),
+            currency: z.literal('usd'),
+            candles: z.array(usdCandleSchema),
+          }),
+        ]),
       },
       404: notFoundResponse('Unknown token'),
     },
-    handler: (ctx) => candles(ctx.db, ctx.cache),
+    handler: candles,
   },
 ];

@@ -2,15 +2,15 @@
 // last price, the last 24 hours of volume and trades, and a curve token's graduation threshold and progress.
 import { z } from 'zod';
 import { type ListedToken, listedTokens } from '../../../db/tokens.ts';
-import type { Database } from '../../../db/types.ts';
 import { notFound } from '../../http/errors.ts';
 import { reads } from '../../http/freshness.ts';
 import { sendJsonText } from '../../http/respond.ts';
-import type { ResponseCache } from '../../http/response-cache.ts';
 import type { Handler } from '../../http/routes.ts';
 import { bech32Address, parseOrThrow } from '../../http/validate.ts';
-import type { LaunchpadRoute } from '../context.ts';
+import type { LaunchpadContext, LaunchpadRoute } from '../context.ts';
+import { marketCap, nativeToUsd, percentChange, tokenUsd, type UsdRate } from '../market.ts';
 import { notFoundResponse } from '../openapi.ts';
+import { isPlainList, tokenPage, tokensQuery } from '../token-list.ts';
 
 /**
  * A curve token's progress toward graduation: reserves ÷ threshold to the basis point
@@ -32,49 +32,115 @@ function graduationJson(t: ListedToken) {
   };
 }
 
-const tokenJson = (t: ListedToken) => ({
-  address: t.address,
-  name: t.name,
-  symbol: t.symbol,
-  decimals: t.decimals === null ? null : Number(t.decimals),
-  image: t.image,
-  description: t.description,
-  creator: t.creator,
-  source: t.source,
-  graduated: t.graduated,
-  native_reserves: t.native_reserves,
-  current_price: t.current_price,
-  volume_24h: t.volume_24h,
-  trade_count_24h: Number(t.trade_count_24h),
-  created_at: t.created_at ? t.created_at.toISOString() : null,
-  first_seen_at: t.first_seen_at.toISOString(),
-  ...graduationJson(t),
-});
+/** The windows of `price_change`, each against the last price before it. */
+const WINDOWS = ['5m', '1h', '6h', '24h'] as const;
+
+/** A token as both routes answer it (tokenSchema): the index's figures and, at `rate`, their USD values. */
+export function tokenJson(t: ListedToken, rate: UsdRate | undefined) {
+  const before = {
+    '5m': t.price_before_5m,
+    '1h': t.price_before_1h,
+    '6h': t.price_before_6h,
+    '24h': t.price_before_24h,
+  };
+  const cap = t.total_supply === null ? null : marketCap(t.total_supply, t.current_price);
+  const decimals = t.decimals === null ? null : Number(t.decimals);
+  return {
+    address: t.address,
+    name: t.name,
+    symbol: t.symbol,
+    decimals,
+    image: t.image,
+    description: t.description,
+    creator: t.creator,
+    source: t.source,
+    graduated: t.graduated,
+    native_reserves: t.native_reserves,
+    current_price: t.current_price,
+    price_usd: tokenUsd(t.current_price, decimals, rate),
+    total_supply: t.total_supply,
+    market_cap_unative: cap,
+    market_cap_usd: cap === null ? null : nativeToUsd(cap, rate),
+    price_change: Object.fromEntries(WINDOWS.map((w) => [w, percentChange(t.current_price, before[w])])) as Record<
+      (typeof WINDOWS)[number],
+      string | null
+    >,
+    volume_24h: t.volume_24h,
+    volume_24h_usd: nativeToUsd(t.volume_24h, rate),
+    trade_count_24h: Number(t.trade_count_24h),
+    buys_24h: Number(t.buys_24h),
+    sells_24h: Number(t.sells_24h),
+    traders_24h: Number(t.traders_24h),
+    holders: Number(t.holders),
+    created_at: t.created_at ? t.created_at.toISOString() : null,
+    first_seen_at: t.first_seen_at.toISOString(),
+    ...graduationJson(t),
+  };
+}
+
+export type TokenJson = ReturnType<typeof tokenJson>;
+
+/** The native coin's USD rate for the USD figures, or undefined while no USD price is known. */
+async function usdRate(ctx: LaunchpadContext): Promise<UsdRate | undefined> {
+  const nativeUsd = (await ctx.prices?.nativeUsd()) ?? 0;
+  return nativeUsd > 0 ? { nativeDecimals: ctx.native.decimals, nativeUsd } : undefined;
+}
 
 /**
  * The whole list is the one expensive body (every token's 24 h figures: ~0.4 s at 10k
  * tokens on the embedded database) and any trade changes it, so it is served
  * stale-while-revalidate: at most LIST_MAX_STALE_MS behind, recomputed in the background
  * and, while it computes in under ~0.6 s, in at most a fifth of the database's time
- * (docs/launchpad-api.md says how far behind).
+ * (docs/launchpad-api.md says how far behind). A list with parameters is cut from it.
  */
 export const LIST_MAX_STALE_MS = 3000;
 
-export function listTokens(db: Database, cache: ResponseCache): Handler {
-  return async (_req, res) => {
-    const compute = async () => JSON.stringify({ tokens: (await listedTokens(db)).map(tokenJson) });
+export function listTokens(ctx: LaunchpadContext): Handler {
+  const { db, cache } = ctx;
+  // the objects of the last list computed, for the pages cut from it
+  let last: { body: string; tokens: TokenJson[] } | undefined;
+  const whole = () => {
     const { tags, ttlMs } = reads.tokenList();
-    const body = await cache.remember('tokens', tags, ttlMs, compute, { maxStaleMs: LIST_MAX_STALE_MS });
+    return cache.remember(
+      'tokens',
+      tags,
+      ttlMs,
+      async () => {
+        const rate = await usdRate(ctx);
+        const tokens = (await listedTokens(db)).map((t) => tokenJson(t, rate));
+        const body = JSON.stringify({ tokens });
+        last = { body, tokens };
+        return body;
+      },
+      { maxStaleMs: LIST_MAX_STALE_MS },
+    );
+  };
+  return async (req, res) => {
+    const q = parseOrThrow(tokensQuery, req.query);
+    if (isPlainList(q)) return sendJsonText(res, 200, await whole());
+    const key = `tokens?${JSON.stringify([q.sort, q.order, q.graduated, q.q, q.limit, q.cursor])}`;
+    const { tags, ttlMs } = reads.tokenList();
+    const body = await cache.remember(
+      key,
+      tags,
+      ttlMs,
+      async () => {
+        const listBody = await whole();
+        const tokens = last?.body === listBody ? last.tokens : (JSON.parse(listBody) as { tokens: TokenJson[] }).tokens;
+        return JSON.stringify(tokenPage(tokens, q));
+      },
+      { maxStaleMs: LIST_MAX_STALE_MS },
+    );
     sendJsonText(res, 200, body);
   };
 }
 
 /** The token's JSON, or undefined when it is not indexed (cached either way). */
-async function findToken(db: Database, cache: ResponseCache, address: string): Promise<string | undefined> {
+async function findToken(ctx: LaunchpadContext, address: string): Promise<string | undefined> {
   const { tags, ttlMs } = reads.token(address);
-  const body = await cache.remember(`token:${address}`, tags, ttlMs, async () => {
-    const [row] = await listedTokens(db, address);
-    return row ? JSON.stringify(tokenJson(row)) : '';
+  const body = await ctx.cache.remember(`token:${address}`, tags, ttlMs, async () => {
+    const [row] = await listedTokens(ctx.db, address);
+    return row ? JSON.stringify(tokenJson(row, await usdRate(ctx))) : '';
   });
   return body || undefined;
 }
@@ -82,16 +148,28 @@ async function findToken(db: Database, cache: ResponseCache, address: string): P
 /** GET /api/tokens/:address's path parameter. */
 export const tokenParams = z.object({ address: bech32Address.describe("the token's CW20 contract address") });
 
-export function getToken(db: Database, cache: ResponseCache): Handler {
+export function getToken(ctx: LaunchpadContext): Handler {
   return async (req, res) => {
     const { address } = parseOrThrow(tokenParams, req.params, 'Invalid token address');
-    const body = await findToken(db, cache, address);
+    const body = await findToken(ctx, address);
     if (!body) throw notFound('Token not found');
     sendJsonText(res, 200, body);
   };
 }
 
 const amount = (what: string) => z.string().regex(/^\d+$/).describe(what);
+const usd = (what: string) =>
+  z
+    .string()
+    .regex(/^\d+(\.\d+)?$/)
+    .nullable()
+    .describe(
+      `${what}: USD, at most 12 significant digits (rounded half up); null while no USD price of the native coin is known`,
+    );
+const percent = z
+  .string()
+  .regex(/^-?\d+\.\d{2}$/)
+  .nullable();
 
 /** A token as both routes answer it (tokenJson). */
 export const tokenSchema = z
@@ -113,8 +191,31 @@ export const tokenSchema = z
     current_price: amount(
       "native base units per 10^6 token base units: the last trade's price (before any trade: the curve's spot price)",
     ),
+    price_usd: usd(
+      "one whole token (10^decimals base units) at current_price × the native coin's USD price (/api/wallet/prices); also null while decimals are unknown",
+    ),
+    total_supply: amount("token base units: the CW20's total_supply (token_info), read again after each mint or burn")
+      .nullable()
+      .describe('null until the index read it'),
+    market_cap_unative: amount('native base units: total_supply × current_price ÷ 10^6, floored')
+      .nullable()
+      .describe('null while total_supply is unknown'),
+    market_cap_usd: usd('market_cap_unative in USD'),
+    price_change: z
+      .strictObject({ '5m': percent, '1h': percent, '6h': percent, '24h': percent })
+      .describe(
+        "percent from the price of the last trade at or before the window's start (now minus 5 minutes … 24 hours) to current_price, truncated toward zero to 2 decimals; null when the token had no trade by then",
+      ),
     volume_24h: amount('native base units traded in the last 24 hours'),
+    volume_24h_usd: usd("volume_24h at the native coin's current USD price"),
     trade_count_24h: z.number().int().describe('trades in the last 24 hours'),
+    buys_24h: z
+      .number()
+      .int()
+      .describe('trades of the last 24 hours that bought the token (native in: buys, and AMM swaps to the token)'),
+    sells_24h: z.number().int().describe('trades of the last 24 hours that sold the token (token in)'),
+    traders_24h: z.number().int().describe('distinct traders of the last 24 hours'),
+    holders: z.number().int().describe("addresses with a positive balance in the index's CW20 balances"),
     created_at: z.iso.datetime().nullable().describe('block time of the creating event'),
     first_seen_at: z.iso.datetime().describe('when the indexer first stored the token'),
     graduation_threshold: amount('native base units of reserves at which a curve token graduates').nullable(),
@@ -132,10 +233,18 @@ export const tokenRoutes: LaunchpadRoute[] = [
     method: 'get',
     path: '/api/tokens',
     tag: 'Launchpad',
-    summary: 'Every token, newest first, with its reserves, price and last 24 hours',
-    description: 'Newest `first_seen_at` first. Served stale-while-revalidate: at most 3 s behind the index.',
-    responses: { 200: { description: 'The tokens', body: z.strictObject({ tokens: z.array(tokenSchema) }) } },
-    handler: (ctx) => listTokens(ctx.db, ctx.cache),
+    summary:
+      'Every token, newest first, with its reserves, price and last 24 hours; or a sorted, filtered page of them',
+    description:
+      'Without parameters: every token, newest `first_seen_at` first. With `sort`, `order`, `graduated`, `q` or `limit`: those tokens in that order (ties by address), a page of `limit` with `next_cursor` for the next. Served stale-while-revalidate: at most 3 s behind the index.',
+    query: tokensQuery,
+    responses: {
+      200: {
+        description: 'The tokens (`next_cursor` when the query has parameters: null on the last page)',
+        body: z.strictObject({ tokens: z.array(tokenSchema), next_cursor: z.string().nullable().optional() }),
+      },
+    },
+    handler: listTokens,
   },
   {
     method: 'get',
@@ -144,6 +253,6 @@ export const tokenRoutes: LaunchpadRoute[] = [
     summary: 'One token',
     params: tokenParams,
     responses: { 200: { description: 'The token', body: tokenSchema }, 404: notFoundResponse('Not indexed (yet)') },
-    handler: (ctx) => getToken(ctx.db, ctx.cache),
+    handler: getToken,
   },
 ];

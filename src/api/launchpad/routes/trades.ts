@@ -11,11 +11,43 @@ import type { Handler } from '../../http/routes.ts';
 import { bech32Address, parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { LaunchpadRoute } from '../context.ts';
 
+const ACTIONS = ['buy', 'sell', 'swap', 'buy_and_graduate'] as const;
+
+/** A trade's place in chain order: `<block_height>-<tx_index>-<event_index>`. */
+const POSITION = /^(\d{1,10})-(\d{1,5})-(\d{1,5})$/;
+const position = z
+  .string()
+  .regex(POSITION, { message: "must be a trade's position, <block_height>-<tx_index>-<event_index>" })
+  .transform((p) => {
+    const [, height, tx, event] = POSITION.exec(p)!;
+    return { height: Number(height), seq: (BigInt(height!) << 32n) | (BigInt(tx!) << 16n) | BigInt(event!) };
+  })
+  .refine((p) => p.height <= 2_147_483_647, { message: 'the block height is too large' });
+
 /** GET /api/trades/recent's query. */
 export const tradesQuery = z.object({
   token_address: bech32Address.optional().describe("only this token's trades (default: every token's)"),
   limit: queryInt(1, 100).default(50).describe('how many trades'),
+  before: position
+    .optional()
+    .describe(
+      'only trades before this one in chain order: the `position` of the last trade seen, to page back through the history',
+    ),
+  trader: bech32Address.optional().describe("only this address's trades"),
+  action: z
+    .string()
+    .max(64)
+    .transform((v) => v.split(','))
+    .pipe(z.array(z.enum(ACTIONS, { message: `each action must be one of ${ACTIONS.join(', ')}` })))
+    .optional()
+    .describe('only trades of these actions, comma-separated (buy, sell, swap, buy_and_graduate)'),
+  min_volume: z
+    .string()
+    .regex(/^\d{1,78}$/, { message: 'must be a whole number of native base units' })
+    .optional()
+    .describe('only trades of at least this many native base units (volume_unative)'),
 });
+type TradesQuery = z.infer<typeof tradesQuery>;
 
 interface TradeRow {
   time: Date;
@@ -32,11 +64,14 @@ interface TradeRow {
   trader: string;
   token_name: string | null;
   token_symbol: string | null;
+  tx_index: number;
+  event_index: number;
 }
 
 const COLUMNS = sql.raw(`tr.time, tr.block_height, tr.tx_hash, tr.source, tr.action, tr.direction, tr.token_address,
   tr.price_unative::text AS price_unative, tr.volume_unative::text AS volume_unative, tr.volume_token::text AS volume_token,
-  tr.fee_unative::text AS fee_unative, tr.trader, tk.name AS token_name, tk.symbol AS token_symbol`);
+  tr.fee_unative::text AS fee_unative, tr.trader, tk.name AS token_name, tk.symbol AS token_symbol,
+  tr.tx_index, tr.event_index`);
 
 const tradeJson = (t: TradeRow) => ({
   time: t.time.toISOString(),
@@ -53,6 +88,7 @@ const tradeJson = (t: TradeRow) => ({
   trader: t.trader,
   token_name: t.token_name,
   token_symbol: t.token_symbol,
+  position: `${t.block_height}-${t.tx_index}-${t.event_index}`,
 });
 
 /**
@@ -62,19 +98,31 @@ const tradeJson = (t: TradeRow) => ({
  * (Any trade outside the window is older than every trade inside it, so the answer is
  * the same whatever the window.)
  */
-async function newestTrades(db: Database, token: string | undefined, limit: number): Promise<TradeRow[]> {
+async function newestTrades(db: Database, q: TradesQuery): Promise<TradeRow[]> {
+  const token = q.token_address;
   const latest = await lastTradeAt(db, token);
   if (token && !latest) return []; // the indexer stores a token before any of its trades
+  // before a position: no trade after its block's time (when the index holds the block)
+  const [bound] = q.before
+    ? await db.query<{ time: Date }>(sql`SELECT time FROM blocks WHERE height = ${q.before.height}`)
+    : [];
+  const newest = bound?.time ?? latest?.at ?? null;
+  const conditions = [token ? sql`tr.token_address = ${token}` : sql`true`];
+  if (q.trader) conditions.push(sql`tr.trader = ${q.trader}`);
+  if (q.action) conditions.push(sql`tr.action = ANY(${q.action}::text[])`);
+  if (q.min_volume) conditions.push(sql`tr.volume_unative >= ${q.min_volume}::numeric`);
+  if (q.before) conditions.push(sql`tr.seq < ${q.before.seq.toString()}::bigint`);
+  if (bound) conditions.push(sql`tr.time <= ${bound.time}`);
   const select = (since: Date | null) =>
     db.query<TradeRow>(
       sql`SELECT ${COLUMNS} FROM trades tr LEFT JOIN tokens tk ON tk.address = tr.token_address
-       WHERE ${token ? sql`tr.token_address = ${token}` : sql`true`} ${since ? sql`AND tr.time > ${since}` : sql``}
-       ORDER BY tr.time DESC, tr.seq DESC LIMIT ${limit}`,
+       WHERE ${sql.join(conditions, ' AND ')} ${since ? sql`AND tr.time > ${since}` : sql``}
+       ORDER BY tr.time DESC, tr.seq DESC LIMIT ${q.limit}`,
     );
-  if (latest?.at) {
+  if (newest) {
     for (const days of [1, 30]) {
-      const rows = await select(new Date(latest.at.getTime() - days * 86_400_000));
-      if (rows.length >= limit) return rows;
+      const rows = await select(new Date(newest.getTime() - days * 86_400_000));
+      if (rows.length >= q.limit) return rows;
     }
   }
   return select(null);
@@ -82,11 +130,12 @@ async function newestTrades(db: Database, token: string | undefined, limit: numb
 
 export function recentTrades(db: Database, cache: ResponseCache): Handler {
   return async (req, res) => {
-    const { token_address: token, limit } = parseOrThrow(tradesQuery, req.query);
+    const q = parseOrThrow(tradesQuery, req.query);
     // fresh through the feed's notifications; the TTL only bounds what they cannot announce
-    const { tags, ttlMs } = reads.recentTrades(token);
-    const body = await cache.remember(`trades:${token ?? '*'}:${limit}`, tags, ttlMs, async () =>
-      JSON.stringify({ trades: (await newestTrades(db, token, limit)).map(tradeJson) }),
+    const { tags, ttlMs } = reads.recentTrades(q.token_address);
+    const key = `trades:${JSON.stringify([q.token_address, q.limit, q.before?.seq.toString(), q.trader, q.action, q.min_volume])}`;
+    const body = await cache.remember(key, tags, ttlMs, async () =>
+      JSON.stringify({ trades: (await newestTrades(db, q)).map(tradeJson) }),
     );
     sendJsonText(res, 200, body);
   };
@@ -113,6 +162,12 @@ export const tradeSchema = z
     trader: z.string(),
     token_name: z.string().nullable(),
     token_symbol: z.string().nullable(),
+    position: z
+      .string()
+      .regex(POSITION)
+      .describe(
+        'its place in chain order, `<block_height>-<tx_index>-<event_index>`: `before=` this to read the trades before it',
+      ),
   })
   .meta({ id: 'Trade' });
 
@@ -122,9 +177,9 @@ export const tradeRoutes: LaunchpadRoute[] = [
     method: 'get',
     path: '/api/trades/recent',
     tag: 'Launchpad',
-    summary: 'The newest trades, of every token or of one',
+    summary: 'The newest trades, of every token or of one, or of one trader; and pages back through a history',
     description:
-      'Newest first; trades of one block share its time and come in chain order, last first. An unknown but well-formed `token_address` gives an empty list.',
+      "Newest first; trades of one block share its time and come in chain order, last first. An unknown but well-formed `token_address` gives an empty list. To page back through a token's (or a trader's) whole history, ask again with `before` set to the `position` of the last trade of the page: each trade comes once, in chain order, whatever blocks arrive meanwhile.",
     query: tradesQuery,
     responses: { 200: { description: 'The trades', body: z.strictObject({ trades: z.array(tradeSchema) }) } },
     handler: (ctx) => recentTrades(ctx.db, ctx.cache),

@@ -24,6 +24,6 @@ export const walletPriceRoutes: LaunchpadRoute[] = [
     description:
       "`NATIVE` (the key whatever the coin's display name) is the USD price of one display unit of the native coin (`native` of `/api/chain`). From the launchpad contract's oracle (or `PRICE_URL` when configured), cached 5 minutes; `0` when the source fails, never an error.",
     responses: { 200: { description: 'The prices', body: z.strictObject({ NATIVE: z.number() }) } },
-    ...walletRoute((wallet) => walletPrices(wallet.prices)),
+    ...walletRoute((_wallet, ctx) => walletPrices(ctx.prices!)),
   },
 ];

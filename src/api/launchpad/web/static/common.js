@@ -85,6 +85,25 @@ export function amount(integer, decimals, maxFraction = 2) {
 /** An amount of the native coin's base units in its display unit. */
 export const native = (integer, maxFraction = 2) => amount(integer, coin.decimals, maxFraction);
 
+/** A USD figure of the API (a plain decimal string): "$1,234.56", "$0.00001234"; "—" when null. */
+export function usd(value) {
+  if (value === null || value === undefined) return '—';
+  const n = Number(value);
+  if (n >= 1) return `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+  return `$${n.toLocaleString('en-US', { maximumSignificantDigits: 4 })}`;
+}
+
+/** A price change of the API ("12.34", "-3.00"): "+12.34 %", "−3.00 %"; "—" when null. */
+export function change(value) {
+  if (value === null || value === undefined) return h('span', { class: 'change' }, '—');
+  const negative = value.startsWith('-');
+  return h(
+    'span',
+    { class: `change ${negative ? 'down' : value === '0.00' ? '' : 'up'}` },
+    `${negative ? '−' : '+'}${value.replace('-', '')} %`,
+  );
+}
+
 /**
  * The native side of a feed trade, in base units, from its price and token side: within one
  * base unit per 10^6 token base units of the index's.

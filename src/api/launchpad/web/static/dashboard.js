@@ -16,6 +16,7 @@
 import {
   ApiError,
   avatar,
+  change,
   clock,
   coin,
   connectFeed,
@@ -34,6 +35,7 @@ import {
   tokenLabel,
   tradeNative,
   tradeSide,
+  usd,
 } from './common.js';
 
 const MAX_ROWS = 200;
@@ -68,9 +70,16 @@ const big = (a, b) => {
 };
 const graduationRank = (t) => (t.graduated ? 3 : t.source === 'amm' ? 2 : (progressOf(t) ?? -1));
 const launched = (t) => Date.parse(t.created_at ?? t.first_seen_at);
+/** A figure that may be null (no price change yet, no USD price): nulls below every number. */
+const nullable = (x, y) => (x === null ? (y === null ? 0 : -1) : y === null ? 1 : Number(x) - Number(y));
 const SORTS = {
   name: (a, b) => tokenLabel(a).localeCompare(tokenLabel(b)),
   price: (a, b) => big(a.current_price, b.current_price),
+  usd: (a, b) => nullable(a.price_usd, b.price_usd),
+  change1h: (a, b) => nullable(a.price_change?.['1h'] ?? null, b.price_change?.['1h'] ?? null),
+  change24h: (a, b) => nullable(a.price_change?.['24h'] ?? null, b.price_change?.['24h'] ?? null),
+  mcap: (a, b) => nullable(a.market_cap_unative, b.market_cap_unative),
+  holders: (a, b) => a.holders - b.holders,
   volume: (a, b) => big(a.volume_24h, b.volume_24h),
   trades: (a, b) => a.trade_count_24h - b.trade_count_24h,
   reserves: (a, b) => big(a.native_reserves, b.native_reserves),
@@ -100,8 +109,13 @@ function cellsOf(t) {
       ),
     ],
     ['num', price(t.current_price, t.decimals)],
+    ['num opt', usd(t.price_usd)],
+    ['num', change(t.price_change?.['1h'])],
+    ['num', change(t.price_change?.['24h'])],
     ['num', native(t.volume_24h)],
     ['num opt', String(t.trade_count_24h)],
+    ['num opt', t.market_cap_unative === null ? '—' : native(t.market_cap_unative, 0)],
+    ['num opt', String(t.holders ?? 0)],
     ['num opt', native(t.native_reserves)],
     ['', graduationCell(t)],
     ['opt', dateTime(t.created_at ?? t.first_seen_at)],
@@ -148,7 +162,7 @@ function draw() {
         { class: 'placeholder' },
         h(
           'td',
-          { colSpan: 7 },
+          { colSpan: 12 },
           tokens.size ? 'No token matches the filter' : loaded ? 'No token yet' : 'Loading tokens…',
         ),
       ),

@@ -13,6 +13,7 @@ import {
   ApiError,
   amount,
   avatar,
+  change,
   clock,
   coin,
   connectFeed,
@@ -32,6 +33,7 @@ import {
   tradeNative,
   tradeSide,
   tradeTokens,
+  usd,
 } from './common.js';
 import { CandlestickSeries, createChart, HistogramSeries } from './vendor/lightweight-charts.standalone.production.mjs';
 
@@ -229,6 +231,9 @@ async function reconcileCandles() {
 // ---------------------------------------------------------------------------------------
 // Details and trades
 
+/** " ($1,234)" after a native figure, when its USD value is known. */
+const withUsd = (value) => (value === null || value === undefined ? '' : ` (${usd(value)})`);
+
 function showToken() {
   const t = token;
   document.title = `${t.name ?? shortAddress(t.address)}${t.symbol ? ` (${t.symbol})` : ''} — Launchpad`;
@@ -243,8 +248,27 @@ function showToken() {
   $('token-description').textContent = t.description ?? '';
   const rows = [
     ['Price', `${price(t.current_price, t.decimals)} ${coin.display}`],
-    ['24 h volume', `${native(t.volume_24h)} ${coin.display}`],
-    ['24 h trades', String(t.trade_count_24h)],
+    ['Price (USD)', usd(t.price_usd)],
+    [
+      'Change',
+      h(
+        'span',
+        { class: 'changes' },
+        ...['5m', '1h', '6h', '24h'].flatMap((w) => [`${w} `, change(t.price_change?.[w]), ' ']),
+      ),
+    ],
+    [
+      'Market cap',
+      t.market_cap_unative === null
+        ? '—'
+        : `${native(t.market_cap_unative, 0)} ${coin.display}${withUsd(t.market_cap_usd)}`,
+    ],
+    ['Holders', String(t.holders ?? 0)],
+    ['24 h volume', `${native(t.volume_24h)} ${coin.display}${withUsd(t.volume_24h_usd)}`],
+    [
+      '24 h trades',
+      `${t.trade_count_24h} (${t.buys_24h ?? 0} buys, ${t.sells_24h ?? 0} sells, ${t.traders_24h ?? 0} traders)`,
+    ],
     ['Reserves', `${native(t.native_reserves)} ${coin.display}`],
     ['Graduation', graduationCell(t)],
     ['Started on', t.source === 'amm' ? 'the AMM' : 'the launchpad curve'],
@@ -281,6 +305,43 @@ function showTrades(trades) {
   );
 }
 
+/** The largest holders and the day's top traders (each at most PEOPLE rows). */
+const PEOPLE = 10;
+async function loadPeople() {
+  const [{ holders }, { traders }] = await Promise.all([
+    getJson(`/api/tokens/${api}/holders?limit=${PEOPLE}`),
+    getJson(`/api/tokens/${api}/traders?window=24h&limit=${PEOPLE}`),
+  ]);
+  const who = (a) => h('code', { title: a }, shortAddress(a));
+  $('holder-rows').replaceChildren(
+    ...(holders.length
+      ? holders.map((x) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, who(x.address)),
+            h('td', { class: 'num' }, amount(x.balance, token.decimals ?? TOKEN_DECIMALS, 0)),
+            h('td', { class: 'num' }, x.share === null ? '—' : `${(Number(x.share) * 100).toFixed(2)} %`),
+          ),
+        )
+      : [h('tr', { class: 'placeholder' }, h('td', { colSpan: 3 }, 'No holder yet'))]),
+  );
+  $('trader-rows').replaceChildren(
+    ...(traders.length
+      ? traders.map((x) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, who(x.address)),
+            h('td', { class: 'num' }, native(x.volume_unative)),
+            h('td', { class: 'num' }, String(x.buys)),
+            h('td', { class: 'num' }, String(x.sells)),
+          ),
+        )
+      : [h('tr', { class: 'placeholder' }, h('td', { colSpan: 4 }, 'No trade in 24 h'))]),
+  );
+}
+
 const reconcile = throttled(async () => {
   const [fresh, { trades }] = await Promise.all([
     getJson(`/api/tokens/${api}`),
@@ -289,6 +350,7 @@ const reconcile = throttled(async () => {
   token = fresh;
   showToken();
   showTrades(trades);
+  await loadPeople();
   await reconcileCandles();
 }, 10_000);
 
@@ -365,6 +427,7 @@ async function start() {
   const [{ trades }] = await Promise.all([
     getJson(`/api/trades/recent?token_address=${api}&limit=${TRADES}`),
     loadCandles(timeframe),
+    loadPeople(),
   ]);
   showTrades(trades);
   loaded = true;
