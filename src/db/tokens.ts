@@ -229,14 +229,17 @@ export interface ListedToken {
 export const PRICE_WINDOWS = { '5m': '5 minutes', '1h': '1 hour', '6h': '6 hours', '24h': '24 hours' } as const;
 
 /**
- * The last trade price of the token at or before `now() - interval`. The trades of a token
- * launched after that moment are not searched (nothing of it is older).
+ * The last trade price of the token at or before `now() - interval`: none without a trade;
+ * its current price when its last trade is that old (nothing traded since); else its trades
+ * are searched (the trades of a token launched after that moment are not: none is older).
  */
 const priceBefore = (interval: string) =>
-  sql`(SELECT p.price_unative::text FROM trades p
-       WHERE p.token_address = t.address AND p.time <= now() - ${interval}::interval
-         AND (t.created_at IS NULL OR t.created_at <= now() - ${interval}::interval)
-       ORDER BY p.time DESC, p.seq DESC LIMIT 1)`;
+  sql`CASE WHEN t.last_trade_at IS NULL THEN NULL
+           WHEN t.last_trade_at <= now() - ${interval}::interval THEN t.current_price::text
+           ELSE (SELECT p.price_unative::text FROM trades p
+                 WHERE p.token_address = t.address AND p.time <= now() - ${interval}::interval
+                   AND (t.created_at IS NULL OR t.created_at <= now() - ${interval}::interval)
+                 ORDER BY p.time DESC, p.seq DESC LIMIT 1) END`;
 
 /**
  * The contract that received a token's whole supply when it was created (the launchpad or

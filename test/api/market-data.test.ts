@@ -47,6 +47,13 @@ async function caughtUp(ctx: Ctx) {
 test.before(async (ctx) => {
   await openApi(ctx);
   await addOldToken(ctx);
+  // as the indexer keeps a token: its last trade's time and price (the helper writes only the trades)
+  await ctx.t.db.query(
+    `UPDATE tokens t SET last_trade_at = l.time, current_price = l.price_unative
+     FROM (SELECT time, price_unative FROM trades WHERE token_address = $1 ORDER BY time DESC, seq DESC LIMIT 1) l
+     WHERE t.address = $1`,
+    [ctx.old],
+  );
   ctx.chain = createChainClient(ctx.devnet.rpcUrl);
   ctx.usdApi = await startApi(ctx.t.db, {
     index: indexSource(ctx.t.db, ctx.running.indexer),
@@ -143,13 +150,13 @@ test('a token: supply and market cap from its contract, buys, sells and traders 
 test('price change: against the last price at or before each window start; null without one', async (ctx) => {
   const { body } = await get(ctx.api, `/api/tokens/${ctx.old}`);
   const now = Date.now();
-  // the old token's current price is the one the test stored with it (its trades were written directly)
-  const current = 500n;
   const chainOrder = (a: (typeof ctx.oldTrades)[0], b: (typeof ctx.oldTrades)[0]) =>
     a.time.getTime() - b.time.getTime() ||
     a.blockHeight - b.blockHeight ||
     a.txIndex - b.txIndex ||
     a.eventIndex - b.eventIndex;
+  // the old token's current price: its last trade's
+  const current = [...ctx.oldTrades].sort(chainOrder).at(-1)!.priceUnative;
   for (const [w, ms] of [
     ['5m', 300_000],
     ['1h', 3_600_000],
