@@ -255,7 +255,8 @@ test("paging back through a token's history with `before` visits every trade onc
     .reverse();
   assert.equal(seen, expected, "each trade once, newest first, down to the token's first");
 
-  // filters: one trader's trades, by action, by volume
+  // filters: one trader's trades, by action, by volume (once the blocks made while paging are indexed)
+  await caughtUp(ctx);
   const trader = ctx.devnet.ledger.tradesOf(busiest)[0]!.trader;
   const mine = await get(ctx.api, `/api/trades/recent?trader=${trader}&limit=100`);
   assert.ok(mine.body.trades.length > 0);
