@@ -272,20 +272,11 @@ async function fillPricesBefore(db: Queryable, rows: ListedToken[], now: number)
 /**
  * The contract that received a token's whole supply when it was created (the launchpad or
  * the AMM) holds what no other address does: no event shows that first balance, so it is
- * the total supply less every other holder's balance (docs/indexing.md "CW20 balances").
+ * the total supply less every other holder's balance (docs/indexing.md "CW20 balances"), in
+ * the holder count as in the holders list.
  */
 const INITIAL_HOLDER = (token: Sql) =>
   sql`(SELECT c.initial_holder FROM cw20_tokens c WHERE c.token = ${token} AND c.created_height IS NOT NULL)`;
-
-/** The holders of the token of tokens row `t`: positive balances, the initial holder's derived. */
-const holderCount = (t: Sql) => sql`
-  SELECT count(*) FILTER (WHERE b.holder IS NOT NULL AND b.holder IS DISTINCT FROM i.holder)
-         + CASE WHEN i.holder IS NOT NULL AND ${t}.total_supply
-                     - coalesce(sum(b.balance) FILTER (WHERE b.holder IS DISTINCT FROM i.holder), 0) > 0
-                THEN 1 ELSE 0 END AS holders
-  FROM (SELECT ${INITIAL_HOLDER(sql`${t}.address`)} AS holder) i
-  LEFT JOIN cw20_balances b ON b.token = ${t}.address AND b.balance > 0
-  GROUP BY i.holder`;
 
 /** A token's largest holders (balance DESC, then address), the initial holder's balance derived. */
 export function topHolders(
@@ -318,7 +309,10 @@ export async function listedTokens(db: Queryable, address?: string): Promise<Lis
        t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
        coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
        coalesce(s.buys, 0)::int AS buys_24h, coalesce(s.sells, 0)::int AS sells_24h,
-       coalesce(s.traders, 0)::int AS traders_24h, coalesce(h.holders, 0)::int AS holders,
+       coalesce(s.traders, 0)::int AS traders_24h,
+       (coalesce(h.others, 0)
+        + CASE WHEN ci.initial_holder IS NOT NULL AND t.total_supply - coalesce(h.others_balance, 0) > 0 THEN 1 ELSE 0 END
+       )::int AS holders,
        t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold,
        t.total_supply::text AS total_supply,
        t.last_trade_at
@@ -330,7 +324,13 @@ export async function listedTokens(db: Queryable, address?: string): Promise<Lis
                 FROM trades WHERE ${only('token_address')} time > now() - INTERVAL '24 hours'
                 GROUP BY token_address) s
        ON s.token_address = t.address
-     LEFT JOIN LATERAL (${holderCount(sql`t`)}) h ON true
+     LEFT JOIN cw20_tokens ci ON ci.token = t.address AND ci.created_height IS NOT NULL
+     LEFT JOIN (SELECT b.token,
+                       count(*) FILTER (WHERE b.holder IS DISTINCT FROM c.initial_holder) AS others,
+                       sum(b.balance) FILTER (WHERE b.holder IS DISTINCT FROM c.initial_holder) AS others_balance
+                FROM cw20_balances b LEFT JOIN cw20_tokens c ON c.token = b.token AND c.created_height IS NOT NULL
+                WHERE ${only('b.token')} b.balance > 0 GROUP BY b.token) h
+       ON h.token = t.address
      ${address ? sql`WHERE t.address = ${address}` : sql`ORDER BY t.first_seen_at DESC, t.address`}`,
   );
   await fillPricesBefore(db, rows, now);
