@@ -91,23 +91,9 @@ export async function markSuppliesStale(tx: Queryable, tokens: readonly string[]
   );
 }
 
-/** Up to `limit` tokens whose supply is stale, their mark cleared (a mint while it is read marks it again). */
-export async function takeStaleSupplies(db: Queryable, limit: number): Promise<string[]> {
-  const due = await db.query<{ address: string }>(
-    sql`UPDATE tokens SET supply_stale = false
-     WHERE address IN (SELECT address FROM tokens WHERE supply_stale ORDER BY address LIMIT ${limit})
-     RETURNING address`,
-  );
-  return due.map((r) => r.address);
-}
-
-/** A total supply read: stored, or its token marked stale again when the read failed. */
-export async function storeSupply(db: Queryable, address: string, supply: string | 'failed'): Promise<void> {
-  await db.query(
-    supply === 'failed'
-      ? sql`UPDATE tokens SET supply_stale = true WHERE address = ${address}`
-      : sql`UPDATE tokens SET total_supply = ${supply}::numeric WHERE address = ${address}`,
-  );
+/** A total supply read from the token's contract. */
+export async function storeSupply(db: Queryable, address: string, supply: string): Promise<void> {
+  await db.query(sql`UPDATE tokens SET total_supply = ${supply}::numeric WHERE address = ${address}`);
 }
 
 /** The oracle price moved: every curve token's graduation threshold is to be read again. */
@@ -170,25 +156,32 @@ export async function metadataFailed(db: Queryable, address: string, attempts: n
   );
 }
 
+/** A token fact marked to be read again from its contract (its graduation threshold, its total supply). */
+export type StaleMark = 'threshold_stale' | 'supply_stale';
+
 /**
- * Up to `limit` tokens whose threshold is stale, their mark cleared (a price change while
- * their threshold is read marks them again).
+ * Up to `limit` tokens with `mark`, the mark cleared: what marks the token while its fact is
+ * read (a price change, a mint) marks it again, and so does a failed read (markStale).
  */
-export async function takeStaleThresholds(db: Queryable, limit: number): Promise<string[]> {
+export async function takeStale(db: Queryable, mark: StaleMark, limit: number): Promise<string[]> {
+  const column = sql.raw(mark);
   const due = await db.query<{ address: string }>(
-    sql`UPDATE tokens SET threshold_stale = false
-     WHERE address IN (SELECT address FROM tokens WHERE threshold_stale ORDER BY address LIMIT ${limit})
+    sql`UPDATE tokens SET ${column} = false
+     WHERE address IN (SELECT address FROM tokens WHERE ${column} ORDER BY address LIMIT ${limit})
      RETURNING address`,
   );
   return due.map((r) => r.address);
 }
 
-/** A threshold read: stored (null keeps the one stored), or its token marked stale again when the read failed. */
-export async function storeThreshold(db: Queryable, address: string, threshold: string | null | 'failed') {
+/** A failed read: the token marked again, for the next run. */
+export async function markStale(db: Queryable, mark: StaleMark, address: string): Promise<void> {
+  await db.query(sql`UPDATE tokens SET ${sql.raw(mark)} = true WHERE address = ${address}`);
+}
+
+/** A threshold read from the launchpad (null keeps the one stored). */
+export async function storeThreshold(db: Queryable, address: string, threshold: string | null): Promise<void> {
   await db.query(
-    threshold === 'failed'
-      ? sql`UPDATE tokens SET threshold_stale = true WHERE address = ${address}`
-      : sql`UPDATE tokens SET graduation_threshold = coalesce(${threshold}::numeric, graduation_threshold) WHERE address = ${address}`,
+    sql`UPDATE tokens SET graduation_threshold = coalesce(${threshold}::numeric, graduation_threshold) WHERE address = ${address}`,
   );
 }
 

@@ -6,14 +6,15 @@
 import type { ChainClient } from '../chain/client.ts';
 import { CONTRACT_QUERIES } from '../chain/contract-events.ts';
 import {
+  markStale,
   metadataFailed,
   type PendingToken,
+  type StaleMark,
   storeMetadata,
   storeSupply,
   storeThreshold,
   type TokenMetadata,
-  takeStaleSupplies,
-  takeStaleThresholds,
+  takeStale,
   tokensDueForMetadata,
 } from '../db/tokens.ts';
 import type { Database } from '../db/types.ts';
@@ -122,59 +123,43 @@ export function createMetadataFetcher({
   };
 
   /**
-   * Reads the thresholds the indexer marked stale, `batch` tokens at a time. The mark is
-   * cleared before the query, so a price change during it marks the token again; a failed
-   * query marks it again too, and the next run retries. True when more may be waiting.
+   * Reads again the facts the indexer marked stale (`mark`), `batch` tokens at a time, with
+   * `read` (which stores what it read). The mark is cleared before the query, so a change
+   * during it marks the token again; a failed query marks it again too, and the next run
+   * retries. True when more may be waiting.
    */
-  const refreshThresholds = async (): Promise<boolean> => {
-    const due = await takeStaleThresholds(db, batch);
+  const refresh = async (mark: StaleMark, what: string, read: (address: string) => Promise<void>) => {
+    const due = await takeStale(db, mark, batch);
     if (due.length === 0) return false;
     let failed = 0;
     await Promise.all(
       due.map(async (address) => {
         try {
-          const progress = await chain.smartQuery<Progress>(contracts.launchpad, CONTRACT_QUERIES.progress(address));
-          await storeThreshold(db, address, thresholdOf(progress));
+          await read(address);
         } catch (error) {
           failed++;
-          await storeThreshold(db, address, 'failed');
+          await markStale(db, mark, address);
           if (failed === 1)
-            logger.warn(
-              { token: address, err: (error as Error).message },
-              'Graduation threshold query failed; will retry',
-            );
+            logger.warn({ token: address, err: (error as Error).message }, `${what} query failed; will retry`);
         }
       }),
     );
     await notify(db, { kind: 'metadata', tokens: due });
     return failed === 0 && due.length === batch;
   };
-
-  /**
-   * Reads the total supply of the tokens the indexer saw minted or burnt, as refreshThresholds
-   * reads thresholds. True when more may be waiting.
-   */
-  const refreshSupplies = async (): Promise<boolean> => {
-    const due = await takeStaleSupplies(db, batch);
-    if (due.length === 0) return false;
-    let failed = 0;
-    await Promise.all(
-      due.map(async (address) => {
-        try {
-          const info = await chain.smartQuery<TokenInfo>(address, CONTRACT_QUERIES.tokenInfo);
-          if (!info.total_supply || !UINT.test(info.total_supply)) throw new Error('token_info has no total_supply');
-          await storeSupply(db, address, info.total_supply);
-        } catch (error) {
-          failed++;
-          await storeSupply(db, address, 'failed');
-          if (failed === 1)
-            logger.warn({ token: address, err: (error as Error).message }, 'Total supply query failed; will retry');
-        }
-      }),
-    );
-    await notify(db, { kind: 'metadata', tokens: due });
-    return failed === 0 && due.length === batch;
-  };
+  /** The graduation threshold of every curve token, after the oracle price moved. */
+  const refreshThresholds = () =>
+    refresh('threshold_stale', 'Graduation threshold', async (address) => {
+      const progress = await chain.smartQuery<Progress>(contracts.launchpad, CONTRACT_QUERIES.progress(address));
+      await storeThreshold(db, address, thresholdOf(progress));
+    });
+  /** The total supply of the tokens the indexer saw minted or burnt. */
+  const refreshSupplies = () =>
+    refresh('supply_stale', 'Total supply', async (address) => {
+      const info = await chain.smartQuery<TokenInfo>(address, CONTRACT_QUERIES.tokenInfo);
+      if (!info.total_supply || !UINT.test(info.total_supply)) throw new Error('token_info has no total_supply');
+      await storeSupply(db, address, info.total_supply);
+    });
 
   const loop = async () => {
     do {

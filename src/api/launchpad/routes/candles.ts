@@ -110,15 +110,7 @@ export function candles(ctx: LaunchpadContext): Handler {
   };
 }
 
-type Candle = {
-  time: string;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: string;
-  trade_count: number;
-};
+type Candle = z.infer<typeof candleSchema>;
 
 /**
  * Candles in USD: each price of one whole token (10^decimals base units) and the volume, at
@@ -161,7 +153,7 @@ async function inUsd(ctx: LaunchpadContext, token: string, candles: Candle[], pe
 }
 
 /** A candle's fields, each figure described by `figure` (what it is, the name it has). */
-const candleFields = (figure: (what: string) => z.ZodType, volume: string) => ({
+const candleFields = <F extends z.ZodType>(figure: (what: string) => F, volume: string) => ({
   time: z.iso.datetime().describe("the start of the candle's period"),
   open: figure("the period's first trade"),
   high: figure('the highest'),
