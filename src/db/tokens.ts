@@ -217,49 +217,118 @@ export interface ListedToken {
   price_before_1h: string | null;
   price_before_6h: string | null;
   price_before_24h: string | null;
+  /**
+   * When the figures of the windows change by time alone, without a new trade (a trade
+   * leaves a window, a window's start passes the launch); null: only with a new trade.
+   */
+  changes_at: Date | null;
 }
 
 /** The windows of price_change. */
 const PRICE_WINDOWS = { '5m': 300_000, '1h': 3_600_000, '6h': 21_600_000, '24h': 86_400_000 } as const;
-/** How far back from a window's start a token's last earlier trade is looked for, widening: a day, 30 days, then all. */
-const REACH_MS = [86_400_000, 30 * 86_400_000, null] as const;
+type PriceWindow = keyof typeof PRICE_WINDOWS;
+const WINDOW_NAMES = Object.keys(PRICE_WINDOWS) as PriceWindow[];
+const DAY_MS = 86_400_000;
+/** How long the day candles are kept (sql/0006_candle_chunks.sql prunes them at 90 days), less a day of margin. */
+const CANDLE_DAYS_KEPT_MS = 89 * DAY_MS;
+
+/** A token whose price before a window's start is still to be found. */
+interface PriceSearch {
+  token: ListedToken;
+  window: PriceWindow;
+  start: Date;
+}
 
 /**
  * Each token's price before each window: none without a trade; its current price when its
  * last trade is older than the window's start (nothing traded since); none when it was
- * launched after it; else the price of the last of its trades at the latest block time up
- * to then. The trades are searched in bounded ranges with the bounds as constants, so the
- * planner reads only the chunks of the range (a search of a 90-day hypertable plans every
- * chunk: ~200 ms embedded), widened only for the tokens not found.
+ * launched after it; else the price of its last trade (in chain order) at or before it.
+ * That trade is searched in three bounded steps, each only for what the one before did not
+ * find, and with time bounds that are constants of the query, so the planner reads only the
+ * chunks of the range (a search of a 90-day hypertable without them plans every chunk:
+ * ~300 ms embedded):
+ *  1. the trades of the day before the start, for every token and window in one query;
+ *  2. the close of the token's last day candle that began at least a day before the start:
+ *     step 1 found no trade after that day began, so its close is the last trade before the
+ *     start (candles_1d closes by chain order, as this does);
+ *  3. for a token the day candles do not reach (kept 90 days), the trades older than them.
  */
 async function fillPricesBefore(db: Queryable, rows: ListedToken[], now: number): Promise<void> {
-  for (const [window, ms] of Object.entries(PRICE_WINDOWS) as [keyof typeof PRICE_WINDOWS, number][]) {
+  let pending: PriceSearch[] = [];
+  for (const window of WINDOW_NAMES) {
     const key = `price_before_${window}` as const;
-    const start = new Date(now - ms);
-    let pending: ListedToken[] = [];
+    const start = new Date(now - PRICE_WINDOWS[window]);
     for (const r of rows) {
       if (r.last_trade_at === null) r[key] = null;
       else if (r.last_trade_at <= start) r[key] = r.current_price;
       else if (r.created_at !== null && r.created_at > start) r[key] = null;
-      else pending.push(r);
+      else {
+        r[key] = null; // unless a step finds it
+        pending.push({ token: r, window, start });
+      }
     }
-    for (const reach of REACH_MS) {
-      if (pending.length === 0) break;
-      const floor = reach === null ? sql`` : sql`AND time > ${new Date(start.getTime() - reach)}`;
-      const found = await db.query<{ token: string; price: string }>(
-        sql`SELECT tok.token, p.price FROM unnest(${pending.map((r) => r.address)}::text[]) AS tok(token)
-            CROSS JOIN LATERAL (
-              SELECT price_unative::text AS price FROM trades
-              WHERE token_address = tok.token AND time <= ${start} ${floor}
-                AND time = (SELECT max(time) FROM trades WHERE token_address = tok.token AND time <= ${start} ${floor})
-              ORDER BY seq DESC LIMIT 1) p`,
-      );
-      const prices = new Map(found.map((f) => [f.token, f.price]));
-      for (const r of pending) if (prices.has(r.address)) r[key] = prices.get(r.address)!;
-      pending = pending.filter((r) => !prices.has(r.address));
-    }
-    for (const r of pending) r[key] = null;
   }
+  const found = (prices: { token: string; start: Date; price: string }[]) => {
+    const byPair = new Map(prices.map((p) => [`${p.token} ${p.start.getTime()}`, p.price]));
+    pending = pending.filter((s) => {
+      const price = byPair.get(`${s.token.address} ${s.start.getTime()}`);
+      if (price === undefined) return true;
+      s.token[`price_before_${s.window}`] = price;
+      return false;
+    });
+  };
+  const pairs = () =>
+    sql`unnest(${pending.map((s) => s.token.address)}::text[], ${pending.map((s) => s.start)}::timestamptz[]) AS p(token, start)`;
+  if (pending.length > 0) {
+    const starts = pending.map((s) => s.start.getTime());
+    const [earliest, latest] = [new Date(Math.min(...starts) - DAY_MS), new Date(Math.max(...starts))];
+    found(
+      await db.query(
+        sql`SELECT p.token, p.start, t.price FROM ${pairs()} CROSS JOIN LATERAL (
+              SELECT price_unative::text AS price FROM trades
+              WHERE token_address = p.token AND time <= p.start AND time > p.start - INTERVAL '1 day'
+                AND time > ${earliest} AND time <= ${latest}
+              ORDER BY time DESC, seq DESC LIMIT 1) t`,
+      ),
+    );
+  }
+  if (pending.length > 0) {
+    found(
+      await db.query(
+        sql`SELECT p.token, p.start, c.price FROM ${pairs()} CROSS JOIN LATERAL (
+              SELECT close::text AS price FROM candles_1d
+              WHERE token_address = p.token AND bucket <= p.start - INTERVAL '1 day'
+              ORDER BY bucket DESC LIMIT 1) c`,
+      ),
+    );
+  }
+  if (pending.length > 0) {
+    const kept = new Date(now - CANDLE_DAYS_KEPT_MS);
+    found(
+      await db.query(
+        sql`SELECT p.token, p.start, t.price FROM ${pairs()} CROSS JOIN LATERAL (
+              SELECT price_unative::text AS price FROM trades
+              WHERE token_address = p.token AND time <= p.start - INTERVAL '1 day' AND time <= ${kept}
+              ORDER BY time DESC, seq DESC LIMIT 1) t`,
+      ),
+    );
+  }
+}
+
+/**
+ * When the token's answer changes without a new trade: when the first trade after a
+ * window's start leaves the window (the 24-hour figures and that window's price before
+ * change), or when a window's start passes the token's launch. Null: not before a trade.
+ */
+function windowsChangeAt(r: ListedToken & Record<`first_after_${PriceWindow}`, Date | null>, now: number): Date | null {
+  let at = Infinity;
+  for (const window of WINDOW_NAMES) {
+    const first = r[`first_after_${window}`];
+    if (first !== null) at = Math.min(at, first.getTime() + PRICE_WINDOWS[window]);
+    if (r.created_at !== null && r.created_at.getTime() > now - PRICE_WINDOWS[window])
+      at = Math.min(at, r.created_at.getTime() + PRICE_WINDOWS[window]);
+  }
+  return at === Infinity ? null : new Date(at);
 }
 
 /**
@@ -293,11 +362,16 @@ export function topHolders(
   );
 }
 
-/** Tokens with their last 24 hours of trades and their holders: all of them, newest first, or the one at `address`. */
+/**
+ * Tokens with their last 24 hours of trades and their holders: all of them, newest first, or
+ * the one at `address`. The windows end at one `now` (a constant of the queries: the planner
+ * reads only the chunks of the last day).
+ */
 export async function listedTokens(db: Queryable, address?: string): Promise<ListedToken[]> {
   const only = (column: string) => (address ? sql`${sql.raw(column)} = ${address} AND` : sql``);
   const now = Date.now();
-  const rows = await db.query<ListedToken>(
+  const since = (window: PriceWindow) => new Date(now - PRICE_WINDOWS[window]);
+  const rows = await db.query<ListedToken & Record<`first_after_${PriceWindow}`, Date | null>>(
     sql`SELECT t.address, t.name, t.symbol, t.decimals, t.image, t.description, t.creator, t.source, t.graduated,
        t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
        coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
@@ -308,13 +382,18 @@ export async function listedTokens(db: Queryable, address?: string): Promise<Lis
        )::int AS holders,
        t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold,
        t.total_supply::text AS total_supply,
-       t.last_trade_at
+       t.last_trade_at,
+       s.first_after_24h, s.first_after_6h, s.first_after_1h, s.first_after_5m
      FROM tokens t
      LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades,
                        count(*) FILTER (WHERE direction = 'native_to_token') AS buys,
                        count(*) FILTER (WHERE direction = 'token_to_native') AS sells,
-                       count(DISTINCT trader) AS traders
-                FROM trades WHERE ${only('token_address')} time > now() - INTERVAL '24 hours'
+                       count(DISTINCT trader) AS traders,
+                       min(time) AS first_after_24h,
+                       min(time) FILTER (WHERE time > ${since('6h')}) AS first_after_6h,
+                       min(time) FILTER (WHERE time > ${since('1h')}) AS first_after_1h,
+                       min(time) FILTER (WHERE time > ${since('5m')}) AS first_after_5m
+                FROM trades WHERE ${only('token_address')} time > ${since('24h')}
                 GROUP BY token_address) s
        ON s.token_address = t.address
      LEFT JOIN cw20_tokens ci ON ci.token = t.address AND ci.created_height IS NOT NULL
@@ -326,6 +405,10 @@ export async function listedTokens(db: Queryable, address?: string): Promise<Lis
        ON h.token = t.address
      ${address ? sql`WHERE t.address = ${address}` : sql`ORDER BY t.first_seen_at DESC, t.address`}`,
   );
+  for (const r of rows) {
+    r.changes_at = windowsChangeAt(r, now);
+    for (const window of WINDOW_NAMES) delete (r as Partial<typeof r>)[`first_after_${window}`];
+  }
   await fillPricesBefore(db, rows, now);
   return rows;
 }

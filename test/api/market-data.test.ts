@@ -7,8 +7,11 @@ import { toBase64, toUtf8 } from '@cosmjs/encoding';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
+import { runJobs } from '../../src/db/jobs.ts';
 import type { LedgerTrade } from '../../src/devnet/index.ts';
+import type { Trade } from '../../src/domain/events.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
+import { insertTrades } from '../../src/indexer/trades.ts';
 import { attr, randomAddress, wasmClient } from '../helpers/devnet.ts';
 import { launchToken, produceTraffic, setOraclePrice, withBlocks } from '../helpers/indexing.ts';
 import {
@@ -21,6 +24,7 @@ import {
   openApi,
   startApi,
 } from '../helpers/launchpad-api.ts';
+import { makeTrade, rng } from '../helpers/trades.ts';
 import { waitFor } from '../helpers/wait.ts';
 
 type Ctx = ApiCtx &
@@ -147,39 +151,155 @@ test('a token: supply and market cap from its contract, buys, sells and traders 
   assert.is(plain.body.market_cap_unative, body.market_cap_unative);
 });
 
+const WINDOWS = [
+  ['5m', 300_000],
+  ['1h', 3_600_000],
+  ['6h', 21_600_000],
+  ['24h', 86_400_000],
+] as const;
+
+const chainOrder = (a: Trade, b: Trade) =>
+  a.time.getTime() - b.time.getTime() ||
+  a.blockHeight - b.blockHeight ||
+  a.txIndex - b.txIndex ||
+  a.eventIndex - b.eventIndex;
+
+/**
+ * The price change of each window computed from the trades themselves: percent from the last
+ * trade at or before its start to the last trade, truncated to hundredths; undefined for a
+ * window whose start is within a few seconds of a trade (it may fall either side while a
+ * request runs).
+ */
+function priceChanges(trades: readonly Trade[], now: number): Record<string, string | null | undefined> {
+  const sorted = [...trades].sort(chainOrder);
+  const current = sorted.at(-1)!.priceUnative;
+  const out: Record<string, string | null | undefined> = {};
+  for (const [w, ms] of WINDOWS) {
+    const before = sorted.filter((t) => t.time.getTime() <= now - ms).at(-1);
+    const near = trades.some((t) => Math.abs(t.time.getTime() - (now - ms)) < 10_000);
+    if (near) out[w] = undefined;
+    else if (!before) out[w] = null;
+    else {
+      const hundredths = ((current - before.priceUnative) * 10_000n) / before.priceUnative;
+      const abs = hundredths < 0n ? -hundredths : hundredths;
+      out[w] = `${hundredths < 0n ? '-' : ''}${abs / 100n}.${(abs % 100n).toString().padStart(2, '0')}`;
+    }
+  }
+  return out;
+}
+
+function assertChanges(got: Record<string, string | null>, expected: Record<string, string | null | undefined>) {
+  for (const [w] of WINDOWS) if (expected[w] !== undefined) assert.is(got[w], expected[w], `price_change ${w}`);
+}
+
 test('price change: against the last price at or before each window start; null without one', async (ctx) => {
   const { body } = await get(ctx.api, `/api/tokens/${ctx.old}`);
-  const now = Date.now();
-  const chainOrder = (a: (typeof ctx.oldTrades)[0], b: (typeof ctx.oldTrades)[0]) =>
-    a.time.getTime() - b.time.getTime() ||
-    a.blockHeight - b.blockHeight ||
-    a.txIndex - b.txIndex ||
-    a.eventIndex - b.eventIndex;
-  // the old token's current price: its last trade's
-  const current = [...ctx.oldTrades].sort(chainOrder).at(-1)!.priceUnative;
-  for (const [w, ms] of [
-    ['5m', 300_000],
-    ['1h', 3_600_000],
-    ['6h', 21_600_000],
-    ['24h', 86_400_000],
-  ] as const) {
-    const before = ctx.oldTrades
-      .filter((t) => t.time.getTime() <= now - ms)
-      .sort(chainOrder)
-      .at(-1);
-    const got = body.price_change[w] as string | null;
-    if (!before) {
-      assert.is(got, null, w);
-      continue;
-    }
-    const hundredths = ((current - before.priceUnative) * 10_000n) / before.priceUnative;
-    // a trade within a few seconds of the window's edge may fall either side while the request runs
-    const near = ctx.oldTrades.some((t) => Math.abs(t.time.getTime() - (now - ms)) < 10_000);
-    const text = `${hundredths < 0n ? '-' : ''}${(hundredths < 0n ? -hundredths : hundredths) / 100n}.${((hundredths < 0n ? -hundredths : hundredths) % 100n).toString().padStart(2, '0')}`;
-    if (!near) assert.is(got, text, `price_change ${w}`);
-  }
+  assertChanges(body.price_change, priceChanges(ctx.oldTrades, Date.now()));
   const fresh = await get(ctx.api, `/api/tokens/${ctx.token}`);
   assert.equal(fresh.body.price_change, { '5m': null, '1h': null, '6h': null, '24h': null }, 'launched minutes ago');
+});
+
+test('a token that trades rarely: its price changes and its pages reach back months', async (ctx) => {
+  const now = Date.now();
+  const day = 86_400_000;
+  const r = rng(31);
+  const make = (token: string, firstHeight: number, daysAgo: number[]) =>
+    daysAgo.flatMap((ago, i) =>
+      Array.from({ length: r.int(1, 3) }, (_, k) =>
+        makeTrade(
+          {
+            time: new Date(now - ago * day),
+            blockHeight: firstHeight + i,
+            txIndex: k,
+            eventIndex: 0,
+            tokenAddress: token,
+          },
+          BigInt(r.int(1_000, 50_000_000)),
+          BigInt(r.int(1_000, 90_000_000)),
+        ),
+      ),
+    );
+  // a day or more between trades, then one a minute ago; and one untraded for 100 days before it
+  const [rare, dormant] = [randomAddress(), randomAddress()];
+  const trades = {
+    [rare]: make(rare, 3_000_000, [100, 40, 20, 5, 3, 2.5, 1.5, 0.2, 1 / 1440]),
+    [dormant]: make(dormant, 4_000_000, [100.5, 100, 1 / 1440]),
+  };
+  for (const [token, list] of Object.entries(trades)) {
+    const last = [...list].sort(chainOrder).at(-1)!;
+    await ctx.t.db.query(
+      `INSERT INTO tokens (address, name, symbol, source, first_seen_at, created_at, native_reserves, current_price, last_trade_at, metadata_fetched)
+       VALUES ($1, 'Rare', 'RARE', 'launchpad', now() - interval '101 days', now() - interval '101 days', 1000, $2, $3, true)`,
+      [token, last.priceUnative.toString(), last.time],
+    );
+    await insertTrades(ctx.t.db, list);
+  }
+  // the rare token's blocks are indexed (a page's `before` is then bounded by its block's time), the dormant one's not
+  await ctx.t.db.query(
+    `INSERT INTO blocks (height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block)
+     SELECT DISTINCT block_height, 'RARE' || block_height, time, '', 'test', '', 1, '{}'::jsonb FROM trades WHERE token_address = $1`,
+    [rare],
+  );
+  await runJobs(ctx.t.db, 'refresh');
+  for (const [token, list] of Object.entries(trades)) {
+    const { body } = await get(ctx.api, `/api/tokens/${token}`);
+    assertChanges(body.price_change, priceChanges(list, Date.now()));
+    // newest first, two at a time, down to the first trade 100 days back
+    const seen: string[] = [];
+    let before: string | undefined;
+    for (let page = 0; page < 50; page++) {
+      const { body: p } = await get(
+        ctx.api,
+        `/api/trades/recent?token_address=${token}&limit=2${before ? `&before=${before}` : ''}`,
+      );
+      if (p.trades.length === 0) break;
+      seen.push(...p.trades.map((t: { position: string }) => t.position));
+      before = p.trades.at(-1).position;
+    }
+    const expected = [...list].sort(chainOrder).reverse();
+    assert.equal(
+      seen,
+      expected.map((t) => `${t.blockHeight}-${t.txIndex}-${t.eventIndex}`),
+      'every trade once, newest first',
+    );
+  }
+  await ctx.t.db.query(`DELETE FROM blocks WHERE hash LIKE 'RARE%'`);
+});
+
+test('a cached token answer changes when a trade leaves a window, with no new trade', async (ctx) => {
+  const token = randomAddress();
+  const now = Date.now();
+  const trades = [
+    makeTrade(
+      { time: new Date(now - 7_200_000), blockHeight: 5_000_000, txIndex: 0, eventIndex: 0, tokenAddress: token },
+      1_000_000n,
+      2_000_000n,
+    ),
+    makeTrade(
+      { time: new Date(now - 300_000 + 3_000), blockHeight: 5_000_001, txIndex: 0, eventIndex: 0, tokenAddress: token },
+      3_000_000n,
+      2_000_000n,
+    ),
+  ];
+  const last = trades[1]!;
+  await ctx.t.db.query(
+    `INSERT INTO tokens (address, name, symbol, source, first_seen_at, created_at, native_reserves, current_price, last_trade_at, metadata_fetched)
+     VALUES ($1, 'Edge', 'EDGE', 'launchpad', now() - interval '1 day', now() - interval '1 day', 1000, $2, $3, true)`,
+    [token, last.priceUnative.toString(), last.time],
+  );
+  await insertTrades(ctx.t.db, trades);
+  const first = await get(ctx.api, `/api/tokens/${token}`);
+  assert.ok(first.body.price_change['5m'] !== '0.00', 'the 5-minute window holds the last trade');
+  const [p1, p2] = trades.map((t) => t.priceUnative) as [bigint, bigint];
+  assert.is(
+    first.body.price_change['5m'],
+    (Number(((p2 - p1) * 10_000n) / p1) / 100).toFixed(2),
+    'from the earlier trade',
+  );
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, last.time.getTime() + 300_000 - Date.now()) + 500));
+  const later = await get(ctx.api, `/api/tokens/${token}`);
+  assert.is(later.body.price_change['5m'], '0.00', 'once it left the window: nothing changed within it');
+  assert.is(later.body.price_change['1h'], first.body.price_change['1h'], 'the hour still holds it');
 });
 
 test("holders and traders of a token: the contract's balances, largest first; the ledger's trades by trader", async (ctx) => {

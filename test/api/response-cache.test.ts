@@ -70,6 +70,31 @@ test('a body whose data changed while it was computed is returned but not kept',
   assert.is(await b, 'body 2');
 });
 
+test('a body kept for the time it says: until then, or until its tags are invalidated', async () => {
+  const clock = manualClock();
+  const cache = createResponseCache({ clock: clock.now });
+  const g = gate();
+  const ask = (ttlMs: number) =>
+    cache.rememberFor('t', [tokenTag('t1')], async () => ({ body: await g.compute(), ttlMs }));
+  let answer = ask(10_000);
+  await g.release();
+  assert.is(await answer, 'body 1');
+  clock.advance(9_000);
+  assert.is(await ask(1), 'body 1', 'within its own time');
+  cache.invalidate([tokenTag('t2')]);
+  assert.is(await ask(1), 'body 1', 'another tag leaves it');
+  clock.advance(1_001);
+  answer = ask(500);
+  await g.release();
+  assert.is(await answer, 'body 2', 'recomputed once its time is over');
+  clock.advance(499);
+  assert.is(await ask(1), 'body 2');
+  cache.invalidate([tokenTag('t1')]);
+  answer = ask(500);
+  await g.release();
+  assert.is(await answer, 'body 3', 'its tag dropped it');
+});
+
 test('tagged bodies: dropped by their own tags or by the tags they computed, kept through others', async () => {
   const clock = manualClock();
   const cache = createResponseCache({ clock: clock.now });

@@ -24,8 +24,11 @@ const ALL_HOLDERS = 'holders-of';
 export const reads = {
   /** The token list: every token's figures (its 24-hour window slides, hence the short TTL). */
   tokenList: (): Reads => ({ tags: [ALL_TOKENS], ttlMs: 2000 }),
-  /** One token's figures. */
-  token: (address: string): Reads => ({ tags: [token(address)], ttlMs: 5000 }),
+  /**
+   * One token's figures: its trades, metadata and holders' balances. Its windows slide, so
+   * it is kept until they change by time alone (the answer says when), at most `ttlMs`.
+   */
+  token: (address: string): Reads => ({ tags: [token(address), holdersOf(address)], ttlMs: 300_000 }),
   /** The newest trades of one token, or of every token. */
   recentTrades: (address: string | undefined): Reads => ({
     tags: [address ? token(address) : ALL_TOKENS],

@@ -35,6 +35,12 @@ export interface ResponseCache {
     compute: () => Promise<string>,
     revalidate?: RevalidateOptions,
   ): Promise<string>;
+  /** remember() for a body that knows how long it stays true (its TTL is known once it is computed). */
+  rememberFor(
+    key: string,
+    tags: readonly string[],
+    compute: () => Promise<{ body: string; ttlMs: number }>,
+  ): Promise<string>;
   /**
    * remember() for a body whose tags are known once it is computed: stored under `tags` and
    * its own. A computation under way is not stored after any invalidation, whatever its tags.
@@ -105,6 +111,7 @@ export function createResponseCache({ clock = monotonic }: ResponseCacheOptions 
     sizeCalculation: (body, key) => body.length + key.length + 64,
     dispose: (_body, key) => forget(key),
     perf: { now: clock }, // TTLs on the cache's clock too
+    ttlResolution: 0, // read the clock on each get (it is not cached for a millisecond)
   });
   const store = (key: string, body: string, tags: readonly string[], ttlMs: number) => {
     lru.set(key, body, { ttl: ttlMs });
@@ -230,6 +237,9 @@ export function createResponseCache({ clock = monotonic }: ResponseCacheOptions 
     remember(key, tags, ttlMs, compute, revalidate) {
       if (revalidate) return rememberRevalidated(key, tags, ttlMs, compute, revalidate);
       return rememberComputed(key, tags, ttlMs, async () => ({ body: await compute(), tags: [] }), false);
+    },
+    rememberFor(key, tags, compute) {
+      return rememberComputed(key, tags, 0, async () => ({ ...(await compute()), tags: [] }), false);
     },
     rememberTagged(key, tags, ttlMs, compute) {
       return rememberComputed(key, tags, ttlMs, compute, true);

@@ -136,12 +136,23 @@ export function listTokens(ctx: LaunchpadContext): Handler {
   };
 }
 
-/** The token's JSON, or undefined when it is not indexed (cached either way). */
+/** How long the answer that a token is not indexed is kept at most (its launch, announced, drops it sooner). */
+const NOT_FOUND_TTL_MS = 5000;
+
+/**
+ * The token's JSON, or undefined when it is not indexed (cached either way). Its answer is
+ * kept until a change the indexer announces (its trades, metadata, holders' balances) or
+ * until its windows' figures change by time alone (ListedToken.changes_at), and is keyed by
+ * the native coin's USD price it was computed at, so it always shows the current one.
+ */
 async function findToken(ctx: LaunchpadContext, address: string): Promise<string | undefined> {
+  const rate = await usdRate(ctx);
   const { tags, ttlMs } = reads.token(address);
-  const body = await ctx.cache.remember(`token:${address}`, tags, ttlMs, async () => {
+  const body = await ctx.cache.rememberFor(`token:${address}:${rate?.nativeUsd ?? 0}`, tags, async () => {
     const [row] = await listedTokens(ctx.db, address);
-    return row ? JSON.stringify(tokenJson(row, await usdRate(ctx))) : '';
+    if (!row) return { body: '', ttlMs: NOT_FOUND_TTL_MS };
+    const untilChange = row.changes_at === null ? ttlMs : row.changes_at.getTime() - Date.now();
+    return { body: JSON.stringify(tokenJson(row, rate)), ttlMs: Math.max(1, Math.min(ttlMs, untilChange)) };
   });
   return body || undefined;
 }

@@ -91,12 +91,35 @@ const tradeJson = (t: TradeRow) => ({
   position: `${t.block_height}-${t.tx_index}-${t.event_index}`,
 });
 
+const DAY_MS = 86_400_000;
+
+/**
+ * From a token's day candles, a time at or before which its newest `limit` trades up to
+ * `newest` all are: the start of the newest day before `newest`'s own that holds, with the
+ * days after it, `limit` trades (`newest`'s own day counts for nothing: `before` may exclude
+ * any part of it). Undefined when its candles (kept 90 days) hold fewer.
+ */
+async function candleFloor(db: Database, token: string, newest: Date, limit: number): Promise<Date | undefined> {
+  const days = await db.query<{ bucket: Date; trades: number }>(
+    sql`SELECT bucket, trade_count::int AS trades FROM candles_1d
+     WHERE token_address = ${token} AND bucket < ${new Date(Math.floor(newest.getTime() / DAY_MS) * DAY_MS)}
+     ORDER BY bucket DESC`,
+  );
+  let trades = 0;
+  for (const day of days) {
+    trades += day.trades;
+    if (trades >= limit) return day.bucket;
+  }
+  return undefined;
+}
+
 /**
  * Newest trades first. The trades hypertable has a chunk per day and grows without end,
- * so a query without a time bound plans every chunk; the token's last trade time bounds
- * the search to a recent window first and widens it only when that holds too few trades.
- * (Any trade outside the window is older than every trade inside it, so the answer is
- * the same whatever the window.)
+ * so a query without a time bound plans every chunk (~300 ms embedded at 90 days); the
+ * token's last trade time bounds the search to its last day first, then (a token's trades
+ * without other filters) to the days its day candles show holding enough trades, then to
+ * 30 days, and only then to nothing. (Any trade outside the window is older than every
+ * trade inside it, so the answer is the same whatever the window.)
  */
 async function newestTrades(db: Database, q: TradesQuery): Promise<TradeRow[]> {
   const token = q.token_address;
@@ -116,14 +139,19 @@ async function newestTrades(db: Database, q: TradesQuery): Promise<TradeRow[]> {
   const select = (since: Date | null) =>
     db.query<TradeRow>(
       sql`SELECT ${COLUMNS} FROM trades tr LEFT JOIN tokens tk ON tk.address = tr.token_address
-       WHERE ${sql.join(conditions, ' AND ')} ${since ? sql`AND tr.time > ${since}` : sql``}
+       WHERE ${sql.join(conditions, ' AND ')} ${since ? sql`AND tr.time >= ${since}` : sql``}
        ORDER BY tr.time DESC, tr.seq DESC LIMIT ${q.limit}`,
     );
   if (newest) {
-    for (const days of [1, 30]) {
-      const rows = await select(new Date(newest.getTime() - days * 86_400_000));
-      if (rows.length >= q.limit) return rows;
+    const day = await select(new Date(newest.getTime() - DAY_MS));
+    if (day.length >= q.limit) return day;
+    // (the day of `newest` holds every trade `before` excludes only when `newest` is its block's time)
+    if (token && !q.trader && !q.action && !q.min_volume && (!q.before || bound)) {
+      const floor = await candleFloor(db, token, newest, q.limit);
+      if (floor) return select(floor);
     }
+    const month = await select(new Date(newest.getTime() - 30 * DAY_MS));
+    if (month.length >= q.limit) return month;
   }
   return select(null);
 }
