@@ -433,12 +433,18 @@ export function heldTokens(db: Queryable, addresses: readonly string[]): Promise
   );
 }
 
-/** When the token (or, without one, any token) last traded; undefined when the token is not stored. */
-export async function lastTradeAt(db: Queryable, token?: string): Promise<{ at: Date | null } | undefined> {
-  const [row] = await db.query<{ at: Date | null }>(
+/**
+ * When the token (or, without one, any token) last traded, and when it was launched (null:
+ * not known, as for a token that started on the AMM); undefined when the token is not stored.
+ */
+export async function tradeTimes(
+  db: Queryable,
+  token?: string,
+): Promise<{ at: Date | null; created: Date | null } | undefined> {
+  const [row] = await db.query<{ at: Date | null; created: Date | null }>(
     token
-      ? sql`SELECT last_trade_at AS at FROM tokens WHERE address = ${token}`
-      : sql`SELECT max(last_trade_at) AS at FROM tokens`,
+      ? sql`SELECT last_trade_at AS at, created_at AS created FROM tokens WHERE address = ${token}`
+      : sql`SELECT max(last_trade_at) AS at, NULL::timestamptz AS created FROM tokens`,
   );
   return row;
 }

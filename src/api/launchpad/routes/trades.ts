@@ -2,7 +2,7 @@
 // token's name and symbol joined.
 import { z } from 'zod';
 import { sql } from '../../../db/sql.ts';
-import { lastTradeAt } from '../../../db/tokens.ts';
+import { tradeTimes } from '../../../db/tokens.ts';
 import type { Database } from '../../../db/types.ts';
 import { reads } from '../../http/freshness.ts';
 import { sendJsonText } from '../../http/respond.ts';
@@ -93,66 +93,69 @@ const tradeJson = (t: TradeRow) => ({
 
 const DAY_MS = 86_400_000;
 
-/**
- * From a token's day candles, a time at or before which its newest `limit` trades up to
- * `newest` all are: the start of the newest day before `newest`'s own that holds, with the
- * days after it, `limit` trades (`newest`'s own day counts for nothing: `before` may exclude
- * any part of it). Undefined when its candles (kept 90 days) hold fewer.
- */
-async function candleFloor(db: Database, token: string, newest: Date, limit: number): Promise<Date | undefined> {
-  const days = await db.query<{ bucket: Date; trades: number }>(
-    sql`SELECT bucket, trade_count::int AS trades FROM candles_1d
-     WHERE token_address = ${token} AND bucket < ${new Date(Math.floor(newest.getTime() / DAY_MS) * DAY_MS)}
-     ORDER BY bucket DESC`,
-  );
-  let trades = 0;
-  for (const day of days) {
-    trades += day.trades;
-    if (trades >= limit) return day.bucket;
-  }
-  return undefined;
-}
+/** The start of the UTC day of `time` (the day candles' bucket). */
+const dayOf = (time: Date) => new Date(Math.floor(time.getTime() / DAY_MS) * DAY_MS);
 
 /**
  * Newest trades first. The trades hypertable has a chunk per day and grows without end,
- * so a query without a time bound plans every chunk (~300 ms embedded at 90 days); the
- * token's last trade time bounds the search to its last day first, then (a token's trades
- * without other filters) to the days its day candles show holding enough trades, then to
- * 30 days, and only then to nothing. (Any trade outside the window is older than every
- * trade inside it, so the answer is the same whatever the window.)
+ * so a query without a time bound plans every chunk (~300 ms embedded at 90 days). Every
+ * search here has constant time bounds, so only the chunks of its range are planned. (Any
+ * trade outside a range searched is older than every trade inside it, so a range that holds
+ * `limit` trades gives the answer.)
+ *  1. The last day up to the newest trade (the token's last, or `before`'s block time).
+ *  2. A token's trades without other filters: its day candles say how many trades each
+ *     earlier day holds, so the range from the newest of those days that, with the days
+ *     after it, holds `limit` trades gives the answer (the day of the newest trade counts for
+ *     nothing: `before` may exclude any part of it). When they hold fewer, every trade since
+ *     the oldest of them, then the trades older than that: none when the token was launched
+ *     since then; else those after its launch, or (a token that started on the AMM, whose
+ *     launch is not known) all (candles are kept 90 days).
+ *  3. Other filters: 30 days, then all.
  */
 async function newestTrades(db: Database, q: TradesQuery): Promise<TradeRow[]> {
   const token = q.token_address;
-  const latest = await lastTradeAt(db, token);
-  if (token && !latest) return []; // the indexer stores a token before any of its trades
+  const times = await tradeTimes(db, token);
+  if (token && !times) return []; // the indexer stores a token before any of its trades
   // before a position: no trade after its block's time (when the index holds the block)
   const [bound] = q.before
     ? await db.query<{ time: Date }>(sql`SELECT time FROM blocks WHERE height = ${q.before.height}`)
     : [];
-  const newest = bound?.time ?? latest?.at ?? null;
+  const newest = bound?.time ?? times?.at ?? null;
   const conditions = [token ? sql`tr.token_address = ${token}` : sql`true`];
   if (q.trader) conditions.push(sql`tr.trader = ${q.trader}`);
   if (q.action) conditions.push(sql`tr.action = ANY(${q.action}::text[])`);
   if (q.min_volume) conditions.push(sql`tr.volume_unative >= ${q.min_volume}::numeric`);
   if (q.before) conditions.push(sql`tr.seq < ${q.before.seq.toString()}::bigint`);
   if (bound) conditions.push(sql`tr.time <= ${bound.time}`);
-  const select = (since: Date | null) =>
+  const select = (since: Date | null, until?: Date, limit = q.limit) =>
     db.query<TradeRow>(
       sql`SELECT ${COLUMNS} FROM trades tr LEFT JOIN tokens tk ON tk.address = tr.token_address
        WHERE ${sql.join(conditions, ' AND ')} ${since ? sql`AND tr.time >= ${since}` : sql``}
-       ORDER BY tr.time DESC, tr.seq DESC LIMIT ${q.limit}`,
+         ${until ? sql`AND tr.time < ${until}` : sql``}
+       ORDER BY tr.time DESC, tr.seq DESC LIMIT ${limit}`,
     );
-  if (newest) {
-    const day = await select(new Date(newest.getTime() - DAY_MS));
-    if (day.length >= q.limit) return day;
-    // (the day of `newest` holds every trade `before` excludes only when `newest` is its block's time)
-    if (token && !q.trader && !q.action && !q.min_volume && (!q.before || bound)) {
-      const floor = await candleFloor(db, token, newest, q.limit);
-      if (floor) return select(floor);
+  if (!newest) return select(null);
+  const day = await select(new Date(newest.getTime() - DAY_MS));
+  if (day.length >= q.limit) return day;
+  // (the day of `newest` holds every trade `before` excludes only when `newest` is its block's time)
+  if (token && !q.trader && !q.action && !q.min_volume && (!q.before || bound)) {
+    const days = await db.query<{ bucket: Date; trades: number }>(
+      sql`SELECT bucket, trade_count::int AS trades FROM candles_1d
+       WHERE token_address = ${token} AND bucket < ${dayOf(newest)} ORDER BY bucket DESC`,
+    );
+    let trades = 0;
+    for (const d of days) {
+      trades += d.trades;
+      if (trades >= q.limit) return select(d.bucket);
     }
-    const month = await select(new Date(newest.getTime() - 30 * DAY_MS));
-    if (month.length >= q.limit) return month;
+    const oldest = days.at(-1)?.bucket ?? dayOf(newest);
+    const recent = await select(oldest);
+    const launched = times?.created ?? null;
+    if (recent.length >= q.limit || (launched && launched >= oldest)) return recent;
+    return [...recent, ...(await select(launched, oldest, q.limit - recent.length))];
   }
+  const month = await select(new Date(newest.getTime() - 30 * DAY_MS));
+  if (month.length >= q.limit) return month;
   return select(null);
 }
 
