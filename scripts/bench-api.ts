@@ -1,4 +1,4 @@
-// `npm run bench:api [-- --trades N --duration S --subscribers N --fresh]`
+// `npm run bench:api [-- --trades N --tokens N --duration S --subscribers N --fresh --prepare]`
 //
 // (1) HTTP: req/s and p99 of the Launchpad API's hot routes against a Polka hello-world
 //     route served by the same kind of process, loaded by autocannon in the same run;
@@ -18,7 +18,7 @@
 // aggregates exist for; at 1M the busiest token has about one trade a minute and 1m
 // candles have nothing to aggregate), token activity Zipf-distributed (a few tokens
 // carry most trades, as on a real launchpad); HTTP requests pick tokens with the same
-// popularity. The first run prepares the data (~15 min, ~11 GB for 10M); later runs
+// popularity. The first run prepares the data (~15 min, ~11 GB for 10M; `--prepare` only that); later runs
 // reuse it; `--trades 1000000` is a quicker run. Uses DATABASE_URL when set, otherwise
 // an embedded TimescaleDB kept in the system temp directory.
 import { existsSync, rmSync } from 'node:fs';
@@ -50,6 +50,7 @@ const { values } = parseArgs({
     subscribers: { type: 'string', default: '10000' },
     events: { type: 'string', default: '20' },
     fresh: { type: 'boolean', default: false },
+    prepare: { type: 'boolean', default: false },
     'write-rate': { type: 'string', default: '50' },
   },
 });
@@ -464,14 +465,20 @@ console.log(
 );
 console.log(`  data: ${fmt(TRADES)} trades over 90 days for ${fmt(TOKENS)} tokens (Zipf popularity)`);
 const db = await openDatabase({ databaseUrl, dataDir });
-let deep: string[];
+let deep: string[] = [];
 try {
   await prepare(db);
   await prepareMarketData(db);
-  deep = await deepPositions(db);
-  await caggVersusRaw(db);
+  if (!values.prepare) {
+    deep = await deepPositions(db);
+    await caggVersusRaw(db);
+  }
 } finally {
   await db.close();
+}
+if (values.prepare) {
+  console.log('  prepared (--prepare: nothing measured)');
+  process.exit(0);
 }
 const server = await startServer({ databaseUrl, dataDir, tokens: TOKENS });
 try {
