@@ -326,10 +326,18 @@ async function httpLoad(server: ServerProcess, deep: readonly string[]): Promise
     ]);
   else console.log('  (no token has 100 pages of trades: the deep trades page is not measured)');
   const written: LiveWriterStats = { blocks: 0, trades: 0, seconds: 0, commitMs: [], late: 0 };
-  const results: { name: string; target: number | 'token'; readOnly: Load[]; underWrites: Load[] }[] = [];
+  const results: {
+    name: string;
+    target: number | 'token';
+    readOnly: Load[];
+    underWrites: Load[];
+    bytes: number;
+    fixed: Load;
+  }[] = [];
   for (const [name, target, paths] of routes) {
     await coldPass(apiUrl.origin, name, paths);
-    const result = { name, target, readOnly: [] as Load[], underWrites: [] as Load[] };
+    const readOnly: Load[] = [];
+    const underWrites: Load[] = [];
     for (let round = 0; round < 2; round++) {
       for (const writes of round % 2 === 0 ? [false, true] : [true, false]) {
         if (writes) await server.send(`write-start ${WRITE_RATE} 1000`, 'write-started');
@@ -342,11 +350,18 @@ async function httpLoad(server: ServerProcess, deep: readonly string[]): Promise
           written.late += w.late;
           written.commitMs.push(...w.commitMs);
         }
-        (writes ? result.underWrites : result.readOnly).push(m);
+        (writes ? underWrites : readOnly).push(m);
         console.log(`  ${name.padEnd(41)} ${loadLine(m)}  ${writes ? 'under writes' : 'read-only'}`);
       }
     }
-    results.push(result);
+    // what answering that many bytes costs alone: a fixed body of the answers' mean size from the hello-world process
+    const sizes = await Promise.all(
+      Array.from({ length: 20 }, async () => (await (await fetch(apiUrl.origin + paths())).arrayBuffer()).byteLength),
+    );
+    const bytes = Math.round(sizes.reduce((a, b) => a + b, 0) / sizes.length);
+    const fixed = await load('fixed body', new URL(server.hello).origin, () => `/bytes/${bytes}`);
+    console.log(`  ${`a fixed ${fmt(bytes)}-byte body`.padEnd(41)} ${loadLine(fixed)}`);
+    results.push({ name, target, readOnly, underWrites, bytes, fixed });
   }
   helloRuns.push(await load('hello', server.hello, () => '/hello'));
   console.log(`  Polka hello-world (after the routes)      ${loadLine(helloRuns[1]!)}`);
@@ -355,10 +370,12 @@ async function httpLoad(server: ServerProcess, deep: readonly string[]): Promise
   const [token] = results;
   const tokenRo = combined(token!.readOnly).rps;
   const tokenUw = combined(token!.underWrites).rps;
-  for (const { name, target, readOnly, underWrites } of results) {
+  for (const { name, target, readOnly, underWrites, bytes, fixed } of results) {
     const ro = combined(readOnly);
     const uw = combined(underWrites);
-    console.log(`  ${name}`);
+    console.log(
+      `  ${name}  (answers of ${fmt(bytes)} bytes on average; a fixed body of that size: ${fmt(fixed.rps)} req/s, ${fmt(fixed.rps / hello.rps, 2)} of hello-world; read-only ${fmt(ro.rps / fixed.rps, 2)} of it)`,
+    );
     if (target === 'token') {
       console.log(
         `    read-only     ${ro.text}   ratio ${fmt(ro.rps / hello.rps, 2)} of hello-world, ${fmt(ro.rps / tokenRo, 2)} of /api/tokens/:address (target >= 0.8)`,
@@ -380,7 +397,7 @@ async function httpLoad(server: ServerProcess, deep: readonly string[]): Promise
       ` (${written.late} blocks late); a block's transaction p50 ${fmt(percentile(written.commitMs, 50), 1)} ms, p99 ${fmt(percentile(written.commitMs, 99), 1)} ms, max ${fmt(Math.max(...written.commitMs), 1)} ms`,
   );
   measured(
-    `req/s = all requests of a route's runs (${DURATION} s each, ${CONNECTIONS} connections, Zipf-picked tokens, after a 2 s warm-up) / their total duration; hello-world = its runs before and after the routes, same process shape, same run; read-only and under-writes runs alternate`,
+    `req/s = all requests of a route's runs (${DURATION} s each, ${CONNECTIONS} connections, Zipf-picked tokens, after a 2 s warm-up) / their total duration; hello-world = its runs before and after the routes, same process shape, same run; read-only and under-writes runs alternate; a fixed body: one run of the hello-world process answering a body made beforehand of the route's mean answer size (the most those bytes allow)`,
   );
 }
 

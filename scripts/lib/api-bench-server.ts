@@ -18,7 +18,7 @@ import { createLiveWriter, popularTokens } from './live-writer.ts';
 const { databaseUrl, dataDir, tokens } = childConfig<{ databaseUrl?: string; dataDir: string; tokens: number }>();
 const db = await openDatabase({ databaseUrl, dataDir });
 const api = await startLaunchpadApi(launchpadBenchOptions(db));
-const hello = await startHelloWorld();
+const hello = await startHelloWorld({ fixedBodies: true });
 
 const now = () => performance.timeOrigin + performance.now();
 let seq = 0;
