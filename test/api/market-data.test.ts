@@ -34,6 +34,8 @@ type Ctx = ApiCtx &
     usdApi: ApiCtx['api'];
     token: string;
     receiver: string;
+    /** Addresses later tests sent the token to. */
+    recipients: string[];
   };
 const test = suite<Ctx>('launchpad API: market data', {} as Ctx);
 
@@ -82,6 +84,7 @@ test.before(async (ctx) => {
     await bought(c, 10n * NATIVE);
     // a gives half away; b sells everything (to a zero balance)
     ctx.receiver = randomAddress();
+    ctx.recipients = [];
     await withBlocks(
       ctx.devnet,
       a.execute(ctx.token, { transfer: { recipient: ctx.receiver, amount: String(aTokens / 2n) } }),
@@ -110,6 +113,7 @@ async function chainHolders(ctx: Ctx, token: string): Promise<Map<string, bigint
     ...ctx.devnet.ledger.tradesOf(token).map((t) => t.trader),
     ...users.map((u) => u.address),
     ctx.receiver,
+    ...ctx.recipients,
     ctx.devnet.contracts.launchpad,
     ctx.devnet.contracts.amm,
   ]);
@@ -197,6 +201,22 @@ test('price change: against the last price at or before each window start; null 
   assertChanges(body.price_change, priceChanges(ctx.oldTrades, Date.now()));
   const fresh = await get(ctx.api, `/api/tokens/${ctx.token}`);
   assert.equal(fresh.body.price_change, { '5m': null, '1h': null, '6h': null, '24h': null }, 'launched minutes ago');
+});
+
+test("a token's answer, once kept, follows a transfer to a new holder", async (ctx) => {
+  const before = await get(ctx.api, `/api/tokens/${ctx.token}`);
+  const a = await wasmClient(ctx.devnet, 2);
+  try {
+    const recipient = randomAddress();
+    ctx.recipients.push(recipient);
+    await withBlocks(ctx.devnet, a.execute(ctx.token, { transfer: { recipient, amount: '1' } }));
+  } finally {
+    a.client.disconnect();
+  }
+  await caughtUp(ctx);
+  const after = await get(ctx.api, `/api/tokens/${ctx.token}`);
+  assert.is(after.body.holders, before.body.holders + 1, 'one holder more');
+  assert.is(after.body.holders, (await chainHolders(ctx, ctx.token)).size, "as the contracts' balances count them");
 });
 
 test('a token that trades rarely: its price changes and its pages reach back months', async (ctx) => {

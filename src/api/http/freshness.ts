@@ -28,7 +28,7 @@ export const reads = {
    * One token's figures: its trades, metadata and holders' balances. Its windows slide, so
    * it is kept until they change by time alone (the answer says when), at most `ttlMs`.
    */
-  token: (address: string): Reads => ({ tags: [token(address), holdersOf(address)], ttlMs: 300_000 }),
+  token: (address: string): Reads => ({ tags: [token(address), holdersOf(address), ALL_HOLDERS], ttlMs: 300_000 }),
   /** The newest trades of one token, or of every token. */
   recentTrades: (address: string | undefined): Reads => ({
     tags: [address ? token(address) : ALL_TOKENS],
