@@ -405,10 +405,7 @@ export async function listedTokens(db: Queryable, address?: string): Promise<Lis
        ON h.token = t.address
      ${address ? sql`WHERE t.address = ${address}` : sql`ORDER BY t.first_seen_at DESC, t.address`}`,
   );
-  for (const r of rows) {
-    r.changes_at = windowsChangeAt(r, now);
-    for (const window of WINDOW_NAMES) delete (r as Partial<typeof r>)[`first_after_${window}`];
-  }
+  for (const r of rows) r.changes_at = windowsChangeAt(r, now);
   await fillPricesBefore(db, rows, now);
   return rows;
 }

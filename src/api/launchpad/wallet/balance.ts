@@ -5,11 +5,11 @@ import { sendJson } from '../../http/respond.ts';
 import type { Handler } from '../../http/routes.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import { type LaunchpadRoute, walletRoute } from '../context.ts';
-import { DESCRIBED_PREFIX, nodeAnswered, nodeUnavailable, type WalletOptions, walletAddress } from './options.ts';
+import { DESCRIBED_PREFIX, nodeAnswered, nodeUnavailable, type WalletOptions, walletAddressQuery } from './options.ts';
 
 /** The handler for the native coin's base denom (`denom` of NativeCoin). */
 export function walletBalance({ chain, accountPrefix }: WalletOptions, denom: string): Handler {
-  const query = walletBalanceQuery(accountPrefix);
+  const query = walletAddressQuery(accountPrefix);
   return async (req, res) => {
     const { address } = parseOrThrow(query, req.query);
     let amount: string;
@@ -24,9 +24,6 @@ export function walletBalance({ chain, accountPrefix }: WalletOptions, denom: st
   };
 }
 
-/** The query walletBalance() parses, for an account prefix. */
-export const walletBalanceQuery = (prefix: string) => z.object({ address: walletAddress(prefix) });
-
 /** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
 export const walletBalanceRoutes: LaunchpadRoute[] = [
   {
@@ -36,7 +33,7 @@ export const walletBalanceRoutes: LaunchpadRoute[] = [
     summary: "An address's balance of the native coin, from the chain",
     description:
       'The balance of the chain\'s native denom (`native.denom` of `/api/chain`, in its base units) the chain holds for the address now (no cache). A valid address the chain has never seen has `"0"`; 503 when the node cannot be reached.',
-    query: walletBalanceQuery(DESCRIBED_PREFIX),
+    query: walletAddressQuery(DESCRIBED_PREFIX),
     responses: {
       200: { description: 'The balance', body: z.strictObject({ address: z.string(), balance: z.string() }) },
     },

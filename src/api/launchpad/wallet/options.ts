@@ -35,6 +35,9 @@ export const walletAddress = (prefix: string) =>
     )
     .describe("a bech32 address with the chain's account prefix (`account_prefix` of `/api/chain`)");
 
+/** The query of the wallet routes that take one address (`?address=`), for an account prefix. */
+export const walletAddressQuery = (prefix: string) => z.object({ address: walletAddress(prefix) });
+
 /**
  * The prefix the routes' OpenAPI descriptions build their address schemas with: the prefix is
  * checked by a refinement, which is no part of JSON Schema, so the description is the same for any.

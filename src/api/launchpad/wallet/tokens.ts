@@ -13,7 +13,7 @@ import type { Handler } from '../../http/routes.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import { type LaunchpadRoute, walletRoute } from '../context.ts';
 import type { Holdings } from './holdings.ts';
-import { DESCRIBED_PREFIX, type WalletOptions, walletAddress } from './options.ts';
+import { DESCRIBED_PREFIX, type WalletOptions, walletAddressQuery } from './options.ts';
 
 export const HOLDINGS_CACHE_MS = 2000;
 /** How long an answer from the index alone is kept when no commit drops it. */
@@ -25,7 +25,7 @@ export function walletTokens(
   cache: ResponseCache,
   ttlMs = HOLDINGS_CACHE_MS,
 ): Handler {
-  const query = walletTokensQuery(accountPrefix);
+  const query = walletAddressQuery(accountPrefix);
   return async (req, res) => {
     const { address } = parseOrThrow(query, req.query);
     const compute = async () => {
@@ -46,9 +46,6 @@ export function walletTokens(
   };
 }
 
-/** The query walletTokens() parses, for an account prefix. */
-export const walletTokensQuery = (prefix: string) => z.object({ address: walletAddress(prefix) });
-
 /** This file's routes (src/api/launchpad/route-table.ts serves and describes them). */
 export const walletTokenRoutes: LaunchpadRoute[] = [
   {
@@ -58,7 +55,7 @@ export const walletTokenRoutes: LaunchpadRoute[] = [
     summary: 'Every known token an address holds',
     description:
       'Non-zero balances only, highest value (balance × price) first. Balances come from the index where it can vouch for them and from the token contract\'s `balance` query otherwise (docs/launchpad-api.md, "Wallet").',
-    query: walletTokensQuery(DESCRIBED_PREFIX),
+    query: walletAddressQuery(DESCRIBED_PREFIX),
     responses: {
       200: {
         description: 'The holdings',
