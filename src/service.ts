@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fromBech32 } from '@cosmjs/encoding';
 import { startChainApi } from './api/chain/server.ts';
 import { startLaunchpadApi } from './api/launchpad/server.ts';
+import { DEFAULT_SQL_MAX_COST } from './api/launchpad/sql/options.ts';
 import { startNodeHealth } from './api/node-health.ts';
 import { type ChainClient, createChainClient } from './chain/client.ts';
 import { type NativeCoin, readNativeCoin } from './chain/native-coin.ts';
@@ -208,6 +209,14 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       trustedHops: config.TRUST_PROXY,
     },
     index: indexSource(db, indexer),
+    sql: {
+      mode: config.SQL_API,
+      maxRows: config.SQL_MAX_ROWS,
+      rateLimit: config.SQL_RATE_LIMIT,
+      timeoutMs: config.SQL_TIMEOUT_MS,
+      // a server interrupts a statement at its timeout; the embedded database cannot
+      maxCost: config.SQL_MAX_COST ?? (db.kind === 'embedded' ? DEFAULT_SQL_MAX_COST : undefined),
+    },
     wallet: {
       chain: apiChain,
       accountPrefix,

@@ -3,6 +3,7 @@
 export type WorkerRequest =
   | { id: number; op: 'query'; text: string; params: readonly unknown[] }
   | { id: number; op: 'exec'; text: string }
+  | { id: number; op: 'describe'; text: string }
   | { id: number; op: 'copy'; text: string; data: string | Uint8Array }
   | { id: number; op: 'listen' | 'unlisten'; channel: string }
   | { id: number; op: 'close' };
@@ -11,6 +12,8 @@ export interface SerializedError {
   message: string;
   code?: string;
   detail?: string;
+  /** Where in the statement the error is, in characters from 1. */
+  position?: number;
 }
 
 export type WorkerReply =

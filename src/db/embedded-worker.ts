@@ -10,8 +10,14 @@ const port = parentPort!;
 const { dataDir } = workerData as { dataDir: string };
 
 function serializeError(error: unknown) {
-  const e = error as { message?: string; code?: string; detail?: string };
-  return { message: e?.message ?? String(error), code: e?.code, detail: e?.detail };
+  const e = error as { message?: string; code?: string; detail?: string; position?: string };
+  const position = Number(e?.position);
+  return {
+    message: e?.message ?? String(error),
+    code: e?.code,
+    detail: e?.detail,
+    position: Number.isInteger(position) && position > 0 ? position : undefined,
+  };
 }
 
 const reply = (message: WorkerReply) => port.postMessage(message);
@@ -49,6 +55,11 @@ try {
         case 'query': {
           const result = await db.query(request.text, request.params as unknown[]);
           reply({ id: request.id, ok: true, rows: result.rows as Record<string, unknown>[] });
+          break;
+        }
+        case 'describe': {
+          const { resultFields } = await db.describeQuery(request.text);
+          reply({ id: request.id, ok: true, rows: resultFields.map((f) => ({ name: f.name, type: f.dataTypeID })) });
           break;
         }
         case 'exec':

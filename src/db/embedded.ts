@@ -19,7 +19,7 @@ import { acquireDirLock } from './dir-lock.ts';
 import type { SerializedError, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
 import { storable, storableRows } from './nul.ts';
 import { type Sql, statement } from './sql.ts';
-import { type Database, DatabaseError, type Queryable, type Row } from './types.ts';
+import { type Database, DatabaseError, type Queryable, type ResultColumn, type Row } from './types.ts';
 
 export interface EmbeddedOptions {
   /** Directory for the database files, or `memory://` for a database that lives only in this process. */
@@ -46,7 +46,8 @@ function startWorker(dataDir: string): Worker {
   return new Worker(code, { eval: true, workerData: { dataDir } });
 }
 
-const toError = (e: SerializedError) => new DatabaseError(e.message, { code: e.code, detail: e.detail });
+const toError = (e: SerializedError) =>
+  new DatabaseError(e.message, { code: e.code, detail: e.detail, position: e.position });
 
 /**
  * The worker and the messages to and from it: requests by id, NOTIFY payloads to the
@@ -209,6 +210,21 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     transaction: (fn) => inSession(() => inTransaction(() => fn(direct))),
     // The one session is shared: statements of `fn` queue with everyone else's.
     session: (fn) => fn(shared),
+    // Held from BEGIN to ROLLBACK like a transaction: nobody else's statement runs inside it,
+    // and whatever `fn` did (a SET, an error that aborts the transaction) ends with it.
+    readOnly: (fn, { role } = {}) =>
+      inSession(async () => {
+        await direct.exec('BEGIN READ ONLY');
+        try {
+          if (role) await direct.exec(`SET LOCAL ROLE ${quoteIdent(role)}`);
+          return await fn({
+            query: direct.query,
+            describe: async (text) => (await send({ op: 'describe', text })) as unknown as ResultColumn[],
+          });
+        } finally {
+          if (!worker.isDead()) await direct.exec('ROLLBACK').catch(() => {});
+        }
+      }),
     async listen(channel, onNotify, onListen) {
       let set = listeners.get(channel);
       if (!set) {

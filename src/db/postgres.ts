@@ -1,7 +1,7 @@
 // Server adapter: a TimescaleDB (PostgreSQL) server reached with postgres.js.
 import postgres from 'postgres';
 import { createColumnTypes } from './column-types.ts';
-import { copyTarget } from './copy-format.ts';
+import { copyTarget, quoteIdent } from './copy-format.ts';
 import { storable, storableRows } from './nul.ts';
 import { type Sql, statement } from './sql.ts';
 import { type Database, DatabaseError, parseInt8, type Queryable } from './types.ts';
@@ -27,11 +27,13 @@ const CONNECTION_CODES = new Set([
 function wrap(error: unknown): unknown {
   if (error instanceof DatabaseError) return error;
   if (!isDriverError(error)) return error;
-  const e = error as { message?: string; code?: string; detail?: string; errno?: string };
+  const e = error as { message?: string; code?: string; detail?: string; errno?: string; position?: string };
   const code = e?.code ?? e?.errno;
+  const position = Number(e?.position);
   return new DatabaseError(e?.message ?? String(error), {
     code,
     detail: e?.detail,
+    position: Number.isInteger(position) && position > 0 ? position : undefined,
     unavailable: code !== undefined && CONNECTION_CODES.has(code),
     cause: error,
   });
@@ -61,6 +63,9 @@ function arrayLiteral(values: readonly unknown[]): string {
   };
   return `{${values.map(element).join(',')}}`;
 }
+
+/** Thrown out of a read-only transaction to end it with ROLLBACK. */
+const ROLLBACK = Symbol('rollback');
 
 const toParameter = (p: unknown) => (Array.isArray(p) ? arrayLiteral(p) : p);
 
@@ -167,6 +172,33 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
       } catch (error) {
         throw wrap(error);
       }
+    },
+    // Ended by throwing, so that postgres.js rolls it back; statements are not prepared, so
+    // that many different texts leave nothing behind on the connection.
+    async readOnly(fn, { role, timeoutMs } = {}) {
+      let result: Awaited<ReturnType<typeof fn>> | undefined;
+      try {
+        await sql.begin('read only', async (tx) => {
+          if (timeoutMs !== undefined)
+            await tx.unsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
+          if (role) await tx.unsafe(`SET LOCAL ROLE ${quoteIdent(role)}`);
+          result = await fn({
+            query: async <T extends object>(given: string | Sql, values?: readonly unknown[]) => {
+              const { text, params } = statement(given, values);
+              const rows = await tx.unsafe(text, params.map((p) => toParameter(storable(p))) as never[], {
+                prepare: false,
+              });
+              return Array.from(rows) as unknown as T[];
+            },
+            describe: async (text) =>
+              (await tx.unsafe(text).describe()).columns.map((c) => ({ name: c.name, type: c.type })),
+          });
+          throw ROLLBACK;
+        });
+      } catch (error) {
+        if (error !== ROLLBACK) throw wrap(error);
+      }
+      return result as Awaited<ReturnType<typeof fn>>;
     },
     // Work that needs one session gets a client of one connection of its own, ended after:
     // a reserved pool connection whose backend died could hang its next statement.

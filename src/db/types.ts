@@ -32,6 +32,26 @@ export interface Queryable {
   ): Promise<number>;
 }
 
+export interface ReadOnlyOptions {
+  /** A role to run as (`SET LOCAL ROLE`): its grants bound what `fn` can read. */
+  role?: string;
+  /** A server's statement_timeout for each statement of `fn`, in milliseconds. */
+  timeoutMs?: number;
+}
+
+/** One column of a statement's result, as the database describes it before running it. */
+export interface ResultColumn {
+  name: string;
+  /** The column's type OID (pg_type.oid). */
+  type: number;
+}
+
+/** What a read-only transaction can do: statements, and describing one without running it. */
+export interface ReadOnlyQueryable extends Pick<Queryable, 'query'> {
+  /** The result columns of `text` (parsed and analysed, not run). */
+  describe(text: string): Promise<ResultColumn[]>;
+}
+
 export interface CopyOptions {
   /** Skip rows whose unique keys are already stored instead of failing. */
   ignoreDuplicates?: boolean;
@@ -50,6 +70,14 @@ export interface Database extends Queryable {
    * statements, such as a procedure that commits inside and holds a session lock.
    */
   session<T>(fn: (session: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` in a read-only transaction that is always rolled back, so nothing it runs can
+   * change the database or the service's session: `SET LOCAL ROLE` to `role` when given, and on
+   * a server `SET LOCAL statement_timeout` to `timeoutMs` (the embedded database has no
+   * statement timeout: its callers bound a statement's cost before running it). Embedded, it
+   * holds the one session, queued with every other statement.
+   */
+  readOnly<T>(fn: (tx: ReadOnlyQueryable) => Promise<T>, options?: ReadOnlyOptions): Promise<T>;
   /**
    * Subscribes to NOTIFY on `channel`; resolves to an unsubscribe function. `onListen`
    * runs each time the subscription is established, the first time included: after a
@@ -79,13 +107,19 @@ export class DatabaseError extends ServiceError {
   readonly detail: string | undefined;
   /** True when the database could not be reached at all (as opposed to a failed statement). */
   readonly unavailable: boolean;
+  /** Where in the statement's text the error is, in characters from 1, when the server said. */
+  readonly position: number | undefined;
 
-  constructor(message: string, opts: { code?: string; detail?: string; unavailable?: boolean; cause?: unknown } = {}) {
+  constructor(
+    message: string,
+    opts: { code?: string; detail?: string; unavailable?: boolean; position?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: opts.cause });
     this.name = 'DatabaseError';
     this.code = opts.code;
     this.detail = opts.detail;
     this.unavailable = opts.unavailable ?? false;
+    this.position = opts.position;
   }
 }
 

@@ -8,6 +8,8 @@ import type { Database } from '../../src/db/types.ts';
 export interface TestDatabase {
   db: Database;
   description: string;
+  /** The server database's URL (for psql); undefined for the embedded database. */
+  url?: string;
   dispose(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function openTestDatabase({ migrated = true } = {}): Promise<TestDa
     return {
       db,
       description: 'TimescaleDB server (TEST_DATABASE_URL)',
+      url: fresh.url,
       async dispose() {
         await db.close();
         await fresh.dispose();

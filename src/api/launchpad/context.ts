@@ -8,6 +8,7 @@ import type { IndexSource } from '../http/index-status.ts';
 import type { ResponseCache } from '../http/response-cache.ts';
 import type { Handler, Route } from '../http/routes.ts';
 import type { FeedHub } from './feed-hub.ts';
+import type { SqlContext } from './sql/options.ts';
 import type { BroadcastResult } from './wallet/broadcast-once.ts';
 import type { Holdings } from './wallet/holdings.ts';
 import type { WalletOptions } from './wallet/options.ts';
@@ -32,11 +33,14 @@ export interface LaunchpadContext {
   metrics: Handler;
   /** The native coin's USD price (the launchpad's oracle, or PRICE_URL); absent without a node. */
   prices?: PriceSource;
+  /** SQL over HTTP (docs/sql.md); absent: its routes are not served. */
+  sql?: SqlContext;
   /** Absent when the service has no node for the wallet routes: they are not served then. */
   wallet?: WalletContext;
 }
 
 export type LaunchpadRoute = Route<LaunchpadContext>;
+export type { SqlContext };
 
 /** A wallet route's handler and its condition: served only with a node. */
 export const walletRoute = (make: (wallet: WalletContext, ctx: LaunchpadContext) => Handler) => ({

@@ -9,6 +9,7 @@ import { candleRoutes } from './routes/candles.ts';
 import { chainRoutes } from './routes/chain.ts';
 import { feedRoutes } from './routes/feed.ts';
 import { healthRoutes } from './routes/health.ts';
+import { sqlRoutes } from './routes/sql.ts';
 import { tokenHolderRoutes } from './routes/token-holders.ts';
 import { tokenRoutes } from './routes/tokens.ts';
 import { tradeRoutes } from './routes/trades.ts';
@@ -59,5 +60,6 @@ export const LAUNCHPAD_ROUTES: readonly LaunchpadRoute[] = [
   ...walletTransactionRoutes,
   ...walletPriceRoutes,
   ...walletBroadcastRoutes,
+  ...sqlRoutes,
   ...serviceRoutes,
 ];

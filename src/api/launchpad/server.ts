@@ -18,6 +18,7 @@ import type { LaunchpadContext } from './context.ts';
 import { createFeedHub } from './feed-hub.ts';
 import { LAUNCHPAD_ROUTES } from './route-table.ts';
 import { checkedNativeCoin } from './routes/chain.ts';
+import { createSqlContext, type SqlOptions } from './sql/options.ts';
 import { createBroadcaster } from './wallet/broadcast-once.ts';
 import { createHoldings } from './wallet/holdings.ts';
 import type { WalletOptions } from './wallet/options.ts';
@@ -49,6 +50,8 @@ export interface LaunchpadApiOptions {
    * until a commit drops them (10 minutes at most).
    */
   holdingsCacheMs?: number;
+  /** SQL over HTTP (docs/sql.md); without it, POST /api/sql is not served. */
+  sql?: SqlOptions;
   /** How long a request may take to arrive, headers and body (default 60 s; SSE streams are not bounded by it). */
   requestTimeoutMs?: number;
 }
@@ -86,6 +89,13 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     cache,
     hub,
     metrics: metrics.handler,
+    sql:
+      options.sql &&
+      createSqlContext(db, options.sql, {
+        host: options.host,
+        windowSeconds: options.rateLimit.windowSeconds,
+        trustedHops: options.rateLimit.trustedHops,
+      }),
     prices: wallet && createPriceSource({ chain: wallet.chain, launchpad: wallet.launchpad, logger }, wallet.prices),
     wallet: wallet && {
       options: wallet,
