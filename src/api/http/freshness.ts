@@ -34,6 +34,13 @@ export const reads = {
     tags: [address ? token(address) : ALL_TOKENS],
     ttlMs: 60_000,
   }),
+  /**
+   * Trades before a position in chain order. Once the position's block is indexed no trade can
+   * join such a page (new trades come after it; a backfill announces 'anything', which drops
+   * every answer), so it is kept 10 minutes untagged; before that, as the newest trades are.
+   */
+  tradesBefore: (address: string | undefined, blockIndexed: boolean): Reads =>
+    blockIndexed ? { tags: [], ttlMs: 600_000 } : reads.recentTrades(address),
   /** One token's candles. */
   candles: (address: string): Reads => ({ tags: [token(address)], ttlMs: 60_000 }),
   /** A holder's holdings: its balances, kept `ttlMs` (they may come from a contract, which announces nothing). */

@@ -112,14 +112,10 @@ const dayOf = (time: Date) => new Date(Math.floor(time.getTime() / DAY_MS) * DAY
  *     launch is not known) all (candles are kept 90 days).
  *  3. Other filters: 30 days, then all.
  */
-async function newestTrades(db: Database, q: TradesQuery): Promise<TradeRow[]> {
+async function newestTrades(db: Database, q: TradesQuery, bound: { time: Date } | undefined): Promise<TradeRow[]> {
   const token = q.token_address;
   const times = await tradeTimes(db, token);
   if (token && !times) return []; // the indexer stores a token before any of its trades
-  // before a position: no trade after its block's time (when the index holds the block)
-  const [bound] = q.before
-    ? await db.query<{ time: Date }>(sql`SELECT time FROM blocks WHERE height = ${q.before.height}`)
-    : [];
   const newest = bound?.time ?? times?.at ?? null;
   const conditions = [token ? sql`tr.token_address = ${token}` : sql`true`];
   if (q.trader) conditions.push(sql`tr.trader = ${q.trader}`);
@@ -163,11 +159,23 @@ export function recentTrades(db: Database, cache: ResponseCache): Handler {
   return async (req, res) => {
     const q = parseOrThrow(tradesQuery, req.query);
     // fresh through the feed's notifications; the TTL only bounds what they cannot announce
-    const { tags, ttlMs } = reads.recentTrades(q.token_address);
     const key = `trades:${JSON.stringify([q.token_address, q.limit, q.before?.seq.toString(), q.trader, q.action, q.min_volume])}`;
-    const body = await cache.remember(key, tags, ttlMs, async () =>
-      JSON.stringify({ trades: (await newestTrades(db, q)).map(tradeJson) }),
-    );
+    const body = q.before
+      ? await cache.rememberTagged(key, [], reads.recentTrades(q.token_address).ttlMs, async () => {
+          // before a position: no trade after its block's time (when the index holds the block)
+          const [bound] = await db.query<{ time: Date }>(
+            sql`SELECT time FROM blocks WHERE height = ${q.before!.height}`,
+          );
+          const { tags, ttlMs } = reads.tradesBefore(q.token_address, bound !== undefined);
+          const trades = await newestTrades(db, q, bound);
+          return { body: JSON.stringify({ trades: trades.map(tradeJson) }), tags, ttlMs };
+        })
+      : await cache.remember(
+          key,
+          reads.recentTrades(q.token_address).tags,
+          reads.recentTrades(q.token_address).ttlMs,
+          async () => JSON.stringify({ trades: (await newestTrades(db, q, undefined)).map(tradeJson) }),
+        );
     sendJsonText(res, 200, body);
   };
 }
