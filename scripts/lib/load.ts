@@ -8,16 +8,27 @@ export type LoadOptions = Pick<autocannon.Options, 'connections' | 'duration' | 
  * One autocannon run of `options` (autocannon's defaults for what it leaves out) against
  * `origin`; `watch` gets the running instance, to listen to its events.
  */
+/** A request other than a GET: its path, method, headers and body. */
+export interface LoadRequest {
+  path: string;
+  method?: 'POST' | 'GET';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
 export function loadRun(
   origin: string,
-  path: () => string,
+  path: () => string | LoadRequest,
   options: LoadOptions,
   watch?: (instance: autocannon.Instance) => void,
 ): Promise<autocannon.Result> {
+  const next = (req: object) => {
+    const r = path();
+    return typeof r === 'string' ? { ...req, path: r } : { ...req, ...r };
+  };
   return new Promise((resolve, reject) => {
-    const instance = autocannon(
-      { url: origin, ...options, requests: [{ setupRequest: (req: { path?: string }) => ({ ...req, path: path() }) }] },
-      (error, result) => (error ? reject(error) : resolve(result)),
+    const instance = autocannon({ url: origin, ...options, requests: [{ setupRequest: next }] }, (error, result) =>
+      error ? reject(error) : resolve(result),
     );
     watch?.(instance);
   });
@@ -40,7 +51,7 @@ export interface Load {
 /** An untimed 2 s warm-up run (JIT, caches, connection pools), then the measured run. */
 export async function warmLoad(
   origin: string,
-  path: () => string,
+  path: () => string | LoadRequest,
   options: { connections: number; duration: number },
 ): Promise<Load> {
   const warmup = await loadRun(origin, path, { ...options, duration: 2 });

@@ -482,6 +482,55 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.is((await db.query('SELECT 1 AS one'))[0]!.one, 1);
   });
 
+  test('readOnly: statements and describe in a read-only transaction that is rolled back, leaving the session as it was', async ({
+    db,
+  }) => {
+    const [before] = await db.query<{ path: string }>(`SELECT current_setting('search_path') AS path`);
+    const columns = await db.readOnly((tx) => tx.describe('SELECT 1 AS a, now() AS a, label FROM seam_items'));
+    assert.equal(columns, [
+      { name: 'a', type: 23 },
+      { name: 'a', type: 1184 },
+      { name: 'label', type: 25 },
+    ]);
+    const rows = await db.readOnly(async (tx) => {
+      await tx.query(`SELECT set_config('search_path', 'nowhere', true)`);
+      return tx.query<{ n: number }>('SELECT $1::int + 1 AS n', [41]);
+    });
+    assert.equal(rows, [{ n: 42 }]);
+    try {
+      await db.readOnly((tx) => tx.query(`INSERT INTO seam_items (label) VALUES ('written')`));
+      assert.unreachable('a read-only transaction wrote');
+    } catch (error) {
+      assert.instance(error, DatabaseError);
+      assert.is((error as DatabaseError).code, '25006');
+    }
+    // a failed statement aborts only its own transaction; SET LOCAL ended with it
+    const [after] = await db.query<{ path: string }>(`SELECT current_setting('search_path') AS path`);
+    assert.equal(after, before);
+    assert.equal(await db.query(`SELECT count(*)::int AS n FROM seam_items WHERE label = 'written'`), [{ n: 0 }]);
+  });
+
+  test('readOnly as a role: its grants bound what it reads; a database error carries its position', async ({ db }) => {
+    await db.exec(`DO $$ BEGIN
+      IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'seam_reader') THEN CREATE ROLE seam_reader NOLOGIN; END IF;
+    EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`);
+    await db.exec(`DROP TABLE IF EXISTS seam_secret; CREATE TABLE seam_secret (x int)`);
+    try {
+      await db.readOnly((tx) => tx.query('SELECT x FROM seam_secret'), { role: 'seam_reader', timeoutMs: 5000 });
+      assert.unreachable('the role read a table it was not granted');
+    } catch (error) {
+      assert.is((error as DatabaseError).code, '42501');
+    }
+    try {
+      await db.query('SELECT nosuch FROM seam_items');
+      assert.unreachable('an unknown column was read');
+    } catch (error) {
+      assert.is((error as DatabaseError).position, 8);
+    }
+    const [row] = await db.query<{ user: string }>('SELECT current_user AS user');
+    assert.is.not(row!.user, 'seam_reader', 'the role ended with the transaction');
+  });
+
   test('exec runs a script of several statements', async ({ db }) => {
     await db.exec(
       `INSERT INTO seam_items (label) VALUES ('script-a'); INSERT INTO seam_items (label) VALUES ('script-b');`,

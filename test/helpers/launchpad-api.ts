@@ -4,6 +4,7 @@
 // wait until the API has seen all of it.
 
 import { type LaunchpadApi, type LaunchpadApiOptions, startLaunchpadApi } from '../../src/api/launchpad/server.ts';
+import { DEFAULT_SQL_MAX_COST } from '../../src/api/launchpad/sql/options.ts';
 import type { NativeCoin } from '../../src/chain/native-coin.ts';
 import { runJobs } from '../../src/db/jobs.ts';
 import type { Database } from '../../src/db/types.ts';
@@ -45,8 +46,8 @@ export function get(api: LaunchpadApi, path: string, headers: Record<string, str
 
 /**
  * Another API process on `db`: silent, on a free port, 1000 requests a minute per client, the
- * devnet's native coin, and the index's position read from the database; `options` overrides
- * any of that.
+ * devnet's native coin, the index's position read from the database, and SQL over HTTP as the
+ * service serves it; `options` overrides any of that.
  */
 export function startApi(db: Database, options: Partial<LaunchpadApiOptions> = {}): Promise<LaunchpadApi> {
   return startLaunchpadApi({
@@ -57,6 +58,14 @@ export function startApi(db: Database, options: Partial<LaunchpadApiOptions> = {
     rateLimit: { points: 1000, windowSeconds: 60, trustedHops: 0 },
     index: indexSource(db),
     native: DEVNET_NATIVE,
+    // SQL over HTTP as the service serves it on a loopback address
+    sql: {
+      mode: 'loopback',
+      maxRows: 10_000,
+      rateLimit: 1000,
+      timeoutMs: 5000,
+      maxCost: db.kind === 'embedded' ? DEFAULT_SQL_MAX_COST : undefined,
+    },
     ...options,
   });
 }

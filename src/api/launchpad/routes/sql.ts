@@ -63,11 +63,13 @@ async function readQuery(req: Parameters<Handler>[0]): Promise<z.output<typeof r
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   const text = raw.toString('utf8');
   // curl --data-binary @query.sql -H 'Content-Type: application/sql'
-  if (type === 'application/sql' || type === 'text/plain') return { sql: text };
+  if (type === 'application/sql') return { sql: text };
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
+    // the query alone, sent as text (fetch's default type for a string body) or with no type
+    if (type === 'text/plain' || type === '') return { sql: text };
     throw badRequest('Invalid request body', [
       { message: 'must be JSON: {"sql": "SELECT …", "params": [...]} (or the query alone as application/sql)' },
     ]);
