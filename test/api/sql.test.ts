@@ -1,7 +1,6 @@
 // SQL over HTTP (docs/sql.md): what analysts may read and how, and everything else refused with
 // 400 and a clear reason while the indexer keeps indexing and every API keeps answering. On a
 // server, each allowed query's answer is compared with what psql prints for the same database.
-import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -15,6 +14,7 @@ import { startDevnet } from '../helpers/devnet.ts';
 import { checkWith, expectAnswer, holds, recordErrors } from '../helpers/hostile.ts';
 import { assertTradesMatchLedger, produceTraffic, startIndexer } from '../helpers/indexing.ts';
 import { type ApiCtx, closeApi, get, startApi } from '../helpers/launchpad-api.ts';
+import { psqlRows } from '../helpers/psql.ts';
 
 const test = suite('SQL over HTTP');
 const ctx = {} as ApiCtx;
@@ -484,32 +484,10 @@ test('on a server, allowed queries answer exactly what psql prints', async () =>
     'SELECT hash, tx_bytes, events FROM txs ORDER BY height, tx_index LIMIT 10',
     `SELECT 1.0 / 3 AS third, 0.1::float8 + 0.2::float8 AS f, interval '1 day 2 hours' AS i, ARRAY[1, 2] AS a, true AS t, NULL::text AS n, 'x"y,z' AS q, '{"a": [1, 2.50]}'::jsonb AS j`,
   ];
-  const NULL = '\u001dNULL';
   for (const sql of queries) {
     const a = await query(sql);
     assert.is(a.status, 200, `${sql}: ${a.text}`);
-    const printed = execFileSync(
-      'psql',
-      [
-        '-X',
-        '-A',
-        '-t',
-        '-F',
-        '\u001f',
-        '-R',
-        '\u001e',
-        '-P',
-        `null=${NULL}`,
-        '-v',
-        'ON_ERROR_STOP=1',
-        '-c',
-        `SELECT * FROM (${sql}) q LIMIT ${MAX_ROWS}`,
-        ctx.t.url,
-      ],
-      { encoding: 'utf8' },
-    ).replace(/\n$/, '');
-    const rows =
-      printed === '' ? [] : printed.split('\u001e').map((r) => r.split('\u001f').map((v) => (v === NULL ? null : v)));
+    const rows = await psqlRows(ctx.t.url, `SELECT * FROM (${sql}) q LIMIT ${MAX_ROWS}`);
     assert.ok(rows.length > 0, `${sql}: psql printed rows`);
     assert.equal(a.body.rows, rows, sql);
   }

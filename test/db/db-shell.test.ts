@@ -12,6 +12,7 @@ import { migrate } from '../../src/db/migrate.ts';
 import { DatabaseError } from '../../src/db/types.ts';
 import { insertTrades } from '../../src/indexer/trades.ts';
 import { startApi } from '../helpers/launchpad-api.ts';
+import { psqlRows } from '../helpers/psql.ts';
 import { makeTrade, rng } from '../helpers/trades.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -122,26 +123,8 @@ test.after(async () => {
 });
 
 test('psql prints exactly what POST /api/sql answered', async () => {
-  const NULL = '\u001dNULL';
   for (const sql of QUERIES) {
-    const out = await psql([
-      '-A',
-      '-t',
-      '-F',
-      '\u001f',
-      '-R',
-      '\u001e',
-      '-P',
-      `null=${NULL}`,
-      '-v',
-      'ON_ERROR_STOP=1',
-      '-c',
-      sql,
-    ]);
-    assert.is(out.code, 0, out.stderr);
-    const printed = out.stdout.replace(/\n$/, '');
-    const rows =
-      printed === '' ? [] : printed.split('\u001e').map((r) => r.split('\u001f').map((v) => (v === NULL ? null : v)));
+    const rows = await psqlRows(ctx.url, sql);
     assert.ok(rows.length > 0, sql);
     assert.equal(rows, ctx.answers.get(sql), sql);
   }
