@@ -44,9 +44,10 @@ export function createSqlContext(
       : options.mode === 'loopback' && !isLoopback(api.host)
         ? `the API listens on ${api.host}, not a loopback address, and SQL_API=loopback (the default) serves SQL only on loopback: set SQL_API=on to serve it here`
         : undefined;
-  // Embedded, every query holds the one session: one at a time. On a server, a few of the
-  // pool's connections, so that queries never take every connection from the API and the indexer.
-  const running = pLimit(db.kind === 'embedded' ? 1 : 2);
+  // One at a time: embedded, a query holds the one session; on a server, one connection of
+  // the pool, so that analysts' queries never take the database's cores (or connections)
+  // from the indexer and the API (bench:sql measures the indexer's writes beside them).
+  const running = pLimit(1);
   return {
     off,
     runner: createSqlRunner(db, options),
