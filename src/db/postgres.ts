@@ -4,7 +4,7 @@ import { createColumnTypes } from './column-types.ts';
 import { copyTarget, quoteIdent } from './copy-format.ts';
 import { storable, storableRows } from './nul.ts';
 import { type Sql, statement } from './sql.ts';
-import { type Database, DatabaseError, parseInt8, type Queryable } from './types.ts';
+import { type Database, DatabaseError, errorPosition, parseInt8, type Queryable } from './types.ts';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -29,11 +29,10 @@ function wrap(error: unknown): unknown {
   if (!isDriverError(error)) return error;
   const e = error as { message?: string; code?: string; detail?: string; errno?: string; position?: string };
   const code = e?.code ?? e?.errno;
-  const position = Number(e?.position);
   return new DatabaseError(e?.message ?? String(error), {
     code,
     detail: e?.detail,
-    position: Number.isInteger(position) && position > 0 ? position : undefined,
+    position: errorPosition(e?.position),
     unavailable: code !== undefined && CONNECTION_CODES.has(code),
     cause: error,
   });
@@ -109,7 +108,8 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
   const sql = connect(max);
 
   const columnTypes = createColumnTypes();
-  const queryOn = (s: postgres.Sql | postgres.TransactionSql): Queryable => ({
+  /** `prepared: false`: never a named statement (many different texts leave nothing on the connection). */
+  const queryOn = (s: postgres.Sql | postgres.TransactionSql, { prepared = true } = {}): Queryable => ({
     async query<T extends object>(given: string | Sql, values?: readonly unknown[]) {
       const { text, params } = statement(given, values);
       try {
@@ -118,9 +118,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         const result = await s.unsafe(
           text,
           params.map((p) => toParameter(storable(p))) as postgres.ParameterOrJSON<never>[],
-          {
-            prepare: params.length > 0,
-          },
+          { prepare: prepared && params.length > 0 },
         );
         return Array.from(result) as unknown as T[];
       } catch (error) {
@@ -173,8 +171,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         throw wrap(error);
       }
     },
-    // Ended by throwing, so that postgres.js rolls it back; statements are not prepared, so
-    // that many different texts leave nothing behind on the connection.
+    // Ended by throwing, so that postgres.js rolls it back.
     async readOnly(fn, { role, timeoutMs } = {}) {
       let result: Awaited<ReturnType<typeof fn>> | undefined;
       try {
@@ -183,13 +180,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
             await tx.unsafe(`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`);
           if (role) await tx.unsafe(`SET LOCAL ROLE ${quoteIdent(role)}`);
           result = await fn({
-            query: async <T extends object>(given: string | Sql, values?: readonly unknown[]) => {
-              const { text, params } = statement(given, values);
-              const rows = await tx.unsafe(text, params.map((p) => toParameter(storable(p))) as never[], {
-                prepare: false,
-              });
-              return Array.from(rows) as unknown as T[];
-            },
+            query: queryOn(tx, { prepared: false }).query,
             describe: async (text) =>
               (await tx.unsafe(text).describe()).columns.map((c) => ({ name: c.name, type: c.type })),
           });

@@ -160,8 +160,9 @@ export function recentTrades(db: Database, cache: ResponseCache): Handler {
     const q = parseOrThrow(tradesQuery, req.query);
     // fresh through the feed's notifications; the TTL only bounds what they cannot announce
     const key = `trades:${JSON.stringify([q.token_address, q.limit, q.before?.seq.toString(), q.trader, q.action, q.min_volume])}`;
+    const recent = reads.recentTrades(q.token_address);
     const body = q.before
-      ? await cache.rememberTagged(key, [], reads.recentTrades(q.token_address).ttlMs, async () => {
+      ? await cache.rememberTagged(key, [], recent.ttlMs, async () => {
           // before a position: no trade after its block's time (when the index holds the block)
           const [bound] = await db.query<{ time: Date }>(
             sql`SELECT time FROM blocks WHERE height = ${q.before!.height}`,
@@ -170,11 +171,8 @@ export function recentTrades(db: Database, cache: ResponseCache): Handler {
           const trades = await newestTrades(db, q, bound);
           return { body: JSON.stringify({ trades: trades.map(tradeJson) }), tags, ttlMs };
         })
-      : await cache.remember(
-          key,
-          reads.recentTrades(q.token_address).tags,
-          reads.recentTrades(q.token_address).ttlMs,
-          async () => JSON.stringify({ trades: (await newestTrades(db, q, undefined)).map(tradeJson) }),
+      : await cache.remember(key, recent.tags, recent.ttlMs, async () =>
+          JSON.stringify({ trades: (await newestTrades(db, q, undefined)).map(tradeJson) }),
         );
     sendJsonText(res, 200, body);
   };

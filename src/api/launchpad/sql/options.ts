@@ -33,17 +33,20 @@ const MAX_WAITING = 32;
 export const isLoopback = (host: string) =>
   host === 'localhost' || host === '::1' || (isIP(host) === 4 && host.startsWith('127.'));
 
+/** Why SQL over HTTP is not served by an API listening on `host` in `mode`; undefined when it is. */
+export function sqlOff(mode: SqlOptions['mode'], host: string): string | undefined {
+  if (mode === 'off') return 'SQL_API=off';
+  if (mode === 'loopback' && !isLoopback(host))
+    return `the API listens on ${host}, not a loopback address, and SQL_API=loopback (the default) serves SQL only on loopback: set SQL_API=on to serve it here`;
+  return undefined;
+}
+
 export function createSqlContext(
   db: Database,
   options: SqlOptions,
   api: { host: string; windowSeconds: number; trustedHops: number },
 ): SqlContext {
-  const off =
-    options.mode === 'off'
-      ? 'SQL_API=off'
-      : options.mode === 'loopback' && !isLoopback(api.host)
-        ? `the API listens on ${api.host}, not a loopback address, and SQL_API=loopback (the default) serves SQL only on loopback: set SQL_API=on to serve it here`
-        : undefined;
+  const off = sqlOff(options.mode, api.host);
   // One at a time: embedded, a query holds the one session; on a server, one connection of
   // the pool, so that analysts' queries never take the database's cores (or connections)
   // from the indexer and the API (bench:sql measures the indexer's writes beside them).

@@ -7,6 +7,8 @@ import { type Database, DatabaseError, type ReadOnlyQueryable } from '../../../d
 import { ALLOWED_RELATIONS, ANALYST_ROLE } from './allow-list.ts';
 import { type CheckedSql, SqlRefused } from './check.ts';
 
+const EXPLAIN = 'EXPLAIN (FORMAT JSON) ';
+
 export interface SqlLimits {
   /** Rows returned at most; `truncated` says when there were more. */
   maxRows: number;
@@ -84,33 +86,34 @@ export function createSqlRunner(db: Database, limits: SqlLimits): SqlRunner {
 
   const run = async (checked: CheckedSql, params: readonly SqlParam[]): Promise<SqlAnswer> => {
     const asRole = await analystRole();
-    // The user's statement inside a SELECT that names its columns by position (its own names
-    // may repeat), gives each value as its type's output text, and takes one row past the cap.
-    // what comes before the statement in the text the database saw: its errors' positions are in that text
-    let prefix = '';
+    // What the database saw before the user's statement at each step (nothing when describing
+    // it): a database error's position is in that text.
+    let sentBefore = '';
     const answer = await db
       .readOnly(
         async (tx: ReadOnlyQueryable) => {
           const described = await tx.describe(checked.statement);
+          // the statement inside a SELECT that names its columns by position (its own names may
+          // repeat), gives each value as its type's output text, and takes one row past the cap
           const aliases = described.map((_, i) => `c${i}`);
           const values = aliases.map(
             (c) => `CASE WHEN num_nulls(q.${c}) = 1 THEN NULL ELSE format('%s', q.${c}) END AS ${c}`,
           );
-          prefix = `SELECT ${values.join(', ')} FROM (\n`;
-          const text = `${prefix}${checked.statement}\n) AS q${aliases.length > 0 ? `(${aliases.join(', ')})` : ''} LIMIT ${limits.maxRows + 1}`;
+          const before = `SELECT ${values.join(', ')} FROM (\n`;
+          const text = `${before}${checked.statement}\n) AS q${aliases.length > 0 ? `(${aliases.join(', ')})` : ''} LIMIT ${limits.maxRows + 1}`;
           if (limits.maxCost !== undefined) {
-            prefix = `EXPLAIN (FORMAT JSON) ${prefix}`;
+            sentBefore = `${EXPLAIN}${before}`;
             const [plan] = await tx.query<{ 'QUERY PLAN': [{ Plan: { 'Total Cost': number } }] }>(
-              `EXPLAIN (FORMAT JSON) ${text}`,
+              `${EXPLAIN}${text}`,
               params,
             );
             const cost = plan?.['QUERY PLAN']?.[0]?.Plan?.['Total Cost'] ?? 0;
-            prefix = prefix.slice('EXPLAIN (FORMAT JSON) '.length);
             if (cost > limits.maxCost)
               throw new SqlRefused(
                 `the query's estimated cost ${Math.round(cost)} is over this server's limit of ${limits.maxCost} (SQL_MAX_COST): narrow it (a time range, a token, a coarser candle view) or add a LIMIT`,
               );
           }
+          sentBefore = before;
           const rows = await tx.query<Record<string, string | null>>(text, params);
           return { described, rows: rows.map((r) => aliases.map((c) => r[c] ?? null)) };
         },
@@ -122,7 +125,7 @@ export function createSqlRunner(db: Database, limits: SqlLimits): SqlRunner {
           error.code === '57014'
             ? `canceled: the query ran longer than this server's limit of ${limits.timeoutMs} ms (SQL_TIMEOUT_MS)`
             : error.message,
-          positionInQuery(error.position, prefix, checked),
+          positionInQuery(error.position, sentBefore, checked),
           error.code,
         );
       });
