@@ -80,6 +80,7 @@ async function prepare(db: Database): Promise<void> {
     console.log(
       `  reusing ${fmt(TRADES)} trades of ${fmt(TOKENS)} tokens${Number(live) > 0 ? ` (and ${fmt(Number(live))} written live by earlier runs)` : ''}`,
     );
+    await storeTokenStates(db, { reused: true });
     await indexBlocks(db);
     return;
   }
@@ -119,9 +120,7 @@ async function prepare(db: Database): Promise<void> {
     process.stdout.write(`\r  inserted ${fmt(done + rows.length)} / ${fmt(TRADES)} trades`);
   }
   process.stdout.write('\n');
-  await db.query(
-    `UPDATE tokens t SET last_trade_at = m.at FROM (SELECT token_address, max(time) AS at FROM trades GROUP BY 1) m WHERE m.token_address = t.address`,
-  );
+  await storeTokenStates(db, { reused: false });
   // the indexer's cursor tells the refresh job how far the data goes
   await db.query(
     `INSERT INTO indexer_state (chain_id, first_height, first_block_hash, last_height, last_block_hash, last_block_time)
@@ -133,6 +132,24 @@ async function prepare(db: Database): Promise<void> {
   await runJobs(db, 'refresh');
   console.log(
     `  prepared in ${fmt((performance.now() - started) / 1000, 1)} s (first refresh of the aggregates ${fmt((performance.now() - refreshStarted) / 1000, 1)} s)`,
+  );
+}
+
+/**
+ * Each token's last trade, as the indexer stores it with the trade: its time and its chain
+ * order (the API's windows of the last day are read up to the chain order the tokens show).
+ */
+async function storeTokenStates(db: Database, { reused }: { reused: boolean }): Promise<void> {
+  // data prepared before the chain order was stored has the last trade's time without it
+  const [{ missing }] = (await db.query<{ missing: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM tokens WHERE price_seq = 0 AND last_trade_at IS NOT NULL) AS missing`,
+  )) as [{ missing: boolean }];
+  if (reused && !missing) return;
+  await db.query(
+    `UPDATE tokens t SET last_trade_at = m.at, price_seq = m.seq, state_seq = m.seq
+     FROM (SELECT token_address, max(time) AS at, max(seq) AS seq FROM trades WHERE trader <> $1 GROUP BY 1) m
+     WHERE m.token_address = t.address AND t.price_seq = 0`,
+    [LIVE_TRADER],
   );
 }
 

@@ -185,8 +185,8 @@ export async function storeThreshold(db: Queryable, address: string, threshold: 
   );
 }
 
-/** A token as the Launchpad API lists it, with its last 24 hours of trades. */
-export interface ListedToken {
+/** What the index stores of a token, as the Launchpad API lists it: all of it but its windows of trades. */
+export interface TokenFacts {
   address: string;
   name: string | null;
   symbol: string | null;
@@ -198,20 +198,26 @@ export interface ListedToken {
   graduated: boolean;
   native_reserves: string;
   current_price: string;
-  volume_24h: string;
-  trade_count_24h: number;
   created_at: Date | null;
   first_seen_at: Date;
   graduation_threshold: string | null;
   /** The CW20's total supply (token_info), null until read. */
   total_supply: string | null;
+  /** Addresses with a positive balance in the index's CW20 balances. */
+  holders: number;
+  last_trade_at: Date | null;
+  /** Chain order of the last trade (trades.seq; '0' before any): the windows of trades must reach it. */
+  price_seq: string;
+}
+
+/** The figures of a token's windows of trades: the last 24 hours, and its price before each window's start. */
+export interface WindowFigures {
+  volume_24h: string;
+  trade_count_24h: number;
   /** Trades of the last 24 hours that bought the token (native in), that sold it, and their distinct traders. */
   buys_24h: number;
   sells_24h: number;
   traders_24h: number;
-  /** Addresses with a positive balance in the index's CW20 balances. */
-  holders: number;
-  last_trade_at: Date | null;
   /** The price of the last trade at or before the start of each window (null: no trade before it). */
   price_before_5m: string | null;
   price_before_1h: string | null;
@@ -224,61 +230,61 @@ export interface ListedToken {
   changes_at: Date | null;
 }
 
-/** The windows of price_change. */
-const PRICE_WINDOWS = { '5m': 300_000, '1h': 3_600_000, '6h': 21_600_000, '24h': 86_400_000 } as const;
-type PriceWindow = keyof typeof PRICE_WINDOWS;
-const WINDOW_NAMES = Object.keys(PRICE_WINDOWS) as PriceWindow[];
+/** A token as the Launchpad API lists it, with its last 24 hours of trades. */
+export type ListedToken = TokenFacts & WindowFigures;
+
+/** The windows of price_change, in ms before now. */
+export const PRICE_WINDOWS = { '5m': 300_000, '1h': 3_600_000, '6h': 21_600_000, '24h': 86_400_000 } as const;
+export type PriceWindow = keyof typeof PRICE_WINDOWS;
+export const WINDOW_NAMES = Object.keys(PRICE_WINDOWS) as PriceWindow[];
 const DAY_MS = 86_400_000;
 /** How long the day candles are kept (sql/0006_candle_chunks.sql prunes them at 90 days), less a day of margin. */
 const CANDLE_DAYS_KEPT_MS = 89 * DAY_MS;
 
-/** A token whose price before a window's start is still to be found. */
-interface PriceSearch {
-  token: ListedToken;
-  window: PriceWindow;
+/**
+ * A token's price before a window starting at `start`, as far as its stored facts tell it:
+ * none without a trade; its current price when its last trade is at or before the start
+ * (nothing traded since); none when it was launched after it. Undefined: the price of its
+ * last trade (in chain order) at or before the start is to be found.
+ */
+export function priceBeforeFromFacts(t: TokenFacts, start: number): string | null | undefined {
+  if (t.last_trade_at === null) return null;
+  if (t.last_trade_at.getTime() <= start) return t.current_price;
+  if (t.created_at !== null && t.created_at.getTime() > start) return null;
+  return undefined;
+}
+
+/** A token whose last trade at or before `start` is searched. */
+export interface PriceSearch {
+  token: string;
   start: Date;
 }
 
 /**
- * Each token's price before each window: none without a trade; its current price when its
- * last trade is older than the window's start (nothing traded since); none when it was
- * launched after it; else the price of its last trade (in chain order) at or before it.
- * That trade is searched in three bounded steps, each only for what the one before did not
- * find, and with time bounds that are constants of the query, so the planner reads only the
- * chunks of the range (a search of a 90-day hypertable without them plans every chunk:
- * ~300 ms embedded):
- *  1. the trades of the day before the start, for every token and window in one query;
+ * The price of each token's last trade (in chain order) at or before its start, keyed by
+ * `priceKey` (absent: no such trade). Searched in three bounded steps, each only for what
+ * the one before did not find, and with time bounds that are constants of the query, so the
+ * planner reads only the chunks of the range (a search of a 90-day hypertable without them
+ * plans every chunk: ~300 ms embedded):
+ *  1. the trades of the day before the start, for every token and start in one query;
  *  2. the close of the token's last day candle that began at least a day before the start:
  *     step 1 found no trade after that day began, so its close is the last trade before the
  *     start (candles_1d closes by chain order, as this does);
  *  3. for a token the day candles do not reach (kept 90 days), the trades older than them.
  */
-async function fillPricesBefore(db: Queryable, rows: ListedToken[], now: number): Promise<void> {
-  let pending: PriceSearch[] = [];
-  for (const window of WINDOW_NAMES) {
-    const key = `price_before_${window}` as const;
-    const start = new Date(now - PRICE_WINDOWS[window]);
-    for (const r of rows) {
-      if (r.last_trade_at === null) r[key] = null;
-      else if (r.last_trade_at <= start) r[key] = r.current_price;
-      else if (r.created_at !== null && r.created_at > start) r[key] = null;
-      else {
-        r[key] = null; // unless a step finds it
-        pending.push({ token: r, window, start });
-      }
-    }
-  }
-  const found = (prices: { token: string; start: Date; price: string }[]) => {
-    const byPair = new Map(prices.map((p) => [`${p.token} ${p.start.getTime()}`, p.price]));
-    pending = pending.filter((s) => {
-      const price = byPair.get(`${s.token.address} ${s.start.getTime()}`);
-      if (price === undefined) return true;
-      s.token[`price_before_${s.window}`] = price;
-      return false;
-    });
+export async function lastPricesAtOrBefore(
+  db: Queryable,
+  searches: readonly PriceSearch[],
+  now: number,
+): Promise<Map<string, string>> {
+  const prices = new Map<string, string>();
+  let pending = [...searches];
+  const found = (rows: { token: string; start: Date; price: string }[]) => {
+    for (const r of rows) prices.set(priceKey(r.token, r.start), r.price);
+    pending = pending.filter((s) => !prices.has(priceKey(s.token, s.start)));
   };
   const pairs = () =>
-    sql`unnest(${pending.map((s) => s.token.address)}::text[], ${pending.map((s) => s.start)}::timestamptz[]) AS p(token, start)`;
+    sql`unnest(${pending.map((s) => s.token)}::text[], ${pending.map((s) => s.start)}::timestamptz[]) AS p(token, start)`;
   if (pending.length > 0) {
     const starts = pending.map((s) => s.start.getTime());
     const [earliest, latest] = [new Date(Math.min(...starts) - DAY_MS), new Date(Math.max(...starts))];
@@ -313,20 +319,28 @@ async function fillPricesBefore(db: Queryable, rows: ListedToken[], now: number)
       ),
     );
   }
+  return prices;
 }
+
+/** The key of a search's answer in lastPricesAtOrBefore's map. */
+export const priceKey = (token: string, start: Date | number) =>
+  `${token} ${typeof start === 'number' ? start : start.getTime()}`;
+
+/** The first trade after each window's start (null: none in it), as windowsChangeAt reads them. */
+export type FirstAfter = Record<PriceWindow, number | null>;
 
 /**
  * When the token's answer changes without a new trade: when the first trade after a
  * window's start leaves the window (the 24-hour figures and that window's price before
  * change), or when a window's start passes the token's launch. Null: not before a trade.
  */
-function windowsChangeAt(r: ListedToken & Record<`first_after_${PriceWindow}`, Date | null>, now: number): Date | null {
+export function windowsChangeAt(t: TokenFacts, firstAfter: FirstAfter, now: number): Date | null {
   let at = Infinity;
   for (const window of WINDOW_NAMES) {
-    const first = r[`first_after_${window}`];
-    if (first !== null) at = Math.min(at, first.getTime() + PRICE_WINDOWS[window]);
-    if (r.created_at !== null && r.created_at.getTime() > now - PRICE_WINDOWS[window])
-      at = Math.min(at, r.created_at.getTime() + PRICE_WINDOWS[window]);
+    const first = firstAfter[window];
+    if (first !== null) at = Math.min(at, first + PRICE_WINDOWS[window]);
+    if (t.created_at !== null && t.created_at.getTime() > now - PRICE_WINDOWS[window])
+      at = Math.min(at, t.created_at.getTime() + PRICE_WINDOWS[window]);
   }
   return at === Infinity ? null : new Date(at);
 }
@@ -362,40 +376,18 @@ export function topHolders(
   );
 }
 
-/**
- * Tokens with their last 24 hours of trades and their holders: all of them, newest first, or
- * the one at `address`. The windows end at one `now` (a constant of the queries: the planner
- * reads only the chunks of the last day).
- */
-export async function listedTokens(db: Queryable, address?: string): Promise<ListedToken[]> {
+/** Tokens with their holders, without their trades: all of them, newest first, or the one at `address`. */
+export function tokenFacts(db: Queryable, address?: string): Promise<TokenFacts[]> {
   const only = (column: string) => (address ? sql`${sql.raw(column)} = ${address} AND` : sql``);
-  const now = Date.now();
-  const since = (window: PriceWindow) => new Date(now - PRICE_WINDOWS[window]);
-  const rows = await db.query<ListedToken & Record<`first_after_${PriceWindow}`, Date | null>>(
+  return db.query<TokenFacts>(
     sql`SELECT t.address, t.name, t.symbol, t.decimals, t.image, t.description, t.creator, t.source, t.graduated,
        t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
-       coalesce(s.volume, 0)::text AS volume_24h, coalesce(s.trades, 0)::int AS trade_count_24h,
-       coalesce(s.buys, 0)::int AS buys_24h, coalesce(s.sells, 0)::int AS sells_24h,
-       coalesce(s.traders, 0)::int AS traders_24h,
        (coalesce(h.others, 0)
         + CASE WHEN ci.initial_holder IS NOT NULL AND t.total_supply - coalesce(h.others_balance, 0) > 0 THEN 1 ELSE 0 END
        )::int AS holders,
        t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold,
-       t.total_supply::text AS total_supply,
-       t.last_trade_at,
-       s.first_after_24h, s.first_after_6h, s.first_after_1h, s.first_after_5m
+       t.total_supply::text AS total_supply, t.last_trade_at, t.price_seq::text AS price_seq
      FROM tokens t
-     LEFT JOIN (SELECT token_address, sum(volume_unative) AS volume, count(*) AS trades,
-                       count(*) FILTER (WHERE direction = 'native_to_token') AS buys,
-                       count(*) FILTER (WHERE direction = 'token_to_native') AS sells,
-                       count(DISTINCT trader) AS traders,
-                       min(time) AS first_after_24h,
-                       min(time) FILTER (WHERE time > ${since('6h')}) AS first_after_6h,
-                       min(time) FILTER (WHERE time > ${since('1h')}) AS first_after_1h,
-                       min(time) FILTER (WHERE time > ${since('5m')}) AS first_after_5m
-                FROM trades WHERE ${only('token_address')} time > ${since('24h')}
-                GROUP BY token_address) s
-       ON s.token_address = t.address
      LEFT JOIN cw20_tokens ci ON ci.token = t.address AND ci.created_height IS NOT NULL
      LEFT JOIN (SELECT b.token,
                        count(*) FILTER (WHERE b.holder IS DISTINCT FROM c.initial_holder) AS others,
@@ -405,8 +397,74 @@ export async function listedTokens(db: Queryable, address?: string): Promise<Lis
        ON h.token = t.address
      ${address ? sql`WHERE t.address = ${address}` : sql`ORDER BY t.first_seen_at DESC, t.address`}`,
   );
-  for (const r of rows) r.changes_at = windowsChangeAt(r, now);
-  await fillPricesBefore(db, rows, now);
+}
+
+/**
+ * Tokens with their last 24 hours of trades and their holders, every figure computed by the
+ * database: all of them, newest first, or the one at `address`. The windows end at one `now`
+ * (a constant of the queries: the planner reads only the chunks of the last day). An API
+ * process keeps the last day of trades in memory instead (src/api/launchpad/trade-windows.ts)
+ * and reads this only when that day holds more trades than it keeps.
+ */
+export async function listedTokens(db: Queryable, address?: string): Promise<ListedToken[]> {
+  const now = Date.now();
+  const since = (window: PriceWindow) => new Date(now - PRICE_WINDOWS[window]);
+  const facts = await tokenFacts(db, address);
+  const sums = await db.query<{
+    token_address: string;
+    volume: string;
+    trades: number;
+    buys: number;
+    sells: number;
+    traders: number;
+    first_after_24h: Date;
+    first_after_6h: Date | null;
+    first_after_1h: Date | null;
+    first_after_5m: Date | null;
+  }>(
+    sql`SELECT token_address, sum(volume_unative)::text AS volume, count(*)::int AS trades,
+          count(*) FILTER (WHERE direction = 'native_to_token')::int AS buys,
+          count(*) FILTER (WHERE direction = 'token_to_native')::int AS sells,
+          count(DISTINCT trader)::int AS traders,
+          min(time) AS first_after_24h,
+          min(time) FILTER (WHERE time > ${since('6h')}) AS first_after_6h,
+          min(time) FILTER (WHERE time > ${since('1h')}) AS first_after_1h,
+          min(time) FILTER (WHERE time > ${since('5m')}) AS first_after_5m
+        FROM trades WHERE ${address ? sql`token_address = ${address} AND` : sql``} time > ${since('24h')}
+        GROUP BY token_address`,
+  );
+  const byToken = new Map(sums.map((s) => [s.token_address, s]));
+  const searches: PriceSearch[] = [];
+  const rows: ListedToken[] = facts.map((t) => {
+    const s = byToken.get(t.address);
+    const firstAfter = Object.fromEntries(
+      WINDOW_NAMES.map((w) => [w, s?.[`first_after_${w}`]?.getTime() ?? null]),
+    ) as FirstAfter;
+    const before = Object.fromEntries(
+      WINDOW_NAMES.map((w) => {
+        const start = now - PRICE_WINDOWS[w];
+        const price = priceBeforeFromFacts(t, start);
+        if (price === undefined) searches.push({ token: t.address, start: new Date(start) });
+        return [`price_before_${w}`, price ?? null];
+      }),
+    ) as Pick<WindowFigures, `price_before_${PriceWindow}`>;
+    return {
+      ...t,
+      volume_24h: s?.volume ?? '0',
+      trade_count_24h: s?.trades ?? 0,
+      buys_24h: s?.buys ?? 0,
+      sells_24h: s?.sells ?? 0,
+      traders_24h: s?.traders ?? 0,
+      ...before,
+      changes_at: windowsChangeAt(t, firstAfter, now),
+    };
+  });
+  const prices = await lastPricesAtOrBefore(db, searches, now);
+  for (const r of rows)
+    for (const w of WINDOW_NAMES) {
+      const price = prices.get(priceKey(r.address, now - PRICE_WINDOWS[w]));
+      if (price !== undefined) r[`price_before_${w}`] = price;
+    }
   return rows;
 }
 
@@ -456,4 +514,47 @@ export async function storedSupply(db: Queryable, address: string): Promise<stri
 
 export async function isStoredToken(db: Queryable, address: string): Promise<boolean> {
   return (await db.query(sql`SELECT 1 FROM tokens WHERE address = ${address}`)).length > 0;
+}
+
+/** A trade as a window of the last day keeps it. */
+export interface WindowTrade {
+  token_address: string;
+  time: Date;
+  seq: string;
+  price: string;
+  volume: string;
+  direction: 'native_to_token' | 'token_to_native';
+  trader: string;
+}
+
+/** How far the trades go: the chain order and time of the last trade stored (seq '0' before any). */
+export async function lastTradeMark(db: Queryable): Promise<{ seq: string; time: Date | null }> {
+  const [row] = await db.query<{ seq: string; time: Date | null }>(
+    sql`SELECT price_seq::text AS seq, last_trade_at AS time FROM tokens ORDER BY price_seq DESC LIMIT 1`,
+  );
+  return row ?? { seq: '0', time: null };
+}
+
+/**
+ * Trades in chain order from after `afterSeq` up to `upToSeq` (each bound optional), made at
+ * `since` or later (the bound that keeps the read to the chunks of the range), or after
+ * `since` when `afterSeq` is not given; of `tokens` only, when given; the first `limit` of them.
+ */
+export function tradesInOrder(
+  db: Queryable,
+  range: { afterSeq?: string; upToSeq?: string; since: Date; tokens?: readonly string[]; limit?: number },
+): Promise<WindowTrade[]> {
+  const where = [
+    range.afterSeq === undefined
+      ? sql`time > ${range.since}`
+      : sql`time >= ${range.since} AND seq > ${range.afterSeq}::bigint`,
+  ];
+  if (range.upToSeq !== undefined) where.push(sql`seq <= ${range.upToSeq}::bigint`);
+  if (range.tokens !== undefined) where.push(sql`token_address = ANY(${range.tokens}::text[])`);
+  return db.query<WindowTrade>(
+    sql`SELECT token_address, time, seq::text AS seq, price_unative::text AS price, volume_unative::text AS volume,
+          direction, trader
+        FROM trades WHERE ${sql.join(where, ' AND ')} ORDER BY seq
+        ${range.limit === undefined ? sql`` : sql`LIMIT ${range.limit}`}`,
+  );
 }

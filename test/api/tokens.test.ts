@@ -147,7 +147,7 @@ test('GET /api/tokens: every token with the documented fields, newest first, 24 
   assert.is(oldToken.decimals, null, 'a token whose decimals the index has not read');
   assert.ok(
     (oldToken.trade_count_24h as number) >= day.length && (oldToken.trade_count_24h as number) <= day.length + 1,
-    'the old token counts only the last 24 hours',
+    `the old token counts only the last 24 hours: ${oldToken.trade_count_24h} vs ${day.length}`,
   );
 });
 

@@ -7,9 +7,11 @@ import { type LaunchpadApi, type LaunchpadApiOptions, startLaunchpadApi } from '
 import { DEFAULT_SQL_MAX_COST } from '../../src/api/launchpad/sql/options.ts';
 import type { NativeCoin } from '../../src/chain/native-coin.ts';
 import { runJobs } from '../../src/db/jobs.ts';
+import { storeTokenStates } from '../../src/db/tokens.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import type { Trade } from '../../src/domain/events.ts';
+import { notify } from '../../src/feed/notice.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
 import { insertTrades } from '../../src/indexer/trades.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
@@ -122,9 +124,24 @@ export async function addOldToken(ctx: ApiCtx & OldTokenCtx): Promise<void> {
       );
     }
   }
-  // Written directly, as a backfill writes them: trades in periods the refresh job may have
-  // materialized already reach their candles with its next run (a server also runs it on its own).
+  // Written directly, as a backfill writes them (the trades, the token's state, a notice that
+  // anything may have changed): trades in periods the refresh job may have materialized
+  // already reach their candles with its next run (a server also runs it on its own).
   await insertTrades(ctx.t.db, ctx.oldTrades);
+  const last = ctx.oldTrades.at(-1)!;
+  const seq = String((BigInt(last.blockHeight) << 32n) | (BigInt(last.txIndex) << 16n) | BigInt(last.eventIndex));
+  await storeTokenStates(ctx.t.db, [
+    {
+      address: ctx.old,
+      reserves: '1000',
+      seq,
+      price: String(last.priceUnative),
+      lastTradeAt: last.time.toISOString(),
+      tradeSeq: seq,
+      graduatedAt: null,
+    },
+  ]);
+  await notify(ctx.t.db, { kind: 'anything' });
   await runJobs(ctx.t.db, 'refresh');
 }
 

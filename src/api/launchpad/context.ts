@@ -9,6 +9,7 @@ import type { ResponseCache } from '../http/response-cache.ts';
 import type { Handler, Route } from '../http/routes.ts';
 import type { FeedHub } from './feed-hub.ts';
 import type { SqlContext } from './sql/options.ts';
+import type { TradeWindows } from './trade-windows.ts';
 import type { BroadcastResult } from './wallet/broadcast-once.ts';
 import type { Holdings } from './wallet/holdings.ts';
 import type { WalletOptions } from './wallet/options.ts';
@@ -29,6 +30,8 @@ export interface LaunchpadContext {
   native: NativeCoin;
   cache: ResponseCache;
   hub: FeedHub;
+  /** The last day of trades in memory: the tokens' 24-hour figures and prices before each window. */
+  windows: TradeWindows;
   /** GET /metrics's handler (src/api/http/metrics.ts). */
   metrics: Handler;
   /** The native coin's USD price (the launchpad's oracle, or PRICE_URL); absent without a node. */

@@ -19,6 +19,7 @@ import { createFeedHub } from './feed-hub.ts';
 import { LAUNCHPAD_ROUTES } from './route-table.ts';
 import { checkedNativeCoin } from './routes/chain.ts';
 import { createSqlContext, type SqlOptions } from './sql/options.ts';
+import { createTradeWindows } from './trade-windows.ts';
 import { createBroadcaster } from './wallet/broadcast-once.ts';
 import { createHoldings } from './wallet/holdings.ts';
 import type { WalletOptions } from './wallet/options.ts';
@@ -67,13 +68,18 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
   const native = checkedNativeCoin(options.native);
   const { wallet } = options;
   const cache = createResponseCache();
+  const windows = createTradeWindows(db);
   const hub = createFeedHub({
     db,
     logger,
     keepaliveMs: options.keepaliveMs,
     maxBufferedBytes: options.sseMaxBufferedBytes,
     // what the indexer just committed makes the cached answers that read it stale
-    onChange: (change) => applyChange(cache, change),
+    onChange: (change) => {
+      applyChange(cache, change);
+      // a backfill writes trades below the chain order the windows of trades reached
+      if (change.kind === 'anything') windows.reset();
+    },
   });
   await hub.start();
   const metrics = createMetrics({
@@ -88,6 +94,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     native,
     cache,
     hub,
+    windows,
     metrics: metrics.handler,
     sql:
       options.sql &&

@@ -1,7 +1,7 @@
 // GET /api/tokens and GET /api/tokens/:address (docs/launchpad-api.md "Token"): tokens with their decimals, reserves,
 // last price, the last 24 hours of volume and trades, and a curve token's graduation threshold and progress.
 import { z } from 'zod';
-import { type ListedToken, listedTokens } from '../../../db/tokens.ts';
+import type { ListedToken } from '../../../db/tokens.ts';
 import { notFound } from '../../http/errors.ts';
 import { reads } from '../../http/freshness.ts';
 import { sendJsonText } from '../../http/respond.ts';
@@ -97,7 +97,7 @@ async function usdRate(ctx: LaunchpadContext): Promise<UsdRate | undefined> {
 export const LIST_MAX_STALE_MS = 3000;
 
 export function listTokens(ctx: LaunchpadContext): Handler {
-  const { db, cache } = ctx;
+  const { cache } = ctx;
   // the objects of the last list computed, for the pages cut from it
   let last: { body: string; tokens: TokenJson[] } | undefined;
   const whole = () => {
@@ -108,7 +108,7 @@ export function listTokens(ctx: LaunchpadContext): Handler {
       ttlMs,
       async () => {
         const rate = await usdRate(ctx);
-        const tokens = (await listedTokens(db)).map((t) => tokenJson(t, rate));
+        const tokens = (await ctx.windows.listedTokens()).map((t) => tokenJson(t, rate));
         const body = JSON.stringify({ tokens });
         last = { body, tokens };
         return body;
@@ -149,7 +149,7 @@ async function findToken(ctx: LaunchpadContext, address: string): Promise<string
   const rate = await usdRate(ctx);
   const { tags, ttlMs } = reads.token(address);
   const body = await ctx.cache.rememberFor(`token:${address}:${rate?.nativeUsd ?? 0}`, tags, async () => {
-    const [row] = await listedTokens(ctx.db, address);
+    const [row] = await ctx.windows.listedTokens(address);
     if (!row) return { body: '', ttlMs: NOT_FOUND_TTL_MS };
     const untilChange = row.changes_at === null ? ttlMs : row.changes_at.getTime() - Date.now();
     return { body: JSON.stringify(tokenJson(row, rate)), ttlMs: Math.max(1, Math.min(ttlMs, untilChange)) };
