@@ -162,6 +162,7 @@ const configSchema = z.object({
   CHAIN_API_BROADCAST_LIMIT: positiveInt(1).default(10),
   RATE_LIMIT_WINDOW_S: positiveInt(1).default(60),
   TRUST_PROXY: integer('must be the number of proxy hops to trust (0 when clients connect directly)').default(0),
+  CACHE_MB: integer('must be a whole number of megabytes (0: no answers kept)').default(64),
   SQL_API: z.enum(['on', 'off', 'loopback'], { message: 'must be on, off or loopback' }).default('loopback'),
   SQL_MAX_ROWS: positiveInt(1).pipe(z.number().max(1_000_000, 'must be at most 1000000')).default(10_000),
   SQL_RATE_LIMIT: positiveInt(1).default(60),

@@ -209,6 +209,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       trustedHops: config.TRUST_PROXY,
     },
     index: indexSource(db, indexer),
+    cacheBytes: config.CACHE_MB * 2 ** 20,
     sql: {
       mode: config.SQL_API,
       maxRows: config.SQL_MAX_ROWS,
@@ -238,6 +239,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       windowSeconds: config.RATE_LIMIT_WINDOW_S,
       trustedHops: config.TRUST_PROXY,
     },
+    cacheBytes: config.CACHE_MB * 2 ** 20,
   });
   shutdown.add('chain API', () => chainApi.close());
   const nodeHealth = await startNodeHealth({

@@ -157,4 +157,42 @@ test('GET /api/candles: bad parameters are 400 naming the parameter; unknown tok
   assert.is(malformed.body.details[0].parameter, 'tokenAddress');
 });
 
+test('GET /api/candles: periods over and indexed are immutable (ETag, 304); others kept a second, not before the index', async (ctx) => {
+  const { api, old } = ctx;
+  const from = new Date(Date.now() - 3 * 86_400_000);
+  const to = new Date(Date.now() - 86_400_000);
+  const path = `/api/candles/${old}?timeframe=1h&from=${from.toISOString()}&to=${to.toISOString()}`;
+  const expected = oracleCandles(ctx.oldTrades, '1h', from, to, 300);
+  // the index's first block is the devnet's, after these periods: a backfill could still add to them
+  const early = await get(api, path);
+  assert.equal(early.body.candles, expected);
+  assert.is(early.headers.get('cache-control'), 'public, max-age=1', 'not before the index');
+  assert.is(early.headers.get('etag'), null);
+  const open = await get(api, `/api/candles/${old}?timeframe=1h`);
+  assert.is(open.headers.get('cache-control'), 'public, max-age=1', 'the current period moves');
+  // an index that reaches back before them: every period of the range is over and indexed
+  const [state] = await ctx.t.db.query<{ first_height: string }>('SELECT first_height FROM indexer_state');
+  await ctx.t.db.query(
+    `INSERT INTO blocks (height, hash, time, time_rfc3339, chain_id, proposer, tx_count, block)
+     VALUES (0, 'EARLY', now() - interval '4 days', '', 'test', '', 0, '{}'::jsonb)`,
+  );
+  await ctx.t.db.query('UPDATE indexer_state SET first_height = 0');
+  try {
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // the extent the route read is kept a second
+    const closed = await get(api, path);
+    assert.equal(closed.body, early.body, 'the same answer');
+    assert.is(closed.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    const etag = closed.headers.get('etag')!;
+    assert.match(etag, /^"[A-Za-z0-9_-]{22}"$/);
+    const held = await fetch(`${api.url}${path}`, { headers: { 'If-None-Match': etag } });
+    assert.is(held.status, 304);
+    assert.is(await held.text(), '');
+    const usd = await get(api, `${path}&currency=usd`);
+    assert.is(usd.headers.get('cache-control'), 'public, max-age=1', 'USD figures wait for the oracle and decimals');
+  } finally {
+    await ctx.t.db.query(`UPDATE indexer_state SET first_height = ${Number(state!.first_height)}`);
+    await ctx.t.db.query(`DELETE FROM blocks WHERE hash = 'EARLY'`);
+  }
+});
+
 test.run();

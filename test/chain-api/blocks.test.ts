@@ -188,6 +188,38 @@ test('latest follows new blocks', async (ctx) => {
   await ctx.running.indexer.waitForHeight(made, 10_000);
 });
 
+test('a block is final: ETag and Cache-Control immutable, 304 for a client that holds it; latest kept a second', async (ctx) => {
+  const height = ctx.sendHeight;
+  const first = await chainGet(ctx.api, `${BLOCKS}/${height}`);
+  assert.is(first.status, 200);
+  const etag = first.headers.get('etag')!;
+  assert.match(etag, /^"[A-Za-z0-9_-]{22}"$/, 'a strong ETag');
+  assert.is(first.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  const again = await chainGet(ctx.api, `${BLOCKS}/${height}`);
+  assert.is(again.headers.get('etag'), etag, 'the same bytes, the same ETag');
+  assert.equal(again.body, first.body);
+  // read through from the node by an index that does not hold it: the same bytes
+  assert.is((await chainGet(ctx.late.api, `${BLOCKS}/${height}`)).headers.get('etag'), etag);
+  for (const held of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
+    const res = await fetch(`${ctx.api.url}${BLOCKS}/${height}`, { headers: { 'If-None-Match': held } });
+    assert.is(res.status, 304, held);
+    assert.is(await res.text(), '', 'no body');
+    assert.is(res.headers.get('etag'), etag);
+    assert.is(res.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  }
+  const other = await chainGet(ctx.api, `${BLOCKS}/${height}`, { 'If-None-Match': '"not-this-one"' });
+  assert.is(other.status, 200, 'another ETag: the block');
+  assert.equal(other.body, first.body);
+  const latest = await chainGet(ctx.api, `${BLOCKS}/latest`);
+  assert.is(latest.headers.get('cache-control'), 'public, max-age=1', 'latest changes with the next block');
+  const same = await chainGet(ctx.api, `${BLOCKS}/${latest.body.block.header.height}`);
+  assert.is(latest.headers.get('etag'), same.headers.get('etag'), 'latest is that block: its ETag');
+  const bad = await chainGet(ctx.api, `${BLOCKS}/0`);
+  assert.is(bad.status, 400);
+  assert.is(bad.headers.get('cache-control'), null, 'an error is not marked cacheable');
+  assert.is(bad.headers.get('etag'), null);
+});
+
 test('errors: height 0 or negative, above the tip, not a number', async (ctx) => {
   for (const api of [ctx.api, ctx.late.api]) {
     for (const [height, message] of [
@@ -214,22 +246,30 @@ test('errors: height 0 or negative, above the tip, not a number', async (ctx) =>
   }
 });
 
-test('a node that cannot be reached: indexed blocks still answer, latest is the newest indexed, others 503', async (ctx) => {
+test('a node that cannot be reached: indexed blocks still answer, and blocks read before; latest is the newest known; others 503', async (ctx) => {
+  // the same index without kept answers: what is not indexed needs the node
+  const uncached = await startTestChainApi(ctx.late.t, ctx.late.chain, { cacheBytes: 0 });
   await ctx.devnet.pause();
   try {
-    const indexed = await chainGet(ctx.late.api, `${BLOCKS}/${ctx.late.to}`);
-    assert.is(indexed.status, 200);
-    // whether or not the node's tip is still cached, the newest block the index holds
+    for (const api of [ctx.late.api, uncached]) {
+      const indexed = await chainGet(api, `${BLOCKS}/${ctx.late.to}`);
+      assert.is(indexed.status, 200);
+    }
+    // whether or not the node's tip is still cached (its block then answered from memory), a block that exists
     const latest = await chainGet(ctx.late.api, `${BLOCKS}/latest`);
     assert.is(latest.status, 200);
-    assert.is(latest.body.block.header.height, String(ctx.late.to));
-    await sleep(600); // past the tip cache
-    assert.is((await chainGet(ctx.late.api, `${BLOCKS}/latest`)).body.block.header.height, String(ctx.late.to));
-    const older = await chainGet(ctx.late.api, `${BLOCKS}/1`);
+    assert.ok(Number(latest.body.block.header.height) >= ctx.late.to);
+    await sleep(600); // past the tip cache: the newest block the index holds
+    for (const api of [ctx.late.api, uncached])
+      assert.is((await chainGet(api, `${BLOCKS}/latest`)).body.block.header.height, String(ctx.late.to));
+    const remembered = await chainGet(ctx.late.api, `${BLOCKS}/1`);
+    assert.is(remembered.status, 200, 'a block read through before is final: answered from memory');
+    const older = await chainGet(uncached, `${BLOCKS}/1`);
     assert.is(older.status, 503);
     assert.equal(older.body, { code: 14, message: 'the chain node cannot be reached', details: [] });
   } finally {
     await ctx.devnet.resume();
+    await uncached.close();
   }
 });
 

@@ -268,6 +268,22 @@ test('unknown and malformed hashes', async (ctx) => {
   }
 });
 
+test('a tx is final: ETag and Cache-Control immutable, 304 for a client that holds it; an unknown hash is not kept', async (ctx) => {
+  const path = `${TXS}/${ctx.tx1.hash}`;
+  const first = await chainGet(ctx.api, path);
+  assert.is(first.status, 200);
+  const etag = first.headers.get('etag')!;
+  assert.match(etag, /^"[A-Za-z0-9_-]{22}"$/);
+  assert.is(first.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+  assert.is((await chainGet(ctx.api, path.toLowerCase())).headers.get('etag'), etag, 'any case of the hash');
+  const held = await fetch(`${ctx.api.url}${path}`, { headers: { 'If-None-Match': etag } });
+  assert.is(held.status, 304);
+  assert.is(await held.text(), '');
+  const unknown = await chainGet(ctx.api, `${TXS}/${'AB'.repeat(32)}`);
+  assert.is(unknown.status, 404);
+  assert.is(unknown.headers.get('cache-control'), null, 'a tx not seen yet may come: not marked cacheable');
+});
+
 test('a tx older than the index is read through from the node', async (ctx) => {
   const [low] = await ctx.late.t.db.query<{ low: number }>('SELECT min(height) AS low FROM txs');
   assert.ok(Number(low!.low) >= ctx.late.from && ctx.tx1.height < ctx.late.from, 'tx1 is older than the late index');
@@ -554,11 +570,17 @@ test('a block’s txs: height errors', async (ctx) => {
   }
 });
 
-test('a node that cannot be reached: indexed txs answer, a hash the index lacks is 503', async (ctx) => {
+test('a node that cannot be reached: indexed txs answer, and txs read before; a hash the index lacks is 503', async (ctx) => {
+  const uncached = await startTestChainApi(ctx.late.t, ctx.late.chain, { cacheBytes: 0 });
   await ctx.devnet.pause();
   try {
-    assert.is((await chainGet(ctx.late.api, `${TXS}/${await lateHash(ctx)}`)).status, 200);
-    const older = await chainGet(ctx.late.api, `${TXS}/${ctx.tx1.hash}`);
+    assert.is((await chainGet(uncached, `${TXS}/${await lateHash(ctx)}`)).status, 200);
+    assert.is(
+      (await chainGet(ctx.late.api, `${TXS}/${ctx.tx1.hash}`)).status,
+      200,
+      'a tx read through before is final: answered from memory',
+    );
+    const older = await chainGet(uncached, `${TXS}/${ctx.tx1.hash}`);
     assert.is(older.status, 503);
     assert.equal(older.body, { code: 14, message: 'the chain node cannot be reached', details: [] });
     const search = await chainGet(ctx.late.api, `${TXS}?events=${q(`message.action='${EXECUTE}'`)}`);
@@ -566,6 +588,7 @@ test('a node that cannot be reached: indexed txs answer, a hash the index lacks 
     assert.ok(search.body.txs.length > 0);
   } finally {
     await ctx.devnet.resume();
+    await uncached.close();
   }
 });
 

@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { ChainClient } from '../../chain/client.ts';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
+import type { ImmutableCache } from '../http/http-cache.ts';
 import type { Prefixes } from './params.ts';
 
 export interface ChainApiContext {
@@ -17,6 +18,8 @@ export interface ChainApiContext {
    * change slowly). A failed load is not kept.
    */
   slow<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>;
+  /** Answers that never change (a block, a transaction by hash), kept rendered within CACHE_MB. */
+  answers: ImmutableCache;
 }
 
 export function createSlowCache(): ChainApiContext['slow'] {

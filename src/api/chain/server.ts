@@ -10,6 +10,7 @@ import { startChainTypes } from '../../chain/reflection.ts';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { createErrorHandler, noRouteHandler } from '../http/errors.ts';
+import { createImmutableCache, DEFAULT_CACHE_BYTES } from '../http/http-cache.ts';
 import { createRateLimit, type Limited } from '../http/rate-limit.ts';
 import { CORS_HEADERS } from '../http/respond.ts';
 import { mount } from '../http/routes.ts';
@@ -29,6 +30,8 @@ export interface ChainApiOptions {
   /** 0 picks a free port. */
   port: number;
   rateLimit: { reads: number; broadcasts: number; windowSeconds: number; trustedHops: number };
+  /** Bytes of rendered answers that never change (blocks, transactions) kept in memory (CACHE_MB; default 64 MiB). */
+  cacheBytes?: number;
 }
 
 export interface ChainApi {
@@ -52,7 +55,14 @@ const isBroadcast = (method: string | undefined, path: string) =>
 export async function startChainApi(options: ChainApiOptions): Promise<ChainApi> {
   const { db, chain, logger } = options;
   const prefixes = prefixesOf(options.accountPrefix);
-  const ctx: ChainApiContext = { db, chain, logger, prefixes, slow: createSlowCache() };
+  const ctx: ChainApiContext = {
+    db,
+    chain,
+    logger,
+    prefixes,
+    slow: createSlowCache(),
+    answers: createImmutableCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES),
+  };
   const stopChainTypes = startChainTypes(
     async (path, data) => (await chain.queries.queryAbci(path, data)).value,
     logger,

@@ -2,6 +2,7 @@
 // src/api/http/freshness.ts names them and drops them as the indexer announces changes);
 // a TTL bounds staleness for what no change announces (the sliding 24 h window).
 import { LRUCache } from 'lru-cache';
+import { DEFAULT_CACHE_BYTES } from './http-cache.ts';
 
 /** A body and the tags only its computation can tell (e.g. the tokens an address holds). */
 export interface TaggedBody {
@@ -83,7 +84,6 @@ interface Revalidated {
   changedWhileRunning: boolean;
 }
 
-const MAX_BYTES = 64 * 1024 * 1024;
 /** A monotonic clock for staleness (a wall-clock jump must not stretch or cut it). */
 const monotonic = () => performance.now();
 /** A revalidated body is recomputed at most once per this many times its compute time. */
@@ -92,9 +92,14 @@ const REVALIDATE_COOLDOWN_FACTOR = 4;
 export interface ResponseCacheOptions {
   /** Milliseconds on a monotonic clock (default performance.now); tests pass a clock they move. */
   clock?: () => number;
+  /** The bodies' budget (CACHE_MB; default 64 MiB). */
+  maxBytes?: number;
 }
 
-export function createResponseCache({ clock = monotonic }: ResponseCacheOptions = {}): ResponseCache {
+export function createResponseCache({
+  clock = monotonic,
+  maxBytes = DEFAULT_CACHE_BYTES,
+}: ResponseCacheOptions = {}): ResponseCache {
   const byTag = new Map<string, Set<string>>();
   const tagsOf = new Map<string, readonly string[]>();
   const inFlight = new Map<string, Pending>();
@@ -107,7 +112,7 @@ export function createResponseCache({ clock = monotonic }: ResponseCacheOptions 
     tagsOf.delete(key);
   };
   const lru = new LRUCache<string, string>({
-    maxSize: MAX_BYTES,
+    maxSize: Math.max(1, maxBytes),
     sizeCalculation: (body, key) => body.length + key.length + 64,
     dispose: (_body, key) => forget(key),
     perf: { now: clock }, // TTLs on the cache's clock too

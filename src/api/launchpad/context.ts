@@ -4,6 +4,7 @@
 import type { NativeCoin } from '../../chain/native-coin.ts';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
+import type { ImmutableCache } from '../http/http-cache.ts';
 import type { IndexSource } from '../http/index-status.ts';
 import type { ResponseCache } from '../http/response-cache.ts';
 import type { Handler, Route } from '../http/routes.ts';
@@ -29,6 +30,8 @@ export interface LaunchpadContext {
   index: IndexSource;
   native: NativeCoin;
   cache: ResponseCache;
+  /** Answers that never change (candles of periods over and indexed), kept rendered within CACHE_MB. */
+  answers: ImmutableCache;
   hub: FeedHub;
   /** The last day of trades in memory: the tokens' 24-hour figures and prices before each window. */
   windows: TradeWindows;

@@ -7,6 +7,7 @@ import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
 import { createErrorHandler, LAUNCHPAD_ERRORS, launchpadNoRoute, noRouteHandler } from '../http/errors.ts';
 import { applyChange } from '../http/freshness.ts';
+import { createImmutableCache, DEFAULT_CACHE_BYTES } from '../http/http-cache.ts';
 import type { IndexSource } from '../http/index-status.ts';
 import { createMetrics } from '../http/metrics.ts';
 import { createRateLimit } from '../http/rate-limit.ts';
@@ -51,6 +52,8 @@ export interface LaunchpadApiOptions {
    * until a commit drops them (10 minutes at most).
    */
   holdingsCacheMs?: number;
+  /** Bytes of rendered answers kept in memory (CACHE_MB; default 64 MiB). */
+  cacheBytes?: number;
   /** SQL over HTTP (docs/sql.md); without it, POST /api/sql is not served. */
   sql?: SqlOptions;
   /** How long a request may take to arrive, headers and body (default 60 s; SSE streams are not bounded by it). */
@@ -67,7 +70,8 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
   const { db, logger, index } = options;
   const native = checkedNativeCoin(options.native);
   const { wallet } = options;
-  const cache = createResponseCache();
+  const cache = createResponseCache({ maxBytes: options.cacheBytes });
+  const answers = createImmutableCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
   const windows = createTradeWindows(db);
   const hub = createFeedHub({
     db,
@@ -93,6 +97,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     index,
     native,
     cache,
+    answers,
     hub,
     windows,
     metrics: metrics.handler,

@@ -3,9 +3,9 @@
 // `latest` is the node's tip. The routes are data (src/api/http/routes.ts), each described
 // beside its handler; the Chain API's route table (src/api/chain/route-table.ts) joins them
 // for the server, which mounts it, and for the OpenAPI document, which describes it.
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { sendJson } from '../../http/respond.ts';
+import { type Lifetime, render, sendRendered } from '../../http/http-cache.ts';
 import type { Route } from '../../http/routes.ts';
 import { blockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
@@ -16,9 +16,28 @@ import { answer, heightSchema, TAGS } from '../route-docs.ts';
 
 const BASE = '/cosmos/base/tendermint/v1beta1/blocks';
 
-async function sendBlock(ctx: ChainApiContext, res: ServerResponse, height: bigint): Promise<void> {
-  const block = await loadBlock(ctx, height);
-  sendJson(res, 200, blockJson(block.parts, block.txs, ctx.prefixes.consensus));
+/** How long an HTTP cache may keep `blocks/latest` (a new block comes every second or few). */
+const LATEST_MAX_AGE_SECONDS = 1;
+
+/**
+ * The block at `height`, rendered once: a block that exists is final (CometBFT), so its
+ * answer never changes and is kept (src/api/http/http-cache.ts).
+ */
+async function sendBlock(
+  ctx: ChainApiContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  height: bigint,
+  lifetime: Lifetime,
+): Promise<void> {
+  const rendered = await ctx.answers.remember(`block:${height}`, async () => {
+    const block = await loadBlock(ctx, height);
+    return {
+      rendered: render(200, JSON.stringify(blockJson(block.parts, block.txs, ctx.prefixes.consensus))),
+      immutable: true,
+    };
+  });
+  sendRendered(req, res, rendered, lifetime);
 }
 
 export const blocksRoutes: Route<ChainApiContext>[] = [
@@ -29,15 +48,16 @@ export const blocksRoutes: Route<ChainApiContext>[] = [
     tag: TAGS.blocks,
     summary: "The node's newest block (from the index)",
     responses: { 200: answer('block_id, block, sdk_block') },
-    handler: (ctx) => async (_req, res) => {
+    handler: (ctx) => async (req, res) => {
+      const latest = { maxAgeSeconds: LATEST_MAX_AGE_SECONDS };
       const height = await latestHeight(ctx);
       try {
-        await sendBlock(ctx, res, BigInt(height));
+        await sendBlock(ctx, req, res, BigInt(height), latest);
       } catch (error) {
         // the node went away since its tip was read: the newest block the index holds
         const indexed = error instanceof GatewayError && error.code === GRPC.UNAVAILABLE && (await indexTip(ctx));
         if (!indexed || indexed >= height) throw error;
-        await sendBlock(ctx, res, BigInt(indexed));
+        await sendBlock(ctx, req, res, BigInt(indexed), latest);
       }
     },
   },
@@ -45,9 +65,11 @@ export const blocksRoutes: Route<ChainApiContext>[] = [
     method: 'get',
     path: `${BASE}/:height`,
     tag: TAGS.blocks,
-    summary: 'The block at a height (from the index, else read through from the node)',
+    summary:
+      'The block at a height (from the index, else read through from the node); immutable: ETag, Cache-Control, 304',
     params: z.object({ height: heightSchema }),
     responses: { 200: answer('block_id, block, sdk_block') },
-    handler: (ctx) => async (req, res) => sendBlock(ctx, res, int64Param('height', req.params.height)!),
+    handler: (ctx) => async (req, res) =>
+      sendBlock(ctx, req, res, int64Param('height', req.params.height)!, 'immutable'),
   },
 ];

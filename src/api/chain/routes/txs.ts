@@ -6,6 +6,7 @@
 // OpenAPI document, which describes it.
 import { toBase64 } from '@cosmjs/encoding';
 import { z } from 'zod';
+import { render, sendRendered } from '../../http/http-cache.ts';
 import { sendJson } from '../../http/respond.ts';
 import type { Route } from '../../http/routes.ts';
 import { cometBlockJson } from '../block-json.ts';
@@ -131,14 +132,20 @@ export const txsRoutes: Route<ChainApiContext>[] = [
     method: 'get',
     path: `${BASE}/:hash`,
     tag: TAGS.blocks,
-    summary: 'A transaction by hash (from the index, else read through from the node)',
+    summary:
+      'A transaction by hash (from the index, else read through from the node); immutable: ETag, Cache-Control, 304',
     params: z.object({ hash: z.string().describe('the tx hash, 64 hex digits, any case') }),
     responses: { 200: answer('tx, tx_response'), 404: notFoundAnswer('no such transaction') },
     handler: (ctx) => async (req, res) => {
       const sent = req.params.hash!;
-      const found = await loadTx(ctx, hashParam(sent));
-      if (!found) throw notFound(`tx not found: ${sent}`);
-      sendJson(res, 200, txWithResponse(found));
+      const hash = hashParam(sent);
+      // a transaction in a block is final: its answer is kept and never changes
+      const rendered = await ctx.answers.remember(`tx:${hash}`, async () => {
+        const found = await loadTx(ctx, hash);
+        if (!found) throw notFound(`tx not found: ${sent}`);
+        return { rendered: render(200, JSON.stringify(txWithResponse(found))), immutable: true };
+      });
+      sendRendered(req, res, rendered, 'immutable');
     },
   },
   {

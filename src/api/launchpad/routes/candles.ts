@@ -6,6 +6,7 @@ import { sql } from '../../../db/sql.ts';
 import { isStoredToken } from '../../../db/tokens.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { reads } from '../../http/freshness.ts';
+import { render, sendRendered } from '../../http/http-cache.ts';
 import { sendJsonText } from '../../http/respond.ts';
 import type { Handler } from '../../http/routes.ts';
 import { bech32Address, EARLIEST_TIME, isoDateTime, LATEST_TIME, parseOrThrow, queryInt } from '../../http/validate.ts';
@@ -58,6 +59,7 @@ export const candlesParams = z.object({ tokenAddress: bech32Address.describe("th
 
 export function candles(ctx: LaunchpadContext): Handler {
   const { db, cache } = ctx;
+  const indexed = indexedRange(ctx);
   return async (req, res) => {
     const { tokenAddress } = parseOrThrow(candlesParams, req.params, 'Invalid token address');
     const q = parseOrThrow(candlesQuery, req.query);
@@ -80,8 +82,7 @@ export function candles(ctx: LaunchpadContext): Handler {
     // the entry through the feed, so one entry per `from` period serves every such request.
     const last = q.to ? new Date(Math.floor(q.to.getTime() / ms) * ms) : undefined;
     const key = `candles:${tokenAddress}:${timeframe}:${first.getTime()}:${last?.getTime() ?? 'now'}:${q.limit}:${q.currency}`;
-    const { tags, ttlMs } = reads.candles(tokenAddress);
-    const body = await cache.remember(key, tags, ttlMs, async () => {
+    const compute = async () => {
       const rows = await db.query<CandleRow>(
         sql`SELECT bucket, open::text AS open, high::text AS high, low::text AS low, close::text AS close, volume::text AS volume, trade_count
          FROM ${sql.raw(view)} WHERE token_address = ${tokenAddress} AND bucket >= ${first} ${last ? sql`AND bucket <= ${last}` : sql``}
@@ -105,8 +106,54 @@ export function candles(ctx: LaunchpadContext): Handler {
         currency: 'usd',
         candles: await inUsd(ctx, tokenAddress, candles, TIMEFRAMES[timeframe].ms),
       });
-    });
-    sendJsonText(res, 200, body);
+    };
+    // every period of the range over and indexed: the answer never changes
+    if (last && q.currency === 'native' && (await indexed.holds(first.getTime(), last.getTime() + ms))) {
+      const rendered = await ctx.answers.remember(key, async () => ({
+        rendered: render(200, await compute()),
+        immutable: true,
+      }));
+      return sendRendered(req, res, rendered, 'immutable');
+    }
+    const { tags, ttlMs } = reads.candles(tokenAddress);
+    const body = await cache.remember(key, tags, ttlMs, compute);
+    sendJsonText(res, 200, body, { 'Cache-Control': `public, max-age=${OPEN_CANDLES_MAX_AGE_SECONDS}` });
+  };
+}
+
+/** How long an HTTP cache may keep candles of a range not over yet (its last candle moves with each trade). */
+const OPEN_CANDLES_MAX_AGE_SECONDS = 1;
+/** How long the index's extent is kept: it only grows (a stale one keeps fewer answers, never a wrong one). */
+const EXTENT_TTL_MS = 1000;
+
+/**
+ * Whether the index holds every block of [start, end): its first block is at or before the
+ * start (a backfill could add trades before it) and its last block after the end (blocks
+ * are indexed in order, so every trade until then is in).
+ */
+function indexedRange(ctx: LaunchpadContext) {
+  let extent: Promise<{ first: number; last: number } | undefined> | undefined;
+  let readAt = 0;
+  const read = async () => {
+    const position = await ctx.index.position();
+    if (!position) return undefined;
+    const [row] = await ctx.db.query<{ time: Date }>(
+      sql`SELECT b.time FROM indexer_state s JOIN blocks b ON b.height = s.first_height`,
+    );
+    return row ? { first: row.time.getTime(), last: position.lastBlockTime.getTime() } : undefined;
+  };
+  return {
+    async holds(start: number, end: number): Promise<boolean> {
+      if (!extent || performance.now() - readAt > EXTENT_TTL_MS) {
+        readAt = performance.now();
+        extent = read();
+        extent.catch(() => {
+          extent = undefined;
+        });
+      }
+      const e = await extent;
+      return e !== undefined && e.first <= start && end <= e.last;
+    },
   };
 }
 

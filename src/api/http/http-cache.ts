@@ -1,0 +1,110 @@
+// Answers kept rendered, and what HTTP caches in front of the service are told about them
+// (docs/operations.md "HTTP caching"): an answer that can never change (a block below the
+// indexed tip, a transaction by hash, a closed candle period: CometBFT's finality is instant)
+// is kept as bytes in a bounded cache and sent with `Cache-Control: public, max-age=…,
+// immutable`; one that can change gets a short max-age. Both carry an ETag, and a request
+// whose If-None-Match names it is answered 304 without a body.
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
+import { CORS_HEADERS, JSON_TYPE } from './respond.ts';
+
+/** A JSON answer as sent: its bytes and their ETag. */
+export interface Rendered {
+  status: number;
+  body: Buffer;
+  etag: string;
+}
+
+/** How long an HTTP cache may keep an answer: for good, or `maxAgeSeconds`. */
+export type Lifetime = 'immutable' | { maxAgeSeconds: number };
+
+/** A year: what `immutable` answers say (RFC 8246), the longest max-age caches honour. */
+const IMMUTABLE_MAX_AGE_SECONDS = 31_536_000;
+
+export function render(status: number, json: string): Rendered {
+  const body = Buffer.from(json);
+  // a strong validator of the bytes: 128 bits of SHA-256, base64url
+  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  return { status, body, etag };
+}
+
+export function cacheControl(lifetime: Lifetime): string {
+  return lifetime === 'immutable'
+    ? `public, max-age=${IMMUTABLE_MAX_AGE_SECONDS}, immutable`
+    : `public, max-age=${lifetime.maxAgeSeconds}`;
+}
+
+/** Whether If-None-Match names this ETag (a list, weak or strong, or `*`: RFC 9110 13.1.2). */
+export function notModified(req: IncomingMessage, etag: string): boolean {
+  const header = req.headers['if-none-match'];
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** Sends a rendered answer, or 304 when the client holds it already. */
+export function sendRendered(req: IncomingMessage, res: ServerResponse, r: Rendered, lifetime: Lifetime): void {
+  const headers = { ...CORS_HEADERS, ETag: r.etag, 'Cache-Control': cacheControl(lifetime) };
+  if (r.status === 200 && notModified(req, r.etag)) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(r.status, { ...headers, 'Content-Type': JSON_TYPE, 'Content-Length': r.body.length });
+  res.end(r.body);
+}
+
+/** Rendered answers that never change, by key, within a byte budget (least recently used first out). */
+export interface ImmutableCache {
+  get(key: string): Rendered | undefined;
+  set(key: string, rendered: Rendered): void;
+  /**
+   * The answer under `key`, or `load`'s: kept when `load` says it can never change.
+   * Concurrent misses of one key share one load.
+   */
+  remember(key: string, load: () => Promise<{ rendered: Rendered; immutable: boolean }>): Promise<Rendered>;
+  readonly bytes: number;
+  readonly size: number;
+}
+
+/** CACHE_MB's default: 64 MiB per API process. */
+export const DEFAULT_CACHE_BYTES = 64 * 1024 * 1024;
+
+/** Each entry's bookkeeping beyond its bytes (key, object, LRU links), counted against the budget. */
+const ENTRY_OVERHEAD_BYTES = 200;
+
+export function createImmutableCache(maxBytes: number): ImmutableCache {
+  const lru = new LRUCache<string, Rendered>({
+    maxSize: Math.max(1, maxBytes),
+    sizeCalculation: (r, key) => r.body.length + key.length + ENTRY_OVERHEAD_BYTES,
+  });
+  const loading = new Map<string, Promise<Rendered>>();
+  return {
+    get: (key) => lru.get(key),
+    set: (key, rendered) => {
+      if (maxBytes > 0) lru.set(key, rendered);
+    },
+    async remember(key, load) {
+      const hit = lru.get(key);
+      if (hit) return hit;
+      let pending = loading.get(key);
+      if (!pending) {
+        pending = load()
+          .then(({ rendered, immutable }) => {
+            if (immutable && maxBytes > 0) lru.set(key, rendered);
+            return rendered;
+          })
+          .finally(() => loading.delete(key));
+        loading.set(key, pending);
+      }
+      return pending;
+    },
+    get bytes() {
+      return lru.calculatedSize;
+    },
+    get size() {
+      return lru.size;
+    },
+  };
+}
