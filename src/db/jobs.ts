@@ -9,7 +9,8 @@ export type JobGroup = 'refresh' | 'retention';
 
 const GROUP_PROCS: Record<JobGroup, string[]> = {
   refresh: ['refresh_candles'],
-  retention: ['prune_candles', 'prune_feed_events'],
+  // the hourly upkeep: what is past keeping, and the week-old chunks moved to the columnstore (sql/0015_columnstore.sql)
+  retention: ['prune_candles', 'prune_feed_events', 'policy_compression'],
 };
 
 /** Runs every job of the group now, in job id order; returns how long each took. */
