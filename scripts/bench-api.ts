@@ -1,4 +1,4 @@
-// `npm run bench:api [-- --trades N --tokens N --duration S --subscribers N --fresh --prepare]`
+// `npm run bench:api [-- --trades N --tokens N --duration S --subscribers N --fresh --prepare --http-only]`
 //
 // (1) HTTP: req/s and p99 of the Launchpad API's hot routes against a Polka hello-world
 //     route served by the same kind of process, loaded by autocannon in the same run;
@@ -13,6 +13,7 @@
 // (3) SSE fan-out: N idle subscribers on one API process; time from the NOTIFY's commit
 //     to the last subscriber receiving the event (p50/p99 over several events), and
 //     memory per subscriber.
+// `--http-only` measures (1) alone.
 //
 // Data: 1k tokens with 90 days of trades (default 10M, about 110k a day: the scale the
 // aggregates exist for; at 1M the busiest token has about one trade a minute and 1m
@@ -52,6 +53,7 @@ const { values } = parseArgs({
     fresh: { type: 'boolean', default: false },
     prepare: { type: 'boolean', default: false },
     'write-rate': { type: 'string', default: '50' },
+    'http-only': { type: 'boolean', default: false },
   },
 });
 const TRADES = Number(values.trades);
@@ -531,7 +533,7 @@ try {
   await prepareMarketData(db);
   if (!values.prepare) {
     deep = await deepPositions(db);
-    await caggVersusRaw(db);
+    if (!values['http-only']) await caggVersusRaw(db);
   }
 } finally {
   await db.close();
@@ -543,7 +545,7 @@ if (values.prepare) {
 const server = await startServer({ databaseUrl, dataDir, tokens: TOKENS });
 try {
   await httpLoad(server, deep);
-  await sseFanOut(server);
+  if (!values['http-only']) await sseFanOut(server);
 } finally {
   await server.stop();
 }

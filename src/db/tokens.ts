@@ -376,9 +376,10 @@ export function topHolders(
   );
 }
 
-/** Tokens with their holders, without their trades: all of them, newest first, or the one at `address`. */
-export function tokenFacts(db: Queryable, address?: string): Promise<TokenFacts[]> {
-  const only = (column: string) => (address ? sql`${sql.raw(column)} = ${address} AND` : sql``);
+/** Tokens with their holders, without their trades: all of them, newest first, or those at `only`. */
+export function tokenFacts(db: Queryable, only?: string | readonly string[]): Promise<TokenFacts[]> {
+  const addresses = only === undefined ? undefined : typeof only === 'string' ? [only] : only;
+  const of = (column: string) => (addresses ? sql`${sql.raw(column)} = ANY(${addresses}::text[]) AND` : sql``);
   return db.query<TokenFacts>(
     sql`SELECT t.address, t.name, t.symbol, t.decimals, t.image, t.description, t.creator, t.source, t.graduated,
        t.native_reserves::text AS native_reserves, t.current_price::text AS current_price,
@@ -393,9 +394,9 @@ export function tokenFacts(db: Queryable, address?: string): Promise<TokenFacts[
                        count(*) FILTER (WHERE b.holder IS DISTINCT FROM c.initial_holder) AS others,
                        sum(b.balance) FILTER (WHERE b.holder IS DISTINCT FROM c.initial_holder) AS others_balance
                 FROM cw20_balances b LEFT JOIN cw20_tokens c ON c.token = b.token AND c.created_height IS NOT NULL
-                WHERE ${only('b.token')} b.balance > 0 GROUP BY b.token) h
+                WHERE ${of('b.token')} b.balance > 0 GROUP BY b.token) h
        ON h.token = t.address
-     ${address ? sql`WHERE t.address = ${address}` : sql`ORDER BY t.first_seen_at DESC, t.address`}`,
+     ${addresses ? sql`WHERE t.address = ANY(${addresses}::text[])` : sql`ORDER BY t.first_seen_at DESC, t.address`}`,
   );
 }
 

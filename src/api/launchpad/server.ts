@@ -20,6 +20,7 @@ import { createFeedHub } from './feed-hub.ts';
 import { LAUNCHPAD_ROUTES } from './route-table.ts';
 import { checkedNativeCoin } from './routes/chain.ts';
 import { createSqlContext, type SqlOptions } from './sql/options.ts';
+import { createTokenFacts } from './token-facts.ts';
 import { createTradeWindows } from './trade-windows.ts';
 import { createBroadcaster } from './wallet/broadcast-once.ts';
 import { createHoldings } from './wallet/holdings.ts';
@@ -72,7 +73,8 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
   const { wallet } = options;
   const cache = createResponseCache({ maxBytes: options.cacheBytes });
   const answers = createImmutableCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
-  const windows = createTradeWindows(db);
+  const facts = createTokenFacts(db);
+  const windows = createTradeWindows(db, { allFacts: facts.all });
   const hub = createFeedHub({
     db,
     logger,
@@ -81,6 +83,7 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     // what the indexer just committed makes the cached answers that read it stale
     onChange: (change) => {
       applyChange(cache, change);
+      facts.apply(change);
       // a backfill writes trades below the chain order the windows of trades reached
       if (change.kind === 'anything') windows.reset();
     },

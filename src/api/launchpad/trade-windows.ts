@@ -162,8 +162,16 @@ export interface TradeWindows {
   stats(): { trades: number; tokens: number } | undefined;
 }
 
-export function createTradeWindows(db: Queryable, options: { maxTrades?: number } = {}): TradeWindows {
+export function createTradeWindows(
+  db: Queryable,
+  options: {
+    maxTrades?: number;
+    /** Every token's facts for the list (default: read from the index each time). */
+    allFacts?: () => Promise<TokenFacts[]>;
+  } = {},
+): TradeWindows {
   const maxTrades = options.maxTrades ?? MAX_WINDOW_TRADES;
+  const allFacts = options.allFacts ?? (() => tokenFacts(db));
   let held: Held24h | undefined;
   let databaseUntil = 0;
   let reading: Promise<void> | undefined;
@@ -285,7 +293,7 @@ export function createTradeWindows(db: Queryable, options: { maxTrades?: number 
 
   return {
     async listedTokens(address?: string): Promise<ListedToken[]> {
-      const facts = await tokenFacts(db, address);
+      const facts = address ? await tokenFacts(db, address) : await allFacts();
       const upTo = facts.reduce((max, t) => (BigInt(t.price_seq) > max ? BigInt(t.price_seq) : max), 0n);
       const h = await reach(upTo);
       if (!h) return listedTokens(db, address);

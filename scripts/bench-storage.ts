@@ -1,0 +1,285 @@
+// `npm run bench:storage [-- --trades N --tokens N --runs R --fresh]`
+//
+// What a trade costs on disk, in the rowstore and once its chunk is in the columnstore
+// (sql/0015_columnstore.sql), and what reading cold data costs. Data: N trades (default 1M;
+// `--trades 10000000` for the 10M figure) over 90 days for 1,000 tokens and 20,000 traders
+// (both Zipf-distributed), each with a random 32-byte tx hash as a chain gives it, written
+// through the indexer's COPY (src/indexer/trades.ts). Kept in <tmp>/storage-bench-N (with
+// DATABASE_URL: database storage_bench_N on that server) and reused; `--fresh` rebuilds.
+//
+// Each run first takes every chunk back to the rowstore, measures the table with its
+// indexes (bytes per trade), times the queries below on a range a month old, then runs the
+// compression policy as the service does (runJobs 'retention': the chunks older than a week)
+// and measures and times the same again. Targets: <= 60 bytes per trade in compressed chunks,
+// indexes included; each query on compressed data <= 2x its time on the rowstore.
+import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { toBech32 } from '@cosmjs/encoding';
+import { type Database, openDatabase } from '../src/db/index.ts';
+import { runJobs } from '../src/db/jobs.ts';
+import { migrate } from '../src/db/migrate.ts';
+import { createServerDatabase } from '../src/db/postgres.ts';
+import type { Trade } from '../src/domain/events.ts';
+import { insertTrades } from '../src/indexer/trades.ts';
+import { makeTrade, rng } from '../test/helpers/trades.ts';
+import { loadBenchConfig } from './lib/bench-config.ts';
+import { zipf } from './lib/live-writer.ts';
+import { fmt, measured, spread } from './lib/report.ts';
+import { median } from './lib/stats.ts';
+
+const { values } = parseArgs({
+  options: {
+    trades: { type: 'string', default: '1000000' },
+    tokens: { type: 'string', default: '1000' },
+    runs: { type: 'string', default: '20' },
+    fresh: { type: 'boolean', default: false },
+  },
+});
+const TRADES = Number(values.trades);
+const TOKENS = Number(values.tokens);
+const RUNS = Number(values.runs);
+const TRADERS = 20_000;
+const DAY = 86_400_000;
+
+const address = (n: number) => {
+  const bytes = new Uint8Array(32);
+  new DataView(bytes.buffer).setUint32(28, n);
+  bytes.set(randomBytes(8));
+  return toBech32('native', bytes);
+};
+
+async function open(): Promise<{ db: Database; where: string }> {
+  const { databaseUrl } = loadBenchConfig();
+  const name = `storage_bench_${TRADES}`;
+  if (!databaseUrl) {
+    const dataDir = path.join(tmpdir(), `storage-bench-${TRADES}`);
+    if (values.fresh) await import('node:fs').then((fs) => fs.rmSync(dataDir, { recursive: true, force: true }));
+    return { db: await openDatabase({ dataDir }), where: `the embedded TimescaleDB in ${dataDir}` };
+  }
+  const admin = createServerDatabase({ url: databaseUrl, max: 1 });
+  try {
+    if (values.fresh) await admin.exec(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    const [row] = await admin.query('SELECT 1 AS found FROM pg_database WHERE datname = $1', [name]);
+    if (!row) await admin.exec(`CREATE DATABASE ${name} TEMPLATE template0`);
+  } finally {
+    await admin.close();
+  }
+  const url = new URL(databaseUrl);
+  url.pathname = `/${name}`;
+  return {
+    db: await openDatabase({ databaseUrl: url.toString(), dataDir: '' }),
+    where: `a TimescaleDB server (database ${name})`,
+  };
+}
+
+async function prepare(db: Database): Promise<void> {
+  await migrate(db);
+  const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::bigint AS n FROM trades')) as [{ n: number }];
+  if (Number(n) === TRADES) return console.log(`  reusing ${fmt(TRADES)} trades`);
+  if (Number(n) !== 0) throw new Error('the bench database holds other trades: run with --fresh');
+  const started = performance.now();
+  const r = rng(60);
+  const tokens = Array.from({ length: TOKENS }, (_, i) => address(i));
+  const traders = Array.from({ length: TRADERS }, (_, i) => address(1_000_000 + i));
+  const [token, trader] = [zipf(TOKENS, r.next), zipf(TRADERS, r.next)];
+  const now = Date.now();
+  const step = (90 * DAY - 60_000) / TRADES;
+  let height = 1;
+  for (let done = 0; done < TRADES; ) {
+    const rows: Trade[] = [];
+    while (rows.length < 100_000 && done < TRADES) {
+      const time = new Date(Math.floor(now - 90 * DAY + done * step));
+      for (let k = Math.min(r.int(1, 6), TRADES - done); k > 0; k--, done++) {
+        const sell = r.next() < 0.45;
+        rows.push(
+          makeTrade(
+            {
+              time,
+              blockHeight: height,
+              txIndex: k,
+              eventIndex: r.int(0, 3),
+              tokenAddress: tokens[token()]!,
+              trader: traders[trader()]!,
+              txHash: randomBytes(32).toString('hex').toUpperCase(),
+              ...(sell ? { action: 'sell' as const, direction: 'token_to_native' as const } : {}),
+            },
+            BigInt(r.int(1_000, 5_000_000_000)),
+            BigInt(r.int(1_000, 9_000_000_000)),
+          ),
+        );
+      }
+      height++;
+    }
+    await insertTrades(db, rows);
+    process.stdout.write(`\r  inserted ${fmt(done)} / ${fmt(TRADES)} trades`);
+  }
+  process.stdout.write('\n');
+  console.log(`  prepared in ${fmt((performance.now() - started) / 1000, 1)} s`);
+}
+
+interface Chunk {
+  name: string;
+  end: Date;
+  trades: number;
+  /** Table, indexes and TOAST: in the rowstore, or in the columnstore once compressed. */
+  bytes: number;
+  compressed: boolean;
+}
+
+async function chunks(db: Database): Promise<Chunk[]> {
+  const rows = await db.query<{ name: string; end: Date; bytes: string; compressed: boolean; after: string | null }>(
+    `SELECT c.chunk_name AS name, c.range_end AS end, d.total_bytes::text AS bytes, c.is_compressed AS compressed,
+            s.after_compression_total_bytes::text AS after
+     FROM timescaledb_information.chunks c
+     JOIN chunks_detailed_size('trades') d ON d.chunk_name = c.chunk_name
+     LEFT JOIN chunk_compression_stats('trades') s ON s.chunk_name = c.chunk_name
+     WHERE c.hypertable_name = 'trades' ORDER BY c.range_end`,
+  );
+  const counts = await db.query<{ day: Date; n: number }>(
+    `SELECT time_bucket(INTERVAL '1 day', time) AS day, count(*)::int AS n FROM trades GROUP BY 1`,
+  );
+  const byEnd = new Map(counts.map((c) => [c.day.getTime() + DAY, Number(c.n)]));
+  return rows.map((c) => ({
+    name: c.name,
+    end: c.end,
+    trades: byEnd.get(c.end.getTime()) ?? 0,
+    bytes: Number(c.compressed && c.after !== null ? c.after : c.bytes),
+    compressed: c.compressed,
+  }));
+}
+
+const perTrade = (cs: readonly Chunk[]) => {
+  const trades = cs.reduce((n, c) => n + c.trades, 0);
+  const bytes = cs.reduce((n, c) => n + c.bytes, 0);
+  return { trades, bytes, per: bytes / Math.max(1, trades) };
+};
+
+interface Query {
+  name: string;
+  sql: string;
+  params: unknown[];
+}
+
+/** The reads of cold data the API makes, over one day a month old. */
+async function coldQueries(db: Database): Promise<Query[]> {
+  const from = new Date(Date.now() - 31 * DAY);
+  const to = new Date(from.getTime() + DAY);
+  const [busy] = await db.query<{ token: string }>(
+    `SELECT token_address AS token FROM trades WHERE time >= $1 AND time < $2 GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+    [from, to],
+  );
+  const tokens = await db.query<{ token: string }>(
+    `SELECT token_address AS token FROM trades WHERE time >= $1 AND time < $2 GROUP BY 1 ORDER BY count(*) DESC`,
+    [from, to],
+  );
+  const quiet = tokens[Math.floor(tokens.length / 2)]!.token;
+  const [trader] = await db.query<{ trader: string }>(
+    `SELECT trader FROM trades WHERE time >= $1 AND time < $2 GROUP BY 1 ORDER BY count(*) DESC LIMIT 1`,
+    [from, to],
+  );
+  const [tx] = await db.query<{ tx_hash: string; time: Date }>(
+    `SELECT tx_hash, time FROM trades WHERE time >= $1 AND time < $2 ORDER BY seq LIMIT 1 OFFSET 1000`,
+    [from, to],
+  );
+  const page = (where: string) =>
+    `SELECT time, block_height, tx_hash, direction, price_unative::text, volume_unative::text, trader FROM trades
+     WHERE ${where} AND time >= $2 AND time < $3 ORDER BY time DESC, seq DESC LIMIT 50`;
+  return [
+    {
+      name: "the busiest token's newest 50 trades of the day",
+      sql: page('token_address = $1'),
+      params: [busy!.token, from, to],
+    },
+    {
+      name: "a median token's newest 50 trades of the day",
+      sql: page('token_address = $1'),
+      params: [quiet, from, to],
+    },
+    {
+      name: "the busiest trader's newest 50 trades of the day",
+      sql: page('trader = $1'),
+      params: [trader!.trader, from, to],
+    },
+    {
+      name: 'a trade by its tx hash and block time',
+      sql: `SELECT * FROM trades WHERE tx_hash = $1 AND time = $2`,
+      params: [tx!.tx_hash, tx!.time],
+    },
+    {
+      name: "the busiest token's volume and trades of the week",
+      sql: `SELECT sum(volume_unative)::text, count(*) FROM trades WHERE token_address = $1 AND time >= $2 AND time < $3`,
+      params: [busy!.token, new Date(from.getTime() - 6 * DAY), to],
+    },
+  ];
+}
+
+/** Median milliseconds of RUNS runs of each query (after 2 untimed). */
+async function timeQueries(db: Database, queries: readonly Query[]): Promise<number[][]> {
+  const out: number[][] = [];
+  for (const q of queries) {
+    for (let i = 0; i < 2; i++) await db.query(q.sql, q.params);
+    const runs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      await db.query(q.sql, q.params);
+      runs.push(performance.now() - started);
+    }
+    out.push(runs);
+  }
+  return out;
+}
+
+const { db, where } = await open();
+console.log(
+  `bench:storage on ${where}: ${fmt(TRADES)} trades over 90 days, ${fmt(TOKENS)} tokens, ${fmt(TRADERS)} traders`,
+);
+try {
+  await prepare(db);
+  // the rowstore first: every chunk taken back out of the columnstore
+  const back = await db.query<{ n: number }>(
+    `SELECT count(decompress_chunk(c, true))::int AS n FROM show_chunks('trades') c`,
+  );
+  if (Number(back[0]?.n) > 0) console.log(`  ${fmt(Number(back[0]!.n))} chunks taken back to the rowstore`);
+  await db.exec('VACUUM ANALYZE trades');
+  const rowstore = await chunks(db);
+  const hot = perTrade(rowstore);
+  const queries = await coldQueries(db);
+  const hotTimes = await timeQueries(db, queries);
+
+  const started = performance.now();
+  await runJobs(db, 'retention');
+  const seconds = (performance.now() - started) / 1000;
+  await db.exec('VACUUM ANALYZE trades');
+  const after = await chunks(db);
+  const compressed = perTrade(after.filter((c) => c.compressed));
+  const stillHot = perTrade(after.filter((c) => !c.compressed));
+  const coldTimes = await timeQueries(db, queries);
+
+  console.log(`\nbytes on disk (table, indexes and TOAST of the trades hypertable's chunks)`);
+  console.log(
+    `  rowstore, every chunk:          ${fmt(hot.per, 1).padStart(7)} bytes/trade (${fmt(hot.bytes / 2 ** 20, 1)} MiB for ${fmt(hot.trades)} trades)`,
+  );
+  console.log(
+    `  columnstore, chunks a week old: ${fmt(compressed.per, 1).padStart(7)} bytes/trade (${fmt(compressed.bytes / 2 ** 20, 1)} MiB for ${fmt(compressed.trades)} trades in ${after.filter((c) => c.compressed).length} chunks; compressed in ${fmt(seconds, 1)} s)   target <= 60: ${compressed.per <= 60 ? 'met' : 'MISSED'}`,
+  );
+  console.log(
+    `  rowstore, the last week:        ${fmt(stillHot.per, 1).padStart(7)} bytes/trade (${fmt(stillHot.trades)} trades)`,
+  );
+  console.log(`  ratio rowstore / columnstore:   ${fmt(hot.per / compressed.per, 1)}x`);
+
+  console.log(`\nqueries over a day a month old, ${RUNS} runs each after 2 untimed (ms: min / median / max)`);
+  for (const [i, q] of queries.entries()) {
+    const ratio = median(coldTimes[i]!) / median(hotTimes[i]!);
+    console.log(`  ${q.name}`);
+    console.log(
+      `    rowstore ${spread(hotTimes[i]!, (n) => fmt(n, 2))}; columnstore ${spread(coldTimes[i]!, (n) => fmt(n, 2))}: ${fmt(ratio, 2)}x   target <= 2: ${ratio <= 2 ? 'met' : 'MISSED'}`,
+    );
+  }
+  measured(
+    `one run on ${where}: sizes from chunks_detailed_size (rowstore) and chunk_compression_stats (columnstore), trades per chunk counted; query times are round trips through the service's database seam, the same statements on the same day before and after its chunk was compressed`,
+  );
+} finally {
+  await db.close();
+}
