@@ -11,4 +11,4 @@ ALTER TABLE trades SET (
   timescaledb.compress_orderby = 'time DESC, seq DESC'
 );
 
-SELECT add_compression_policy('trades', INTERVAL '7 days');
+SELECT add_compression_policy('trades', compress_after => INTERVAL '7 days', schedule_interval => INTERVAL '1 hour');

@@ -87,12 +87,11 @@ async function usdRate(ctx: LaunchpadContext): Promise<UsdRate | undefined> {
 }
 
 /**
- * The whole list is the one expensive body (every token's 24 h figures, holders and prices
- * before the change windows: ~2 s at 10k tokens on the embedded database) and any trade
- * changes it, so it is served
- * stale-while-revalidate: at most LIST_MAX_STALE_MS behind, recomputed in the background
- * and, while it computes in under ~0.6 s, in at most a fifth of the database's time
- * (docs/launchpad-api.md says how far behind). A list with parameters is cut from it.
+ * The whole list is the one large body (10,000 tokens: megabytes of JSON), and any trade
+ * changes it, so it is served stale-while-revalidate: at most LIST_MAX_STALE_MS behind,
+ * recomputed in the background from what the process keeps (every token's facts,
+ * token-facts.ts, and the last day of trades, trade-windows.ts). A list with parameters is
+ * cut from it (docs/launchpad-api.md "Token").
  */
 export const LIST_MAX_STALE_MS = 3000;
 
