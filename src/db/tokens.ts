@@ -200,6 +200,8 @@ export interface TokenFacts {
   current_price: string;
   created_at: Date | null;
   first_seen_at: Date;
+  /** first_seen_at in µs since the epoch, as text: the list's order to the µs the database keeps. */
+  first_seen_us: string;
   graduation_threshold: string | null;
   /** The CW20's total supply (token_info), null until read. */
   total_supply: string | null;
@@ -238,8 +240,8 @@ export const PRICE_WINDOWS = { '5m': 300_000, '1h': 3_600_000, '6h': 21_600_000,
 export type PriceWindow = keyof typeof PRICE_WINDOWS;
 export const WINDOW_NAMES = Object.keys(PRICE_WINDOWS) as PriceWindow[];
 const DAY_MS = 86_400_000;
-/** How long the day candles are kept (sql/0006_candle_chunks.sql prunes them at 90 days), less a day of margin. */
-const CANDLE_DAYS_KEPT_MS = 89 * DAY_MS;
+/** How long candles are kept (sql/0006_candle_chunks.sql prunes them at 90 days), less a day of margin. */
+export const CANDLES_KEPT_MS = 89 * DAY_MS;
 
 /**
  * A token's price before a window starting at `start`, as far as its stored facts tell it:
@@ -309,7 +311,7 @@ export async function lastPricesAtOrBefore(
     );
   }
   if (pending.length > 0) {
-    const kept = new Date(now - CANDLE_DAYS_KEPT_MS);
+    const kept = new Date(now - CANDLES_KEPT_MS);
     found(
       await db.query(
         sql`SELECT p.token, p.start, t.price FROM ${pairs()} CROSS JOIN LATERAL (
@@ -386,7 +388,8 @@ export function tokenFacts(db: Queryable, only?: string | readonly string[]): Pr
        (coalesce(h.others, 0)
         + CASE WHEN ci.initial_holder IS NOT NULL AND t.total_supply - coalesce(h.others_balance, 0) > 0 THEN 1 ELSE 0 END
        )::int AS holders,
-       t.created_at, t.first_seen_at, t.graduation_threshold::text AS graduation_threshold,
+       t.created_at, t.first_seen_at, (extract(epoch FROM t.first_seen_at) * 1000000)::bigint::text AS first_seen_us,
+       t.graduation_threshold::text AS graduation_threshold,
        t.total_supply::text AS total_supply, t.last_trade_at, t.price_seq::text AS price_seq
      FROM tokens t
      LEFT JOIN cw20_tokens ci ON ci.token = t.address AND ci.created_height IS NOT NULL
@@ -520,7 +523,8 @@ export async function isStoredToken(db: Queryable, address: string): Promise<boo
 /** A trade as a window of the last day keeps it. */
 export interface WindowTrade {
   token_address: string;
-  time: Date;
+  /** The block time in ms, rounded up from the µs stored (a ms bound compares with it as with the stored time). */
+  time_ms: number;
   seq: string;
   price: string;
   volume: string;
@@ -553,9 +557,9 @@ export function tradesInOrder(
   if (range.upToSeq !== undefined) where.push(sql`seq <= ${range.upToSeq}::bigint`);
   if (range.tokens !== undefined) where.push(sql`token_address = ANY(${range.tokens}::text[])`);
   return db.query<WindowTrade>(
-    sql`SELECT token_address, time, seq::text AS seq, price_unative::text AS price, volume_unative::text AS volume,
-          direction, trader
-        FROM trades WHERE ${sql.join(where, ' AND ')} ORDER BY seq
+    sql`SELECT token_address, ceil(extract(epoch FROM time) * 1000)::float8 AS time_ms, seq::text AS seq,
+          price_unative::text AS price, volume_unative::text AS volume, direction, trader
+        FROM trades WHERE ${sql.join(where, ' AND ')} ORDER BY trades.seq
         ${range.limit === undefined ? sql`` : sql`LIMIT ${range.limit}`}`,
   );
 }

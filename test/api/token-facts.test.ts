@@ -1,5 +1,5 @@
 // Every token's facts kept for the token list (src/api/launchpad/token-facts.ts): read once,
-// then only the tokens a change names, and everything again after `anything`; the same rows,
+// then only the tokens a change names, and everything again after `anything` or `vouched`; the same rows,
 // in the same order, as reading the tokens table.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -52,6 +52,10 @@ test('the tokens table, newest first; a change re-reads the tokens it names, any
   assert.ok(!(await facts.all()).some((t) => t.address === backfilled), 'not before it is announced');
   facts.apply({ kind: 'anything' });
   assert.equal(await facts.all(), await tokenFacts(ctx.t.db), 'everything read again');
+  // a batch that made a token known names no token's balances: every holder count is read again
+  await ctx.t.db.query(`UPDATE tokens SET native_reserves = 7 WHERE address = $1`, [b]);
+  facts.apply({ kind: 'vouched' });
+  assert.is((await facts.all()).find((t) => t.address === b)!.native_reserves, '7', 'after vouched');
 });
 
 test.run();

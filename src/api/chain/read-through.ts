@@ -198,6 +198,7 @@ export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxReco
         type: e.type,
         attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
       })),
+      fromNode: true,
     };
   } catch (error) {
     if (error instanceof GatewayError) throw error;

@@ -25,6 +25,8 @@ export interface TxRecord {
   gasUsed: string;
   bytes: Uint8Array;
   events: RestEvent[];
+  /** Read through from the node (the index does not hold it, or not yet). */
+  fromNode?: boolean;
 }
 
 function bitArrayJson(b: CompactBitArray | undefined) {

@@ -14,10 +14,15 @@ export interface Rendered {
   status: number;
   body: Buffer;
   etag: string;
+  /** False for an answer that is not its final form yet (not kept; a short max-age). */
+  final?: boolean;
 }
 
-/** How long an HTTP cache may keep an answer: for good, or `maxAgeSeconds`. */
-export type Lifetime = 'immutable' | { maxAgeSeconds: number };
+/**
+ * How long an HTTP cache may keep an answer: for good; or `maxAgeSeconds`, `immutable` when
+ * it cannot change until then (an answer that retention will cut later).
+ */
+export type Lifetime = 'immutable' | { maxAgeSeconds: number; immutable?: boolean };
 
 /** A year: what `immutable` answers say (RFC 8246), the longest max-age caches honour. */
 const IMMUTABLE_MAX_AGE_SECONDS = 31_536_000;
@@ -30,9 +35,9 @@ export function render(status: number, json: string): Rendered {
 }
 
 export function cacheControl(lifetime: Lifetime): string {
-  return lifetime === 'immutable'
-    ? `public, max-age=${IMMUTABLE_MAX_AGE_SECONDS}, immutable`
-    : `public, max-age=${lifetime.maxAgeSeconds}`;
+  if (lifetime === 'immutable') return `public, max-age=${IMMUTABLE_MAX_AGE_SECONDS}, immutable`;
+  const seconds = Math.max(0, Math.min(IMMUTABLE_MAX_AGE_SECONDS, Math.floor(lifetime.maxAgeSeconds)));
+  return `public, max-age=${seconds}${lifetime.immutable ? ', immutable' : ''}`;
 }
 
 /** Whether If-None-Match names this ETag (a list, weak or strong, or `*`: RFC 9110 13.1.2). */
@@ -60,10 +65,15 @@ export interface ImmutableCache {
   get(key: string): Rendered | undefined;
   set(key: string, rendered: Rendered): void;
   /**
-   * The answer under `key`, or `load`'s: kept when `load` says it can never change.
-   * Concurrent misses of one key share one load.
+   * The answer under `key`, or `load`'s: kept when `load` says it can never change (for
+   * `keepMs` when it can only until then). Concurrent misses of one key share one load.
    */
-  remember(key: string, load: () => Promise<{ rendered: Rendered; immutable: boolean }>): Promise<Rendered>;
+  remember(
+    key: string,
+    load: () => Promise<{ rendered: Rendered; immutable: boolean; keepMs?: number }>,
+  ): Promise<Rendered>;
+  /** Drops every answer (what a backfill may have changed). */
+  clear(): void;
   readonly bytes: number;
   readonly size: number;
 }
@@ -80,6 +90,7 @@ export function createImmutableCache(maxBytes: number): ImmutableCache {
     sizeCalculation: (r, key) => r.body.length + key.length + ENTRY_OVERHEAD_BYTES,
   });
   const loading = new Map<string, Promise<Rendered>>();
+  let generation = 0;
   return {
     get: (key) => lru.get(key),
     set: (key, rendered) => {
@@ -90,15 +101,21 @@ export function createImmutableCache(maxBytes: number): ImmutableCache {
       if (hit) return hit;
       let pending = loading.get(key);
       if (!pending) {
+        const started = generation;
         pending = load()
-          .then(({ rendered, immutable }) => {
-            if (immutable && maxBytes > 0) lru.set(key, rendered);
+          .then(({ rendered, immutable, keepMs }) => {
+            if (immutable && maxBytes > 0 && generation === started) lru.set(key, rendered, { ttl: keepMs });
             return rendered;
           })
           .finally(() => loading.delete(key));
         loading.set(key, pending);
       }
       return pending;
+    },
+    clear() {
+      generation++;
+      loading.clear();
+      lru.clear();
     },
     get bytes() {
       return lru.calculatedSize;

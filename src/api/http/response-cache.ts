@@ -120,6 +120,8 @@ export function createResponseCache({
   });
   const store = (key: string, body: string, tags: readonly string[], ttlMs: number) => {
     lru.set(key, body, { ttl: ttlMs });
+    // a body larger than the whole budget is not kept (lru-cache refuses it): nor are its tags
+    if (!lru.has(key)) return;
     tagsOf.set(key, tags);
     for (const tag of tags) {
       let keys = byTag.get(tag);

@@ -84,8 +84,11 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
     onChange: (change) => {
       applyChange(cache, change);
       facts.apply(change);
-      // a backfill writes trades below the chain order the windows of trades reached
-      if (change.kind === 'anything') windows.reset();
+      // a backfill writes trades below the chain order the windows of trades reached, and into candles kept as final
+      if (change.kind === 'anything') {
+        windows.reset();
+        answers.clear();
+      }
     },
   });
   await hub.start();

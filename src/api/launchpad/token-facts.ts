@@ -1,7 +1,8 @@
 // Every token's stored facts (the tokens table with its holder counts), kept in the API
 // process for the token list and read again only for the tokens a change names: the
 // indexer announces every change to them (src/feed/notice.ts: trades, metadata, balances;
-// `anything` after a backfill or missed notices), so a list at 10,000 tokens is not a read
+// `vouched` when a batch made a token known, `anything` after a backfill or missed notices:
+// everything), so a list at 10,000 tokens is not a read
 // of every token and every balance each time it is made.
 import { type TokenFacts, tokenFacts } from '../../db/tokens.ts';
 import type { Queryable } from '../../db/types.ts';
@@ -14,8 +15,11 @@ export interface TokenFactsCache {
   apply(change: DomainChange): void;
 }
 
-const newestFirst = (a: TokenFacts, b: TokenFacts) =>
-  b.first_seen_at.getTime() - a.first_seen_at.getTime() || (a.address < b.address ? -1 : a.address > b.address ? 1 : 0);
+/** The database's order: first_seen_at descending to the µs, then address. */
+const newestFirst = (a: TokenFacts, b: TokenFacts) => {
+  const [x, y] = [BigInt(a.first_seen_us), BigInt(b.first_seen_us)];
+  return x !== y ? (y > x ? 1 : -1) : a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
+};
 
 export function createTokenFacts(db: Queryable): TokenFactsCache {
   let byAddress = new Map<string, TokenFacts>();
@@ -72,7 +76,8 @@ export function createTokenFacts(db: Queryable): TokenFactsCache {
           for (const token of change.tokens) dirty.add(token);
           return;
         case 'vouched':
-          return; // which tokens a holder's holdings show: no token's facts
+        // a batch that made a token known says only this, and so does a list of holders too long
+        // for a notice: any token's holder count may have moved
         case 'anything':
           everything = true;
       }

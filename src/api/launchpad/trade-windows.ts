@@ -54,7 +54,9 @@ const RETRY_TOO_MANY_MS = 600_000;
 
 /** A trade as a window holds it. */
 interface Held {
+  /** Its block time in ms, rounded up from the µs stored: `time > t` and `time <= t` for a ms `t` as the database compares them. */
   time: number;
+  seq: bigint;
   price: string;
   volume: bigint;
   buy: boolean;
@@ -80,11 +82,17 @@ class TokenWindow {
     return this.trades.length - this.head;
   }
 
+  /** Chain order of the oldest trade held (undefined: none). */
+  get firstSeq(): bigint | undefined {
+    return this.trades[this.head]?.seq;
+  }
+
   add(t: WindowTrade): void {
     const seq = BigInt(t.seq);
     if (seq > this.lastSeq) this.lastSeq = seq;
     const held: Held = {
-      time: t.time.getTime(),
+      time: t.time_ms,
+      seq,
       price: t.price,
       volume: BigInt(t.volume),
       buy: t.direction === 'native_to_token',
@@ -184,10 +192,12 @@ export function createTradeWindows(
         w = new TokenWindow();
         h.windows.set(t.token_address, w);
       }
+      // a token read again holds its trades up to then: a catch-up after it skips them
+      if (BigInt(t.seq) <= w.lastSeq) continue;
       w.add(t);
-      h.time = Math.max(h.time, t.time.getTime());
+      h.trades++;
+      h.time = Math.max(h.time, t.time_ms);
     }
-    h.trades += trades.length;
   };
 
   const seed = async (): Promise<void> => {
@@ -208,31 +218,47 @@ export function createTradeWindows(
 
   const catchUp = async (h: Held24h, upTo: bigint): Promise<void> => {
     const started = generation;
+    const most = Math.ceil(maxTrades * 1.25);
     const trades = await tradesInOrder(db, {
       afterSeq: String(h.seq),
       upToSeq: String(upTo),
       since: new Date(h.time - CATCH_UP_MARGIN_MS),
+      limit: most - h.trades + 1,
     });
     if (started !== generation || held !== h) return;
-    addAll(h, trades);
-    h.seq = upTo > h.seq ? upTo : h.seq;
-    if (h.trades > maxTrades * 1.25) {
+    if (h.trades + trades.length > most) {
       held = undefined;
       databaseUntil = Date.now() + RETRY_TOO_MANY_MS;
+      return;
     }
+    addAll(h, trades);
+    h.seq = upTo > h.seq ? upTo : h.seq;
   };
 
   /** The windows, holding every trade up to `upTo`; undefined when the last day is too large to keep. */
   const reach = async (upTo: bigint): Promise<Held24h | undefined> => {
+    const called = generation;
     for (;;) {
-      if (Date.now() < databaseUntil) return undefined;
+      // dropped meanwhile (a backfill's notices): the database answers, rather than waiting on reads it keeps discarding
+      if (Date.now() < databaseUntil || generation !== called) return undefined;
       if (held && held.seq >= upTo) return held;
+      // what is to come may be older than the day (the indexer catching up): the day read anew, not the gap
+      if (held && held.time < Date.now() - DAY_MS - CATCH_UP_MARGIN_MS && !reading) held = undefined;
       const h = held;
       reading ??= (h ? catchUp(h, upTo) : seed()).finally(() => {
         reading = undefined;
       });
       await reading;
     }
+  };
+
+  /** Runs `read` once no other read of the windows is under way, and keeps others waiting for it. */
+  const exclusively = async (read: () => Promise<void>): Promise<void> => {
+    while (reading) await reading;
+    reading = read().finally(() => {
+      reading = undefined;
+    });
+    await reading;
   };
 
   const evict = (h: Held24h, w: TokenWindow, now: number) => {
@@ -252,7 +278,7 @@ export function createTradeWindows(
   /** The window figures of `facts` at `now`, the prices before the day that are not known yet looked up first. */
   const figures = async (h: Held24h, facts: readonly TokenFacts[], now: number): Promise<ListedToken[]> => {
     const dayStart = now - DAY_MS;
-    const lookups: PriceSearch[] = [];
+    const lookups: (PriceSearch & { window: TokenWindow })[] = [];
     for (const t of facts) {
       const w = h.windows.get(t.address);
       if (!w) continue;
@@ -261,29 +287,35 @@ export function createTradeWindows(
           priceBeforeFromFacts(t, now - PRICE_WINDOWS[name]) === undefined &&
           w.priceAtOrBefore(now - PRICE_WINDOWS[name]) === undefined,
       );
-      if (needed) lookups.push({ token: t.address, start: new Date(dayStart) });
+      if (needed) lookups.push({ token: t.address, start: new Date(dayStart), window: w });
     }
     if (lookups.length > 0) {
       const prices = await lastPricesAtOrBefore(db, lookups, now);
-      for (const { token } of lookups) {
-        const w = h.windows.get(token);
-        // a window that dropped trades meanwhile knows a later price before its start
-        if (w && w.before === undefined) w.before = prices.get(priceKey(token, dayStart)) ?? null;
+      for (const { token, window: w } of lookups) {
+        // a window read again meanwhile is not this one; one that dropped trades meanwhile knows a later price
+        if (h.windows.get(token) === w && w.before === undefined)
+          w.before = prices.get(priceKey(token, dayStart)) ?? null;
       }
     }
     return facts.map((t) => ({ ...t, ...windowFigures(t, h.windows.get(t.address), now) }));
   };
 
-  /** These tokens' windows, read again from the index. */
-  const reread = async (h: Held24h, tokens: readonly string[], now: number) => {
-    const trades = await tradesInOrder(db, { since: new Date(now - DAY_MS), tokens });
-    if (held !== h) return;
-    for (const token of tokens) {
-      h.trades -= h.windows.get(token)?.size ?? 0;
-      h.windows.delete(token);
-    }
-    addAll(h, trades);
-  };
+  /**
+   * These tokens' windows, read again from the index (no catch-up meanwhile; one after it
+   * skips the trades they hold), without moving where the next catch-up starts.
+   */
+  const reread = (h: Held24h, tokens: readonly string[], now: number) =>
+    exclusively(async () => {
+      const trades = await tradesInOrder(db, { since: new Date(now - DAY_MS), tokens });
+      if (held !== h) return;
+      for (const token of tokens) {
+        h.trades -= h.windows.get(token)?.size ?? 0;
+        h.windows.delete(token);
+      }
+      const time = h.time;
+      addAll(h, trades);
+      h.time = time;
+    });
 
   const reset = () => {
     generation++;
@@ -325,7 +357,8 @@ export function createTradeWindows(
  */
 function agrees(t: TokenFacts, w: TokenWindow | undefined, now: number): boolean {
   const inDay = t.last_trade_at !== null && t.last_trade_at.getTime() > now - DAY_MS;
-  if (!inDay) return w === undefined || w.size === 0;
+  // none in the day, or the row is behind the window (its notice not yet heard): every trade held is later than its last
+  if (!inDay) return w === undefined || w.size === 0 || w.firstSeq! > BigInt(t.price_seq);
   // at or past it: a catch-up for a later answer may have added trades the row did not show yet
   return w !== undefined && w.lastSeq >= BigInt(t.price_seq);
 }

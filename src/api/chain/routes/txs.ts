@@ -13,6 +13,7 @@ import { cometBlockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
 import { invalidArgument, notFound } from '../gateway.ts';
 import { int64Param, pageRequest, single, uint64Param } from '../params.ts';
+import { schemaOf } from '../proto-json.ts';
 import { type HeightErrors, latestHeight, loadBlock, loadTx, txRecordOf } from '../read-through.ts';
 import { answer, heightSchema, notFoundAnswer, paginated, TAGS, uint64 } from '../route-docs.ts';
 import { txJson, txResponseJson, txWithResponse } from '../tx-json.ts';
@@ -27,6 +28,20 @@ import {
 } from '../tx-search.ts';
 
 const BASE = '/cosmos/tx/v1beta1/txs';
+
+/** How long an HTTP cache may keep a tx answer that is not its final form (read through, or a type printed as base64). */
+const NOT_FINAL_TX_MAX_AGE_SECONDS = 60;
+
+/** Whether every Any in the answer printed its fields (no `{"@type", "value"}` of a type no schema knows). */
+function everyTypePrinted(json: unknown): boolean {
+  if (Array.isArray(json)) return json.every(everyTypePrinted);
+  if (json === null || typeof json !== 'object') return true;
+  const o = json as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length === 2 && typeof o['@type'] === 'string' && typeof o.value === 'string' && !schemaOf(o['@type']))
+    return false;
+  return Object.values(o).every(everyTypePrinted);
+}
 
 /** The most txs one page holds (CometBFT's tx_search caps a page at 100 too). */
 export const MAX_PAGE = 100n;
@@ -139,13 +154,17 @@ export const txsRoutes: Route<ChainApiContext>[] = [
     handler: (ctx) => async (req, res) => {
       const sent = req.params.hash!;
       const hash = hashParam(sent);
-      // a transaction in a block is final: its answer is kept and never changes
       const rendered = await ctx.answers.remember(`tx:${hash}`, async () => {
         const found = await loadTx(ctx, hash);
         if (!found) throw notFound(`tx not found: ${sent}`);
-        return { rendered: render(200, JSON.stringify(txWithResponse(found))), immutable: true };
+        const json = txWithResponse(found);
+        // a tx in the index is final; read through from the node it carries the result's data
+        // the index does not keep, and a message type not known yet prints as base64 until it is
+        const final = !found.fromNode && everyTypePrinted(json);
+        return { rendered: { ...render(200, JSON.stringify(json)), final }, immutable: final };
       });
-      sendRendered(req, res, rendered, 'immutable');
+      const lifetime = rendered.final === false ? { maxAgeSeconds: NOT_FINAL_TX_MAX_AGE_SECONDS } : 'immutable';
+      sendRendered(req, res, rendered, lifetime);
     },
   },
   {

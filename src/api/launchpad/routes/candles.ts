@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { nativeUsdPrices } from '../../../db/native-usd-prices.ts';
 import { sql } from '../../../db/sql.ts';
-import { isStoredToken } from '../../../db/tokens.ts';
+import { CANDLES_KEPT_MS, isStoredToken } from '../../../db/tokens.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { reads } from '../../http/freshness.ts';
 import { render, sendRendered } from '../../http/http-cache.ts';
@@ -107,13 +107,20 @@ export function candles(ctx: LaunchpadContext): Handler {
         candles: await inUsd(ctx, tokenAddress, candles, TIMEFRAMES[timeframe].ms),
       });
     };
-    // every period of the range over and indexed: the answer never changes
-    if (last && q.currency === 'native' && (await indexed.holds(first.getTime(), last.getTime() + ms))) {
+    // every period of the range over and indexed: the answer does not change until retention cuts its first candles
+    const keepMs = first.getTime() + CANDLES_KEPT_MS - now;
+    if (
+      last &&
+      q.currency === 'native' &&
+      keepMs > MIN_KEEP_MS &&
+      (await indexed.holds(first.getTime(), last.getTime() + ms))
+    ) {
       const rendered = await ctx.answers.remember(key, async () => ({
         rendered: render(200, await compute()),
         immutable: true,
+        keepMs,
       }));
-      return sendRendered(req, res, rendered, 'immutable');
+      return sendRendered(req, res, rendered, { maxAgeSeconds: keepMs / 1000, immutable: true });
     }
     const { tags, ttlMs } = reads.candles(tokenAddress);
     const body = await cache.remember(key, tags, ttlMs, compute);
@@ -121,6 +128,8 @@ export function candles(ctx: LaunchpadContext): Handler {
   };
 }
 
+/** A range that retention cuts within this is answered as one that can change. */
+const MIN_KEEP_MS = 86_400_000;
 /** How long an HTTP cache may keep candles of a range not over yet (its last candle moves with each trade). */
 const OPEN_CANDLES_MAX_AGE_SECONDS = 1;
 /** How long the index's extent is kept: it only grows (a stale one keeps fewer answers, never a wrong one). */
