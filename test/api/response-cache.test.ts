@@ -3,13 +3,32 @@
 // every computation ends when the test says so: no test waits for time to pass.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createResponseCache } from '../../src/api/http/response-cache.ts';
+import { createResponseCache as createBytesCache, type ResponseCache } from '../../src/api/http/response-cache.ts';
 
 const ANY = 'tokens';
 const tokenTag = (address: string) => `token:${address}`;
 const holderTag = (address: string) => `holder:${address}`;
 
 const test = suite('response cache');
+
+type Text<F> = F extends (...args: infer A) => Promise<Buffer> ? (...args: A) => Promise<string> : never;
+
+/** The cache under test, its bodies (kept and returned as bytes) read back as the text computed. */
+function createResponseCache(options?: Parameters<typeof createBytesCache>[0]) {
+  const cache: ResponseCache = createBytesCache(options);
+  const text =
+    <F extends (...args: never[]) => Promise<Buffer>>(f: F) =>
+    (...args: Parameters<F>) =>
+      f(...args).then((b) => b.toString());
+  return {
+    ...cache,
+    remember: text(cache.remember) as Text<ResponseCache['remember']>,
+    rememberFor: text(cache.rememberFor) as Text<ResponseCache['rememberFor']>,
+    rememberTagged: text(cache.rememberTagged) as Text<ResponseCache['rememberTagged']>,
+    invalidate: cache.invalidate,
+    clear: cache.clear,
+  };
+}
 
 /** A computation whose bodies are numbered and that ends when told to. */
 function gate() {

@@ -9,17 +9,17 @@ export const CORS_HEADERS = {
   'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
 } as const;
 
-/** Sends an already-serialized JSON body (cached responses are kept as text). */
+/** Sends an already-serialized JSON body: text, or its bytes (cached responses are kept as bytes). */
 export function sendJsonText(
   res: ServerResponse,
   status: number,
-  body: string,
+  body: string | Buffer,
   headers: Record<string, string | number> = {},
 ): void {
   res.writeHead(status, {
     ...CORS_HEADERS,
     'Content-Type': JSON_TYPE,
-    'Content-Length': Buffer.byteLength(body),
+    'Content-Length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
     ...headers,
   });
   res.end(body);

@@ -4,9 +4,12 @@
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_CACHE_BYTES } from './http-cache.ts';
 
+/** An answer's JSON: computed as text (or its bytes), kept and returned as bytes (sent without encoding again). */
+export type Body = string | Buffer;
+
 /** A body and the tags only its computation can tell (e.g. the tokens an address holds). */
 export interface TaggedBody {
-  body: string;
+  body: Body;
   tags: readonly string[];
   /** Overrides the TTL the body was asked for with. */
   ttlMs?: number;
@@ -33,15 +36,15 @@ export interface ResponseCache {
     key: string,
     tags: readonly string[],
     ttlMs: number,
-    compute: () => Promise<string>,
+    compute: () => Promise<Body>,
     revalidate?: RevalidateOptions,
-  ): Promise<string>;
+  ): Promise<Buffer>;
   /** remember() for a body that knows how long it stays true (its TTL is known once it is computed). */
   rememberFor(
     key: string,
     tags: readonly string[],
-    compute: () => Promise<{ body: string; ttlMs: number }>,
-  ): Promise<string>;
+    compute: () => Promise<{ body: Body; ttlMs: number }>,
+  ): Promise<Buffer>;
   /**
    * remember() for a body whose tags are known once it is computed: stored under `tags` and
    * its own. A computation under way is not stored after any invalidation, whatever its tags.
@@ -51,7 +54,7 @@ export interface ResponseCache {
     tags: readonly string[],
     ttlMs: number,
     compute: () => Promise<TaggedBody>,
-  ): Promise<string>;
+  ): Promise<Buffer>;
   /** Drops every entry with any of the tags; computations of those entries under way are not stored. */
   invalidate(tags: Iterable<string>): void;
   /** Drops every entry. */
@@ -60,7 +63,7 @@ export interface ResponseCache {
 }
 
 interface Pending {
-  promise: Promise<string>;
+  promise: Promise<Buffer>;
   tags: readonly string[];
   /** Set when an invalidation came while computing: the result is returned, not stored. */
   stale: boolean;
@@ -71,7 +74,7 @@ interface Pending {
 /** A body served stale-while-revalidate (kept apart from the LRU: there are a few such keys). */
 interface Revalidated {
   /** Undefined until the first computation has ended. */
-  body: string | undefined;
+  body: Buffer | undefined;
   tags: readonly string[];
   /** When the last computation ended, and how long it took. */
   computedAt: number;
@@ -79,10 +82,12 @@ interface Revalidated {
   /** When the data behind the body changed (invalidation or TTL); undefined while fresh. */
   staleSince: number | undefined;
   ttlMs: number;
-  running: Promise<string> | undefined;
+  running: Promise<Buffer> | undefined;
   /** Set when the data changed during the running computation: its body starts stale. */
   changedWhileRunning: boolean;
 }
+
+const bytesOf = (body: Body): Buffer => (typeof body === 'string' ? Buffer.from(body) : body);
 
 /** A monotonic clock for staleness (a wall-clock jump must not stretch or cut it). */
 const monotonic = () => performance.now();
@@ -111,14 +116,14 @@ export function createResponseCache({
     }
     tagsOf.delete(key);
   };
-  const lru = new LRUCache<string, string>({
+  const lru = new LRUCache<string, Buffer>({
     maxSize: Math.max(1, maxBytes),
     sizeCalculation: (body, key) => body.length + key.length + 64,
     dispose: (_body, key) => forget(key),
     perf: { now: clock }, // TTLs on the cache's clock too
     ttlResolution: 0, // read the clock on each get (it is not cached for a millisecond)
   });
-  const store = (key: string, body: string, tags: readonly string[], ttlMs: number) => {
+  const store = (key: string, body: Buffer, tags: readonly string[], ttlMs: number) => {
     lru.set(key, body, { ttl: ttlMs });
     // a body larger than the whole budget is not kept (lru-cache refuses it): nor are its tags
     if (!lru.has(key)) return;
@@ -147,10 +152,11 @@ export function createResponseCache({
     entry: Revalidated | undefined,
     tags: readonly string[],
     ttlMs: number,
-    compute: () => Promise<string>,
+    compute: () => Promise<Body>,
   ) => {
     const started = clock();
-    const running = compute().then((body) => {
+    const running = compute().then((computed) => {
+      const body = bytesOf(computed);
       const now = clock();
       const current = revalidated.get(key);
       const changed = current?.running === running && current.changedWhileRunning;
@@ -192,7 +198,7 @@ export function createResponseCache({
     key: string,
     tags: readonly string[],
     ttlMs: number,
-    compute: () => Promise<string>,
+    compute: () => Promise<Body>,
     { maxStaleMs }: RevalidateOptions,
   ) => {
     const now = clock();
@@ -218,18 +224,18 @@ export function createResponseCache({
     ttlMs: number,
     compute: () => Promise<TaggedBody>,
     anyTag: boolean,
-  ): Promise<string> => {
+  ): Promise<Buffer> => {
     const hit = lru.get(key);
     if (hit !== undefined) return Promise.resolve(hit);
     const running = inFlight.get(key);
     if (running) return running.promise;
-    const pending: Pending = { promise: undefined as unknown as Promise<string>, tags, stale: false, anyTag };
+    const pending: Pending = { promise: undefined as unknown as Promise<Buffer>, tags, stale: false, anyTag };
     pending.promise = compute().then(
       (computed) => {
-        if (!pending.stale)
-          store(key, computed.body, [...new Set([...tags, ...computed.tags])], computed.ttlMs ?? ttlMs);
+        const body = bytesOf(computed.body);
+        if (!pending.stale) store(key, body, [...new Set([...tags, ...computed.tags])], computed.ttlMs ?? ttlMs);
         if (inFlight.get(key) === pending) inFlight.delete(key);
-        return computed.body;
+        return body;
       },
       (error) => {
         if (inFlight.get(key) === pending) inFlight.delete(key);

@@ -39,7 +39,7 @@ function tokenHolders(ctx: LaunchpadContext): Handler {
         holders: rows.map((r) => ({ address: r.holder, balance: r.balance, share: share(r.balance, supply) })),
       });
     });
-    if (!body) throw notFound('Token not found');
+    if (body.length === 0) throw notFound('Token not found');
     sendJsonText(res, 200, body);
   };
 }
@@ -81,7 +81,7 @@ function tokenTraders(ctx: LaunchpadContext): Handler {
         })),
       });
     });
-    if (!body) throw notFound('Token not found');
+    if (body.length === 0) throw notFound('Token not found');
     sendJsonText(res, 200, body);
   };
 }

@@ -97,8 +97,8 @@ export const LIST_MAX_STALE_MS = 3000;
 
 export function listTokens(ctx: LaunchpadContext): Handler {
   const { cache } = ctx;
-  // the objects of the last list computed, for the pages cut from it
-  let last: { body: string; tokens: TokenJson[] } | undefined;
+  // the objects of each list computed, by its bytes, for the pages cut from it
+  const tokensOf = new WeakMap<Buffer, TokenJson[]>();
   const whole = () => {
     const { tags, ttlMs } = reads.tokenList();
     return cache.remember(
@@ -108,8 +108,8 @@ export function listTokens(ctx: LaunchpadContext): Handler {
       async () => {
         const rate = await usdRate(ctx);
         const tokens = (await ctx.windows.listedTokens()).map((t) => tokenJson(t, rate));
-        const body = JSON.stringify({ tokens });
-        last = { body, tokens };
+        const body = Buffer.from(JSON.stringify({ tokens }));
+        tokensOf.set(body, tokens);
         return body;
       },
       { maxStaleMs: LIST_MAX_STALE_MS },
@@ -126,7 +126,7 @@ export function listTokens(ctx: LaunchpadContext): Handler {
       ttlMs,
       async () => {
         const listBody = await whole();
-        const tokens = last?.body === listBody ? last.tokens : (JSON.parse(listBody) as { tokens: TokenJson[] }).tokens;
+        const tokens = tokensOf.get(listBody) ?? (JSON.parse(listBody.toString()) as { tokens: TokenJson[] }).tokens;
         return JSON.stringify(tokenPage(tokens, q));
       },
       { maxStaleMs: LIST_MAX_STALE_MS },
@@ -144,7 +144,7 @@ const NOT_FOUND_TTL_MS = 5000;
  * until its windows' figures change by time alone (ListedToken.changes_at), and is keyed by
  * the native coin's USD price it was computed at, so it always shows the current one.
  */
-async function findToken(ctx: LaunchpadContext, address: string): Promise<string | undefined> {
+async function findToken(ctx: LaunchpadContext, address: string): Promise<Buffer | undefined> {
   const rate = await usdRate(ctx);
   const { tags, ttlMs } = reads.token(address);
   const body = await ctx.cache.rememberFor(`token:${address}:${rate?.nativeUsd ?? 0}`, tags, async () => {
@@ -153,7 +153,7 @@ async function findToken(ctx: LaunchpadContext, address: string): Promise<string
     const untilChange = row.changes_at === null ? ttlMs : row.changes_at.getTime() - Date.now();
     return { body: JSON.stringify(tokenJson(row, rate)), ttlMs: Math.max(1, Math.min(ttlMs, untilChange)) };
   });
-  return body || undefined;
+  return body.length > 0 ? body : undefined;
 }
 
 /** GET /api/tokens/:address's path parameter. */
