@@ -97,37 +97,39 @@ export const LIST_MAX_STALE_MS = 3000;
 
 export function listTokens(ctx: LaunchpadContext): Handler {
   const { cache } = ctx;
-  // the objects of each list computed, by its bytes, for the pages cut from it
+  // Every token's objects, computed stale-while-revalidate like an answer: the cache keeps
+  // an empty body standing for them, and this map gives them back by it. The whole list's
+  // JSON (megabytes at 10,000 tokens) is made only when the whole list is asked for.
   const tokensOf = new WeakMap<Buffer, TokenJson[]>();
-  const whole = () => {
+  const allTokens = async (): Promise<TokenJson[]> => {
     const { tags, ttlMs } = reads.tokenList();
-    return cache.remember(
-      'tokens',
+    const handle = await cache.remember(
+      'tokens:objects',
       tags,
       ttlMs,
       async () => {
         const rate = await usdRate(ctx);
         const tokens = (await ctx.windows.listedTokens()).map((t) => tokenJson(t, rate));
-        const body = Buffer.from(JSON.stringify({ tokens }));
+        const body = Buffer.alloc(0);
         tokensOf.set(body, tokens);
         return body;
       },
       { maxStaleMs: LIST_MAX_STALE_MS },
     );
+    return tokensOf.get(handle)!;
   };
   return async (req, res) => {
     const q = parseOrThrow(tokensQuery, req.query);
-    if (isPlainList(q)) return sendJsonText(res, 200, await whole());
-    const key = `tokens?${JSON.stringify([q.sort, q.order, q.graduated, q.q, q.limit, q.cursor])}`;
+    const plain = isPlainList(q);
+    const key = plain ? 'tokens' : `tokens?${JSON.stringify([q.sort, q.order, q.graduated, q.q, q.limit, q.cursor])}`;
     const { tags, ttlMs } = reads.tokenList();
     const body = await cache.remember(
       key,
       tags,
       ttlMs,
       async () => {
-        const listBody = await whole();
-        const tokens = tokensOf.get(listBody) ?? (JSON.parse(listBody.toString()) as { tokens: TokenJson[] }).tokens;
-        return JSON.stringify(tokenPage(tokens, q));
+        const tokens = await allTokens();
+        return JSON.stringify(plain ? { tokens } : tokenPage(tokens, q));
       },
       { maxStaleMs: LIST_MAX_STALE_MS },
     );
