@@ -17,7 +17,7 @@ import {
   type OldTokenCtx,
   openApi,
 } from '../helpers/launchpad-api.ts';
-import { expectedCandles, makeTrade, TIMEFRAMES, type Timeframe } from '../helpers/trades.ts';
+import { makeTrade, servedCandles, TIMEFRAMES, type Timeframe } from '../helpers/trades.ts';
 
 type Ctx = ApiCtx & OldTokenCtx;
 const test = suite<Ctx>('launchpad API: candles', {} as Ctx);
@@ -37,18 +37,9 @@ test.after(closeApi);
  * within [from, to], the latest `limit` of them, ascending.
  */
 function oracleCandles(trades: readonly Trade[], timeframe: Timeframe, from: Date, to: Date, limit: number) {
-  return expectedCandles(trades, timeframe)
-    .filter((c) => Date.parse(c.bucket) >= from.getTime() && Date.parse(c.bucket) <= to.getTime())
-    .slice(-limit)
-    .map(({ bucket, open, high, low, close, volume, trade_count }) => ({
-      time: bucket,
-      open,
-      high,
-      low,
-      close,
-      volume,
-      trade_count,
-    }));
+  return servedCandles(trades, timeframe)
+    .filter((c) => Date.parse(c.time) >= from.getTime() && Date.parse(c.time) <= to.getTime())
+    .slice(-limit);
 }
 
 const asTrade = (x: LedgerTrade) =>

@@ -116,6 +116,18 @@ function assertFigures(
   }
 }
 
+/** A token launched three days ago, not traded yet. */
+async function addToken(ctx: { t: TestDatabase; tokens: string[] }): Promise<string> {
+  const token = randomAddress();
+  ctx.tokens.push(token);
+  await ctx.t.db.query(
+    `INSERT INTO tokens (address, name, symbol, source, first_seen_at, created_at, native_reserves, current_price, metadata_fetched)
+     VALUES ($1, 'W', 'W', 'launchpad', now() - interval '3 days', now() - interval '3 days', 1000, 1000, true)`,
+    [token],
+  );
+  return token;
+}
+
 test.before(async (ctx) => {
   ctx.t = await openTestDatabase();
   ctx.tokens = Array.from({ length: 4 }, () => randomAddress());
@@ -167,13 +179,7 @@ test('trades written after the windows were read are in the next answer', async 
 });
 
 test('a trade that leaves the day while held: its figures drop it, its price is the price before the day', async (ctx) => {
-  const edge = randomAddress();
-  ctx.tokens.push(edge);
-  await ctx.t.db.query(
-    `INSERT INTO tokens (address, name, symbol, source, first_seen_at, created_at, native_reserves, current_price, metadata_fetched)
-     VALUES ($1, 'E', 'E', 'launchpad', now() - interval '3 days', now() - interval '3 days', 1000, 1000, true)`,
-    [edge],
-  );
+  const edge = await addToken(ctx);
   await write(ctx, edge, [1.2 * DAY, DAY - 2_500, DAY - 60_000], ctx.height);
   ctx.height += 10;
   const windows = createTradeWindows(ctx.t.db);
@@ -189,13 +195,7 @@ test('a trade that leaves the day while held: its figures drop it, its price is 
 test('trades written below the chain order the windows reached, without a notice: read again from the index', async (ctx) => {
   const windows = createTradeWindows(ctx.t.db);
   await windows.listedTokens();
-  const late = randomAddress();
-  ctx.tokens.push(late);
-  await ctx.t.db.query(
-    `INSERT INTO tokens (address, name, symbol, source, first_seen_at, created_at, native_reserves, current_price, metadata_fetched)
-     VALUES ($1, 'L', 'L', 'launchpad', now() - interval '3 days', now() - interval '3 days', 1000, 1000, true)`,
-    [late],
-  );
+  const late = await addToken(ctx);
   await write(ctx, late, [7_200_000, 600_000], 10); // heights far below every other trade
   assertFigures(await windows.listedTokens(late), ctx.trades, [late], 'one token');
   assertFigures(await windows.listedTokens(), ctx.trades, ctx.tokens, 'the list');

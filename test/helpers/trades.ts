@@ -114,6 +114,19 @@ export interface ExpectedCandle {
   trade_count: number;
 }
 
+/** expectedCandles as GET /api/candles writes them: `time` for the period's start. */
+export function servedCandles(trades: readonly Trade[], timeframe: Timeframe) {
+  return expectedCandles(trades, timeframe).map(({ bucket, open, high, low, close, volume, trade_count }) => ({
+    time: bucket,
+    open,
+    high,
+    low,
+    close,
+    volume,
+    trade_count,
+  }));
+}
+
 /** Candles computed in memory with BigInt: the oracle for the continuous aggregates. */
 export function expectedCandles(trades: readonly Trade[], timeframe: Timeframe): ExpectedCandle[] {
   const width = TIMEFRAMES[timeframe];
