@@ -45,10 +45,13 @@ export const reads = {
   candles: (address: string): Reads => ({ tags: [token(address)], ttlMs: 60_000 }),
   /** A holder's holdings: its balances, kept `ttlMs` (they may come from a contract, which announces nothing). */
   holdings: (address: string, ttlMs: number): Reads => ({ tags: [HOLDINGS, holder(address)], ttlMs }),
-  /** A token's holders: its balances (moved by its trades and by transfers). */
+  /**
+   * A token's holders: its balances (moved by its trades and by transfers, each announced),
+   * and its supply (announced as its metadata); kept 10 minutes at most.
+   */
   tokenHolders: (address: string): Reads => ({
     tags: [token(address), holdersOf(address), ALL_HOLDERS],
-    ttlMs: 60_000,
+    ttlMs: 600_000,
   }),
   /** A token's traders over a window (which slides: kept 10 s at most). */
   tokenTraders: (address: string): Reads => ({ tags: [token(address)], ttlMs: 10_000 }),
