@@ -1,10 +1,11 @@
 // `npm run bench:storage [-- --trades N --tokens N --runs R --fresh]`
 //
 // What a trade costs on disk, in the rowstore and once its chunk is in the columnstore
-// (sql/0015_columnstore.sql), and what reading cold data costs. Data: N trades (default 1M;
-// `--trades 10000000` for the 10M figure) over 90 days for 1,000 tokens and 20,000 traders
-// (both Zipf-distributed), each with a random 32-byte tx hash as a chain gives it, written
-// through the indexer's COPY (src/indexer/trades.ts). Kept in <tmp>/storage-bench-N (with
+// (sql/0016_trades_columnstore_layout.sql), and what reading cold data costs. Data: N trades
+// (default 1M; `--trades 10000000` for the 10M figure) over 90 days for 1,000 tokens and
+// 20,000 traders (both Zipf-distributed), each with a random 32-byte tx hash as a chain gives
+// it and each token's curve reserve moving with its trades, written through the indexer's
+// COPY (src/indexer/trades.ts). Kept in <tmp>/storage-bench-N (with
 // DATABASE_URL: database storage_bench_N on that server) and reused; `--fresh` rebuilds.
 //
 // Each run first takes every chunk back to the rowstore, measures the table with its
@@ -43,9 +44,10 @@ const RUNS = Number(values.runs);
 const TRADERS = 20_000;
 const DAY = 86_400_000;
 
-const address = (n: number) => {
-  const bytes = new Uint8Array(32);
-  new DataView(bytes.buffer).setUint32(28, n);
+/** A bech32 address: 32 bytes for a contract (a token), 20 for an account (a trader). */
+const address = (n: number, length = 32) => {
+  const bytes = new Uint8Array(length);
+  new DataView(bytes.buffer).setUint32(length - 4, n);
   bytes.set(randomBytes(8));
   return toBech32('native', bytes);
 };
@@ -82,7 +84,8 @@ async function prepare(db: Database): Promise<void> {
   const started = performance.now();
   const r = rng(60);
   const tokens = Array.from({ length: TOKENS }, (_, i) => address(i));
-  const traders = Array.from({ length: TRADERS }, (_, i) => address(1_000_000 + i));
+  const traders = Array.from({ length: TRADERS }, (_, i) => address(1_000_000 + i, 20));
+  const reserves = tokens.map(() => 5_000_000_000n);
   const [token, trader] = [zipf(TOKENS, r.next), zipf(TRADERS, r.next)];
   const now = Date.now();
   const step = (90 * DAY - 60_000) / TRADES;
@@ -93,22 +96,25 @@ async function prepare(db: Database): Promise<void> {
       const time = new Date(Math.floor(now - 90 * DAY + done * step));
       for (let k = Math.min(r.int(1, 6), TRADES - done); k > 0; k--, done++) {
         const sell = r.next() < 0.45;
-        rows.push(
-          makeTrade(
-            {
-              time,
-              blockHeight: height,
-              txIndex: k,
-              eventIndex: r.int(0, 3),
-              tokenAddress: tokens[token()]!,
-              trader: traders[trader()]!,
-              txHash: randomBytes(32).toString('hex').toUpperCase(),
-              ...(sell ? { action: 'sell' as const, direction: 'token_to_native' as const } : {}),
-            },
-            BigInt(r.int(1_000, 5_000_000_000)),
-            BigInt(r.int(1_000, 9_000_000_000)),
-          ),
+        const t = token();
+        const trade = makeTrade(
+          {
+            time,
+            blockHeight: height,
+            txIndex: k,
+            eventIndex: r.int(0, 3),
+            tokenAddress: tokens[t]!,
+            trader: traders[trader()]!,
+            txHash: randomBytes(32).toString('hex').toUpperCase(),
+            ...(sell ? { action: 'sell' as const, direction: 'token_to_native' as const } : {}),
+          },
+          BigInt(r.int(1_000, 5_000_000_000)),
+          BigInt(r.int(1_000, 9_000_000_000)),
         );
+        // each token's reserve moves with its trades, as a curve's does
+        const moved = reserves[t]! + (sell ? -trade.volumeUnative : trade.volumeUnative);
+        reserves[t] = moved > 1_000_000_000n ? moved : 1_000_000_000n + trade.volumeUnative;
+        rows.push({ ...trade, nativeReserves: reserves[t]! });
       }
       height++;
     }

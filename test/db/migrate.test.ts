@@ -1,5 +1,6 @@
 // Migrations: applied once, recorded, safe to run twice; an edited applied file is refused.
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -130,5 +131,77 @@ if (!serverUrl)
     }
   },
 );
+
+test('upgrading a database whose trades are in the columnstore keeps every trade and its tx hash (0016: hashes as bytes, one batch per token run)', async () => {
+  const { db, dispose } = await openTestDatabase({ migrated: false });
+  try {
+    const before = readMigrations().filter((m) => m.version <= '0015');
+    await migrate(db, before);
+    // the week-old chunks compressed as the policy does; a server's own workers may run the
+    // policy meanwhile, and a chunk they compress between the check and the compression is
+    // skipped on the next try
+    const compressOld = async () => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await db.query(
+            `SELECT count(compress_chunk(c, if_not_compressed => true)) FROM show_chunks('trades', older_than => INTERVAL '7 days') c`,
+          );
+        } catch (error) {
+          if (attempt > 20 || !/already compressed/.test((error as Error).message)) throw error;
+        }
+      }
+    };
+    // the old layout: tx_hash as upper-case hex text, written as 0015's indexer wrote it
+    const hashes = Array.from({ length: 40 }, () => randomBytes(32).toString('hex').toUpperCase());
+    await db.query(
+      `INSERT INTO trades (time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction, token_address,
+         price_unative, volume_unative, volume_token, fee_unative, trader, input_amount, output_amount, native_reserves)
+       SELECT now() - (i || ' days')::interval, i, 0, 0, 0, h, 'launchpad', 'buy', 'native_to_token', 'native1token' || (i % 3),
+         1, 2, 3, 4, 'native1trader', 5, 6, 7
+       FROM unnest($1::text[]) WITH ORDINALITY AS u(h, i)`,
+      [hashes],
+    );
+    await compressOld();
+    const compressed = `SELECT count(*)::int AS n FROM chunk_compression_stats('trades') WHERE compression_status = 'Compressed'`;
+    assert.ok(
+      Number((await db.query<{ n: number }>(compressed))[0]!.n) >= 30,
+      'the old chunks were in the columnstore',
+    );
+
+    assert.equal(await migrate(db), ['0016_trades_columnstore_layout']);
+    const rows = await db.query<{ hex: string; bytes: number }>(
+      `SELECT upper(encode(tx_hash, 'hex')) AS hex, octet_length(tx_hash) AS bytes FROM trades ORDER BY block_height`,
+    );
+    assert.equal(
+      rows.map((r) => r.hex),
+      hashes,
+    );
+    assert.ok(rows.every((r) => Number(r.bytes) === 32));
+    const settings = await db.query<{ attname: string; segmentby: number | null; orderby: number | null }>(
+      `SELECT attname, segmentby_column_index AS segmentby, orderby_column_index AS orderby
+       FROM timescaledb_information.compression_settings WHERE hypertable_name = 'trades' ORDER BY orderby_column_index`,
+    );
+    assert.equal(
+      settings.map((s) => [s.attname, s.segmentby, Number(s.orderby)]),
+      [
+        ['token_address', null, 1],
+        ['time', null, 2],
+        ['seq', null, 3],
+      ],
+    );
+    // the chunks go back to the columnstore in the new layout, and read the same
+    await compressOld();
+    assert.ok(Number((await db.query<{ n: number }>(compressed))[0]!.n) >= 30, 'compressed again');
+    const again = await db.query<{ hex: string }>(
+      `SELECT upper(encode(tx_hash, 'hex')) AS hex FROM trades ORDER BY block_height`,
+    );
+    assert.equal(
+      again.map((r) => r.hex),
+      hashes,
+    );
+  } finally {
+    await dispose();
+  }
+});
 
 test.run();

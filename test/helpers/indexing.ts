@@ -117,7 +117,7 @@ interface TradeRow {
 
 export async function indexedTrades(db: Database): Promise<TradeRow[]> {
   return db.query<TradeRow>(
-    `SELECT to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction, token_address,
+    `SELECT to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS time, block_height, tx_index, event_index, msg_index, upper(encode(tx_hash, 'hex')) AS tx_hash, source, action, direction, token_address,
             price_unative::text, volume_unative::text, volume_token::text, fee_unative::text, trader,
             input_amount::text, output_amount::text, native_reserves::text
      FROM trades ORDER BY seq`,

@@ -62,7 +62,7 @@ test('a launch and buys made by a block, outside any tx, are indexed, served and
     const [block] = await ctx.t.db.query<{ hash: string }>('SELECT hash FROM blocks WHERE height = $1', [height]);
     const hash = block!.hash;
     const inBlock = await ctx.t.db.query<{ tx_hash: string; tx_index: number; msg_index: number }>(
-      'SELECT tx_hash, tx_index, msg_index FROM trades WHERE block_height = $1 ORDER BY seq',
+      "SELECT upper(encode(tx_hash, 'hex')) AS tx_hash, tx_index, msg_index FROM trades WHERE block_height = $1 ORDER BY seq",
       [height],
     );
     assert.ok(inBlock.length > 2, 'the block has trades of its txs too');

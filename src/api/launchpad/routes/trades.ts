@@ -68,7 +68,8 @@ interface TradeRow {
   event_index: number;
 }
 
-const COLUMNS = sql.raw(`tr.time, tr.block_height, tr.tx_hash, tr.source, tr.action, tr.direction, tr.token_address,
+const COLUMNS =
+  sql.raw(`tr.time, tr.block_height, upper(encode(tr.tx_hash, 'hex')) AS tx_hash, tr.source, tr.action, tr.direction, tr.token_address,
   tr.price_unative::text AS price_unative, tr.volume_unative::text AS volume_unative, tr.volume_token::text AS volume_token,
   tr.fee_unative::text AS fee_unative, tr.trader, tk.name AS token_name, tk.symbol AS token_symbol,
   tr.tx_index, tr.event_index`);
