@@ -1,7 +1,16 @@
 // How a transaction's events are kept in the index: compact JSON ([type, [[key, value], …]]
-// per event, dropping the always-true `index` flags) compressed with raw DEFLATE. A
-// trade's events are ~5 kB of JSON; stored like this they are ~0.7 kB and stay inline in
-// their row instead of going to TOAST, which made writing them 10 times slower.
+// per event, dropping the always-true `index` flags) compressed with raw DEFLATE against a
+// preset dictionary of the Cosmos SDK's and CosmWasm's event vocabulary, in the same time
+// as without one. A launchpad trade's events are ~3 kB of JSON; packed they are ~570 bytes
+// (~710 without the dictionary; real chains' txs of tens of kB gain a few percent) and stay
+// inline in their row instead of going to TOAST, which made writing them 10 times slower.
+//
+// Formats, told apart by the first byte:
+// - 0x06, then raw DEFLATE with DICTIONARY_1 (written now). A raw DEFLATE stream cannot
+//   begin with 0x06: its first block's type would be 3, which RFC 1951 reserves.
+// - otherwise raw DEFLATE without a dictionary (written before the dictionary; still read).
+// The dictionary is part of the stored format: it never changes. A better one would get
+// a marker of its own (another byte with block type 3: 0x0e, 0x16, …).
 import zlib from 'node:zlib';
 
 export interface ChainEvent {
@@ -15,17 +24,95 @@ export interface RestEvent {
   attributes: { key: string; value: string; index: boolean }[];
 }
 
+const MARKER_DICTIONARY_1 = 0x06;
+
 /**
- * Packs events for storage (~60 µs for a trade's events). Synchronous on purpose: zlib's
+ * What a chain's tx events repeat, as the compact JSON spells it: the SDK's fee, signature,
+ * message and bank events, CosmWasm's execute and wasm events, and the launchpad's and AMM's
+ * own (src/chain/contract-events.ts). No chain's addresses, denoms or prefixes: it serves any
+ * chain. DEFLATE finds the nearest copy cheapest, so the most frequent come last.
+ */
+const DICTIONARY_1 = Buffer.from(
+  [
+    '["wasm-token_created",[["_contract_address","',
+    '"],["creator","',
+    '"],["name","',
+    '"],["symbol","',
+    '"],["initial_reserves","',
+    '["wasm-graduate",[["_contract_address","',
+    '"],["tokens_for_pool","',
+    '"],["native_for_pool","',
+    '["wasm-swap",[["_contract_address","',
+    '"],["direction","native_to_token"]',
+    '"],["direction","token_to_native"]',
+    '"],["offer_amount","',
+    '"],["return_amount","',
+    '"],["trader","',
+    '["message",[["action","/cosmos.bank.v1beta1.MsgSend"],["sender","',
+    '"],["module","bank"]',
+    '["burn",[["burner","',
+    '["coinbase",[["minter","',
+    '"],["action","transfer"]',
+    '"],["action","mint"]',
+    '"],["action","burn"]',
+    '"],["owner","',
+    '"],["recipient","',
+    '["wasm-buy_and_graduate",[["_contract_address","',
+    '["wasm-buy",[["_contract_address","',
+    '"],["buyer","',
+    '"],["native_input","',
+    '"],["tokens_out","',
+    '["wasm-sell",[["_contract_address","',
+    '"],["seller","',
+    '"],["tokens_input","',
+    '"],["native_out","',
+    '"],["fee","',
+    '"],["native_reserves","',
+    '"],["token_address","',
+    '"],["action","send"]',
+    '"],["action","buy"]',
+    '"],["action","sell"]',
+    '"],["from","',
+    '"],["to","',
+    '["tx",[["acc_seq","',
+    '["tx",[["signature","',
+    '["tx",[["fee","',
+    '"],["fee_payer","',
+    '["message",[["action","/cosmwasm.wasm.v1.MsgExecuteContract"],["sender","',
+    '"],["module","wasm"]',
+    '["execute",[["_contract_address","',
+    '["wasm",[["_contract_address","',
+    '"],["msg_index","0"]]]',
+    '["coin_spent",[["spender","',
+    '["coin_received",[["receiver","',
+    '["transfer",[["recipient","',
+    '"],["sender","',
+    '"],["amount","',
+  ].join(''),
+);
+
+const DEFLATE: zlib.ZlibOptions = { level: 1, dictionary: DICTIONARY_1 };
+
+/**
+ * Packs events for storage (~40 µs for a trade's events). Synchronous on purpose: zlib's
  * async API allocates a stream per call and made a 1000-tx block take 0.5 s to pack.
  */
 export function packEvents(events: readonly ChainEvent[]): Buffer {
   const compact = events.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value])]);
-  return zlib.deflateRawSync(JSON.stringify(compact), { level: 1 });
+  const deflated = zlib.deflateRawSync(JSON.stringify(compact), DEFLATE);
+  const packed = Buffer.allocUnsafe(deflated.length + 1);
+  packed[0] = MARKER_DICTIONARY_1;
+  deflated.copy(packed, 1);
+  return packed;
 }
 
 export function unpackEvents(packed: Uint8Array): RestEvent[] {
-  const compact = JSON.parse(zlib.inflateRawSync(packed).toString('utf8')) as [string, [string, string][]][];
+  const bytes = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
+  const json =
+    bytes[0] === MARKER_DICTIONARY_1
+      ? zlib.inflateRawSync(bytes.subarray(1), { dictionary: DICTIONARY_1 })
+      : zlib.inflateRawSync(bytes);
+  const compact = JSON.parse(json.toString('utf8')) as [string, [string, string][]][];
   return compact.map(([type, attributes]) => ({
     type,
     attributes: attributes.map(([key, value]) => ({ key, value, index: true })),

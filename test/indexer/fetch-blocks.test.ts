@@ -3,6 +3,7 @@
 // block costs the same node calls whatever it holds.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
@@ -53,6 +54,41 @@ test('recorded dYdX block events without a type, with empty keys, read as "" (te
     assert.ok(e.attributes.every((a) => a.key === '' && typeof a.value === 'string'));
   }
   assert.equal(unpackEvents(packEvents(events))[0]!.type, '', 'stored and served as ""');
+});
+
+test('recorded txs of real chains round-trip through the stored form, smaller with the dictionary, and the older form still reads', () => {
+  const dir = path.resolve(import.meta.dirname, '../fixtures/real-chains');
+  let packed = 0;
+  let plain = 0;
+  let txs = 0;
+  for (const [file, protocol] of [
+    ['tm034-osmosis-1-block_results-10499831.json', '0.34'],
+    ['tm034-injective-1-block_results-4555980.json', '0.34'],
+    ['comet038-celestia-block_results-8880520.json', '0.38'],
+  ] as const) {
+    const body = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+    const recorded = (body.result ?? body) as WireBlockResults;
+    for (const result of recorded.txs_results ?? []) {
+      const events = readEvents(result.events, protocol);
+      const served = events.map((e) => ({
+        type: e.type,
+        attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
+      }));
+      const stored = packEvents(events);
+      assert.equal(unpackEvents(stored), served, file);
+      // the form written before the dictionary: raw DEFLATE of the same compact JSON
+      const older = zlib.deflateRawSync(
+        JSON.stringify(events.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value])])),
+        { level: 1 },
+      );
+      assert.equal(unpackEvents(older), served, `${file}: the older form`);
+      packed += stored.length;
+      plain += older.length;
+      txs++;
+    }
+  }
+  assert.ok(txs >= 10, `${txs} recorded txs`);
+  assert.ok(packed < plain, `the dictionary saves bytes on real chains' events too: ${packed} vs ${plain}`);
 });
 
 test('the attribute index keeps each indexed (type.key, value) of a tx once, in order of first appearance', () => {
