@@ -1,4 +1,4 @@
-// `npm run bench:storage [-- --trades N --tokens N --runs R --fresh]`
+// `npm run bench:storage [-- --trades N --tokens N --runs R --txs N --fresh]`
 //
 // What a trade costs on disk, in the rowstore and once its chunk is in the columnstore
 // (sql/0016_trades_columnstore_layout.sql), and what reading cold data costs. Data: N trades
@@ -13,19 +13,33 @@
 // compression policy as the service does (runJobs 'retention': the chunks older than a week)
 // and measures and times the same again. Targets: <= 60 bytes per trade in compressed chunks,
 // indexes included; each query on compressed data <= 2x its time on the rowstore.
+//
+// Then the chain index: a devnet (its own process) makes `--txs` trades (default 100,000; 0
+// skips this), 1,000 a block, each one tx, and the service's backfill indexes them into a
+// database of their own (<tmp>/storage-bench-txs-N, or storage_bench_txs_N on the server).
+// A tx's bytes on disk (txs with its indexes and TOAST, its share of tx_attributes and of
+// blocks) against what the node sends for it: its protobuf bytes, plus its events as
+// block_results spells them, DEFLATE-compressed (zlib's default level), read from the node
+// for a sample of blocks. Target: <= 1.2x.
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import zlib from 'node:zlib';
 import { toBech32 } from '@cosmjs/encoding';
+import { type ChainClient, createChainClient } from '../src/chain/client.ts';
+import type { WireBlockResults } from '../src/chain/node-events.ts';
 import { type Database, openDatabase } from '../src/db/index.ts';
 import { runJobs } from '../src/db/jobs.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createServerDatabase } from '../src/db/postgres.ts';
 import type { Trade } from '../src/domain/events.ts';
+import { readCursor } from '../src/indexer/cursor.ts';
 import { insertTrades } from '../src/indexer/trades.ts';
 import { makeTrade, rng } from '../test/helpers/trades.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
+import { backfillDevnet, startDevnetProcess } from './lib/devnet-process.ts';
 import { zipf } from './lib/live-writer.ts';
 import { fmt, measured, spread } from './lib/report.ts';
 import { median } from './lib/stats.ts';
@@ -36,11 +50,13 @@ const { values } = parseArgs({
     tokens: { type: 'string', default: '1000' },
     runs: { type: 'string', default: '20' },
     fresh: { type: 'boolean', default: false },
+    txs: { type: 'string', default: '100000' },
   },
 });
 const TRADES = Number(values.trades);
 const TOKENS = Number(values.tokens);
 const RUNS = Number(values.runs);
+const TXS = Number(values.txs);
 const TRADERS = 20_000;
 const DAY = 86_400_000;
 
@@ -52,12 +68,13 @@ const address = (n: number, length = 32) => {
   return toBech32('native', bytes);
 };
 
-async function open(): Promise<{ db: Database; where: string }> {
+/** The bench's database `key` (storage_bench_<key> on the server, <tmp>/storage-bench-<key> embedded). */
+async function open(key: string): Promise<{ db: Database; where: string }> {
   const { databaseUrl } = loadBenchConfig();
-  const name = `storage_bench_${TRADES}`;
+  const name = `storage_bench_${key.replaceAll('-', '_')}`;
   if (!databaseUrl) {
-    const dataDir = path.join(tmpdir(), `storage-bench-${TRADES}`);
-    if (values.fresh) await import('node:fs').then((fs) => fs.rmSync(dataDir, { recursive: true, force: true }));
+    const dataDir = path.join(tmpdir(), `storage-bench-${key}`);
+    if (values.fresh) rmSync(dataDir, { recursive: true, force: true });
     return { db: await openDatabase({ dataDir }), where: `the embedded TimescaleDB in ${dataDir}` };
   }
   const admin = createServerDatabase({ url: databaseUrl, max: 1 });
@@ -237,55 +254,137 @@ async function timeQueries(db: Database, queries: readonly Query[]): Promise<num
   return out;
 }
 
-const { db, where } = await open();
-console.log(
-  `bench:storage on ${where}: ${fmt(TRADES)} trades over 90 days, ${fmt(TOKENS)} tokens, ${fmt(TRADERS)} traders`,
-);
-try {
-  await prepare(db);
-  // the rowstore first: every chunk taken back out of the columnstore
-  const back = await db.query<{ n: number }>(
-    `SELECT count(decompress_chunk(c, true))::int AS n FROM show_chunks('trades') c`,
-  );
-  if (Number(back[0]?.n) > 0) console.log(`  ${fmt(Number(back[0]!.n))} chunks taken back to the rowstore`);
-  await db.exec('VACUUM ANALYZE trades');
-  const rowstore = await chunks(db);
-  const hot = perTrade(rowstore);
-  const queries = await coldQueries(db);
-  const hotTimes = await timeQueries(db, queries);
-
-  const started = performance.now();
-  await runJobs(db, 'retention');
-  const seconds = (performance.now() - started) / 1000;
-  await db.exec('VACUUM ANALYZE trades');
-  const after = await chunks(db);
-  const compressed = perTrade(after.filter((c) => c.compressed));
-  const stillHot = perTrade(after.filter((c) => !c.compressed));
-  const coldTimes = await timeQueries(db, queries);
-
-  console.log(`\nbytes on disk (table, indexes and TOAST of the trades hypertable's chunks)`);
+async function benchTrades(): Promise<void> {
+  const { db, where } = await open(`${TRADES}`);
   console.log(
-    `  rowstore, every chunk:          ${fmt(hot.per, 1).padStart(7)} bytes/trade (${fmt(hot.bytes / 2 ** 20, 1)} MiB for ${fmt(hot.trades)} trades)`,
+    `bench:storage on ${where}: ${fmt(TRADES)} trades over 90 days, ${fmt(TOKENS)} tokens, ${fmt(TRADERS)} traders`,
   );
-  console.log(
-    `  columnstore, chunks a week old: ${fmt(compressed.per, 1).padStart(7)} bytes/trade (${fmt(compressed.bytes / 2 ** 20, 1)} MiB for ${fmt(compressed.trades)} trades in ${after.filter((c) => c.compressed).length} chunks; compressed in ${fmt(seconds, 1)} s)   target <= 60: ${compressed.per <= 60 ? 'met' : 'MISSED'}`,
-  );
-  console.log(
-    `  rowstore, the last week:        ${fmt(stillHot.per, 1).padStart(7)} bytes/trade (${fmt(stillHot.trades)} trades)`,
-  );
-  console.log(`  ratio rowstore / columnstore:   ${fmt(hot.per / compressed.per, 1)}x`);
-
-  console.log(`\nqueries over a day a month old, ${RUNS} runs each after 2 untimed (ms: min / median / max)`);
-  for (const [i, q] of queries.entries()) {
-    const ratio = median(coldTimes[i]!) / median(hotTimes[i]!);
-    console.log(`  ${q.name}`);
-    console.log(
-      `    rowstore ${spread(hotTimes[i]!, (n) => fmt(n, 2))}; columnstore ${spread(coldTimes[i]!, (n) => fmt(n, 2))}: ${fmt(ratio, 2)}x   target <= 2: ${ratio <= 2 ? 'met' : 'MISSED'}`,
+  try {
+    await prepare(db);
+    // the rowstore first: every chunk taken back out of the columnstore
+    const back = await db.query<{ n: number }>(
+      `SELECT count(decompress_chunk(c, true))::int AS n FROM show_chunks('trades') c`,
     );
+    if (Number(back[0]?.n) > 0) console.log(`  ${fmt(Number(back[0]!.n))} chunks taken back to the rowstore`);
+    await db.exec('VACUUM ANALYZE trades');
+    const rowstore = await chunks(db);
+    const hot = perTrade(rowstore);
+    const queries = await coldQueries(db);
+    const hotTimes = await timeQueries(db, queries);
+
+    const started = performance.now();
+    await runJobs(db, 'retention');
+    const seconds = (performance.now() - started) / 1000;
+    await db.exec('VACUUM ANALYZE trades');
+    const after = await chunks(db);
+    const compressed = perTrade(after.filter((c) => c.compressed));
+    const stillHot = perTrade(after.filter((c) => !c.compressed));
+    const coldTimes = await timeQueries(db, queries);
+
+    console.log(`\nbytes on disk (table, indexes and TOAST of the trades hypertable's chunks)`);
+    console.log(
+      `  rowstore, every chunk:          ${fmt(hot.per, 1).padStart(7)} bytes/trade (${fmt(hot.bytes / 2 ** 20, 1)} MiB for ${fmt(hot.trades)} trades)`,
+    );
+    console.log(
+      `  columnstore, chunks a week old: ${fmt(compressed.per, 1).padStart(7)} bytes/trade (${fmt(compressed.bytes / 2 ** 20, 1)} MiB for ${fmt(compressed.trades)} trades in ${after.filter((c) => c.compressed).length} chunks; compressed in ${fmt(seconds, 1)} s)   target <= 60: ${compressed.per <= 60 ? 'met' : 'MISSED'}`,
+    );
+    console.log(
+      `  rowstore, the last week:        ${fmt(stillHot.per, 1).padStart(7)} bytes/trade (${fmt(stillHot.trades)} trades)`,
+    );
+    console.log(`  ratio rowstore / columnstore:   ${fmt(hot.per / compressed.per, 1)}x`);
+
+    console.log(`\nqueries over a day a month old, ${RUNS} runs each after 2 untimed (ms: min / median / max)`);
+    for (const [i, q] of queries.entries()) {
+      const ratio = median(coldTimes[i]!) / median(hotTimes[i]!);
+      console.log(`  ${q.name}`);
+      console.log(
+        `    rowstore ${spread(hotTimes[i]!, (n) => fmt(n, 2))}; columnstore ${spread(coldTimes[i]!, (n) => fmt(n, 2))}: ${fmt(ratio, 2)}x   target <= 2: ${ratio <= 2 ? 'met' : 'MISSED'}`,
+      );
+    }
+    measured(
+      `one run on ${where}: sizes from chunks_detailed_size (rowstore) and chunk_compression_stats (columnstore), trades per chunk counted; query times are round trips through the service's database seam, the same statements on the same day before and after its chunk was compressed`,
+    );
+  } finally {
+    await db.close();
   }
-  measured(
-    `one run on ${where}: sizes from chunks_detailed_size (rowstore) and chunk_compression_stats (columnstore), trades per chunk counted; query times are round trips through the service's database seam, the same statements on the same day before and after its chunk was compressed`,
-  );
-} finally {
-  await db.close();
 }
+
+/** What the node sends for the txs of a sample of blocks: protobuf bytes, and events deflated. */
+async function nodeForm(chain: ChainClient, heights: readonly number[]) {
+  let txs = 0;
+  let proto = 0;
+  let events = 0;
+  for (const height of heights) {
+    const [block, results] = await Promise.all([
+      chain.comet.block(height),
+      chain.rawCall<WireBlockResults>('block_results', { height: String(height) }),
+    ]);
+    for (const [i, bytes] of block.block.txs.entries()) {
+      txs++;
+      proto += bytes.length;
+      events += zlib.deflateRawSync(JSON.stringify(results.txs_results?.[i]?.events ?? [])).length;
+    }
+  }
+  return { txs, proto: proto / txs, events: events / txs };
+}
+
+async function benchTxs(): Promise<void> {
+  const { db, where } = await open(`txs-${TXS}`);
+  console.log(`\nthe chain index on ${where}: ${fmt(TXS)} trades on a devnet, 1,000 a block, each one tx`);
+  const devnet = await startDevnetProcess({
+    dataDir: path.join(tmpdir(), `storage-bench-txs-${TXS}-devnet`),
+    pregenerate: TXS,
+    tradesPerBlock: 1000,
+  });
+  const chain = createChainClient(devnet.rpcUrl, { timeoutMs: 120_000 });
+  try {
+    await migrate(db);
+    const cursor = await readCursor(db);
+    if (!cursor || cursor.lastHeight < devnet.height) {
+      const started = performance.now();
+      await backfillDevnet(devnet, { db, chain, from: cursor ? cursor.lastHeight + 1 : 1, onBatch: () => {} });
+      console.log(`  backfilled ${fmt(devnet.height)} blocks in ${fmt((performance.now() - started) / 1000, 1)} s`);
+    } else console.log(`  reusing the index of ${fmt(cursor.lastHeight)} blocks`);
+    for (const table of ['blocks', 'txs', 'tx_attributes']) await db.exec(`VACUUM ANALYZE ${table}`);
+    const [sizes] = await db.query<{
+      txs: string;
+      n: string;
+      txs_bytes: string;
+      attributes: string;
+      blocks: string;
+      proto: string;
+      events: string;
+    }>(
+      `SELECT count(*)::text AS n, pg_total_relation_size('txs')::text AS txs_bytes,
+              pg_total_relation_size('tx_attributes')::text AS attributes, pg_total_relation_size('blocks')::text AS blocks,
+              sum(octet_length(tx_bytes))::text AS proto, sum(octet_length(events))::text AS events
+       FROM txs`,
+    );
+    const n = Number(sizes!.n);
+    const per = (v: string) => Number(v) / n;
+    const stored = per(sizes!.txs_bytes) + per(sizes!.attributes) + per(sizes!.blocks);
+    const step = Math.max(1, Math.floor(devnet.height / 20));
+    const sample = Array.from({ length: Math.min(20, devnet.height) }, (_, i) => 1 + i * step);
+    const node = await nodeForm(chain, sample);
+    const budget = node.proto + node.events;
+    console.log(`  bytes on disk per tx (tables, indexes and TOAST; ${fmt(n)} txs)`);
+    console.log(
+      `    txs ${fmt(per(sizes!.txs_bytes), 0)} (its protobuf ${fmt(per(sizes!.proto), 0)}, its events packed ${fmt(per(sizes!.events), 0)}), tx_attributes ${fmt(per(sizes!.attributes), 0)}, blocks ${fmt(per(sizes!.blocks), 0)}: ${fmt(stored, 0)} in all`,
+    );
+    console.log(
+      `  what the node sends for one (${fmt(node.txs)} txs of ${sample.length} blocks): protobuf ${fmt(node.proto, 0)} + events as block_results spells them, deflated, ${fmt(node.events, 0)} = ${fmt(budget, 0)}`,
+    );
+    console.log(
+      `  ratio stored / node's: ${fmt(stored / budget, 2)}x   target <= 1.2: ${stored / budget <= 1.2 ? 'met' : 'MISSED'}`,
+    );
+    measured(
+      `one run on ${where}: sizes from pg_total_relation_size after VACUUM ANALYZE; the chain index is not in the columnstore`,
+    );
+  } finally {
+    await db.close();
+    await devnet.stop();
+  }
+}
+
+if (TRADES > 0) await benchTrades();
+if (TXS > 0) await benchTxs();

@@ -1,16 +1,18 @@
 // Writes one batch of blocks in one transaction: chain index (blocks, txs, event
-// attributes), tokens, CW20 balances, trades, SSE outbox rows and the cursor, with at most
+// attributes by their numbered pairs), tokens, CW20 balances, trades, SSE outbox rows and the cursor, with at most
 // two NOTIFYs (src/feed/notice.ts): the new outbox id when it added feed rows, and one typed
 // domain change for what no feed row tells: the holders whose CW20 balances moved, the
 // vouched set (a token became known, or the vouching moved) or, for a backfill with trades
 // or new tokens, anything. A crash at any point leaves either the whole batch
 // or none of it.
 import { storeNativeUsdPrices } from '../db/native-usd-prices.ts';
+import { storableText } from '../db/nul.ts';
 import { markSuppliesStale, markThresholdsStale, storeSeenTokens, storeTokenStates } from '../db/tokens.ts';
 import type { Queryable } from '../db/types.ts';
 import type { DomainEvent } from '../domain/events.ts';
 import { notify } from '../feed/notice.ts';
 import { appendToOutbox } from '../feed/outbox.ts';
+import { attributeIds } from './attribute-values.ts';
 import { readCursor } from './cursor.ts';
 import { writeCw20Balances } from './cw20-balances.ts';
 import { ChainMismatchError, CursorMovedError } from './errors.ts';
@@ -91,9 +93,9 @@ const TX_COLUMNS = [
   'tx_bytes',
   'events',
 ] as const;
-const ATTRIBUTE_COLUMNS = ['key', 'value', 'height', 'tx_index'] as const;
+const ATTRIBUTE_COLUMNS = ['attribute', 'height', 'tx_index'] as const;
 
-/** Rows of blocks, txs and tx_attributes, in the column orders above. */
+/** Rows of blocks and txs, in the column orders above. */
 function chainIndexRows(blocks: readonly FetchedBlock[]) {
   const blockRows = blocks.map((b) => [
     b.height,
@@ -106,7 +108,6 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
     b.rest,
   ]);
   const txRows: unknown[][] = [];
-  const attributeRows: unknown[][] = [];
   for (const b of blocks) {
     for (const t of b.txs) {
       txRows.push([
@@ -124,10 +125,23 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
         t.bytes,
         t.packedEvents,
       ]);
-      for (const [key, value] of t.attributes) attributeRows.push([key, value, b.height, t.index]);
     }
   }
-  return { blockRows, txRows, attributeRows };
+  return { blockRows, txRows };
+}
+
+/** Rows of tx_attribute_refs: each tx's indexed pairs by their numbers (src/indexer/attribute-values.ts). */
+async function attributeRows(tx: Queryable, blocks: readonly FetchedBlock[]): Promise<unknown[][]> {
+  const ids = await attributeIds(
+    tx,
+    blocks.flatMap((b) => b.txs.flatMap((t) => t.attributes)),
+  );
+  const rows: unknown[][] = [];
+  for (const b of blocks)
+    for (const t of b.txs)
+      for (const [key, value] of t.attributes)
+        rows.push([ids.get(storableText(key))!.get(storableText(value))!, b.height, t.index]);
+  return rows;
 }
 
 async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], bulk: boolean): Promise<number> {
@@ -135,7 +149,7 @@ async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], b
   const options = { ignoreDuplicates: !bulk };
   await tx.copyIn('blocks', BLOCK_COLUMNS, rows.blockRows, options);
   await tx.copyIn('txs', TX_COLUMNS, rows.txRows, options);
-  await tx.copyIn('tx_attributes', ATTRIBUTE_COLUMNS, rows.attributeRows, options);
+  await tx.copyIn('tx_attribute_refs', ATTRIBUTE_COLUMNS, await attributeRows(tx, blocks), options);
   return rows.txRows.length;
 }
 

@@ -246,6 +246,36 @@ test('errors: height 0 or negative, above the tip, not a number', async (ctx) =>
   }
 });
 
+test('a client holding a block is answered 304 from its remembered ETag when the bytes were let go, the node down', async (ctx) => {
+  // read through from the node (the late index does not hold it), by an API whose cache is
+  // too small for the block's bytes and keeps only validators
+  const cacheBytes = 2000;
+  const tiny = await startTestChainApi(ctx.late.t, ctx.late.chain, { cacheBytes });
+  try {
+    const first = await chainGet(tiny, `${BLOCKS}/${ctx.sendHeight}`);
+    assert.is(first.status, 200);
+    const etag = first.headers.get('etag')!;
+    const bytes = Buffer.byteLength(JSON.stringify(first.body));
+    assert.ok(bytes + 220 > (cacheBytes * 7) / 8, `the block's ${bytes} bytes do not fit the cache`);
+    await ctx.devnet.pause();
+    try {
+      const plain = await chainGet(tiny, `${BLOCKS}/${ctx.sendHeight}`);
+      assert.is(plain.status, 503, 'its bytes were not kept: the node is needed for them');
+      const held = await fetch(`${tiny.url}${BLOCKS}/${ctx.sendHeight}`, { headers: { 'If-None-Match': etag } });
+      assert.is(held.status, 304);
+      assert.is(await held.text(), '');
+      assert.is(held.headers.get('etag'), etag);
+      assert.is(held.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+      const otherTag = await chainGet(tiny, `${BLOCKS}/${ctx.sendHeight}`, { 'If-None-Match': '"not-this-one"' });
+      assert.is(otherTag.status, 503, 'another ETag needs the block');
+    } finally {
+      await ctx.devnet.resume();
+    }
+  } finally {
+    await tiny.close();
+  }
+});
+
 test('a node that cannot be reached: indexed blocks still answer, and blocks read before; latest is the newest known; others 503', async (ctx) => {
   // the same index without kept answers: what is not indexed needs the node
   const uncached = await startTestChainApi(ctx.late.t, ctx.late.chain, { cacheBytes: 0 });

@@ -1,7 +1,7 @@
 // Tx search (`GET /cosmos/tx/v1beta1/txs`, docs/chain-api.md "Transactions"):
 // the SDK's `events=` conditions (v0.47) and CometBFT `query=` strings (v0.50), read into
 // equality conditions on the attributes the index keeps (src/chain/indexed-attributes.ts)
-// and on `tx.height`, answered by SQL on tx_attributes' primary key (key, value, height,
+// and on `tx.height`, answered by SQL on tx_attribute_refs' primary key (attribute, height,
 // tx_index) with keyset pagination.
 import { INDEXED_KEYS } from '../../chain/indexed-attributes.ts';
 import { type Sql, sql } from '../../db/sql.ts';
@@ -147,13 +147,17 @@ export interface SearchResult {
   total?: string;
 }
 
+/** The number of a condition's pair (sql/0017_attribute_values.sql): NULL, matching nothing, when no tx has it. */
+const pairId = (c: Condition) => sql`(SELECT id FROM attribute_values WHERE key = ${c.key} AND value = ${c.value})`;
+
 /** Least selective last: an action is shared by many txs, an address by few. */
 const selectivity = (c: Condition) => (c.key === 'message.action' ? 1 : 0);
 
 /**
  * The matching txs of one page, in (height, tx_index) order, one more read than the page
- * to know the next page's cursor. Each attribute condition is a probe of tx_attributes'
- * primary key; the most selective drives, `tx.height` narrows its range.
+ * to know the next page's cursor. Each attribute condition is a probe of tx_attribute_refs'
+ * primary key (after one of attribute_values' for its pair's number); the most selective
+ * drives, `tx.height` narrows its range.
  */
 export async function searchTxs(db: Queryable, req: SearchRequest): Promise<SearchResult> {
   const heights = new Set(req.conditions.filter((c) => c.key === TX_HEIGHT).map((c) => c.value));
@@ -167,12 +171,12 @@ export async function searchTxs(db: Queryable, req: SearchRequest): Promise<Sear
   const where: Sql[] = [];
   let from = sql`txs t`;
   if (first) {
-    where.push(sql`a0.key = ${first.key}`, sql`a0.value = ${first.value}`);
+    where.push(sql`a0.attribute = ${pairId(first)}`);
     const joins = others.map((c, i) => {
       const a = sql.raw(`a${i + 1}`);
-      return sql`JOIN tx_attributes ${a} ON ${a}.key = ${c.key} AND ${a}.value = ${c.value} AND ${a}.height = a0.height AND ${a}.tx_index = a0.tx_index`;
+      return sql`JOIN tx_attribute_refs ${a} ON ${a}.attribute = ${pairId(c)} AND ${a}.height = a0.height AND ${a}.tx_index = a0.tx_index`;
     });
-    from = sql`tx_attributes a0 ${sql.join(joins, ' ')}`;
+    from = sql`tx_attribute_refs a0 ${sql.join(joins, ' ')}`;
   }
   if (height !== undefined) where.push(sql`${d}.height = ${height}::bigint`);
 

@@ -5,7 +5,7 @@
 // for the server, which mounts it, and for the OpenAPI document, which describes it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { type Lifetime, render, sendRendered } from '../../http/http-cache.ts';
+import { type Lifetime, render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
 import type { Route } from '../../http/routes.ts';
 import { blockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
@@ -30,7 +30,9 @@ async function sendBlock(
   height: bigint,
   lifetime: Lifetime,
 ): Promise<void> {
-  const rendered = await ctx.answers.remember(`block:${height}`, async () => {
+  const key = `block:${height}`;
+  if (lifetime === 'immutable' && sendNotModified(req, res, ctx.answers, key)) return;
+  const rendered = await ctx.answers.remember(key, async () => {
     const block = await loadBlock(ctx, height);
     return {
       rendered: render(200, JSON.stringify(blockJson(block.parts, block.txs, ctx.prefixes.consensus))),

@@ -6,7 +6,7 @@
 // OpenAPI document, which describes it.
 import { toBase64 } from '@cosmjs/encoding';
 import { z } from 'zod';
-import { render, sendRendered } from '../../http/http-cache.ts';
+import { render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
 import { sendJson } from '../../http/respond.ts';
 import type { Route } from '../../http/routes.ts';
 import { cometBlockJson } from '../block-json.ts';
@@ -154,7 +154,9 @@ export const txsRoutes: Route<ChainApiContext>[] = [
     handler: (ctx) => async (req, res) => {
       const sent = req.params.hash!;
       const hash = hashParam(sent);
-      const rendered = await ctx.answers.remember(`tx:${hash}`, async () => {
+      const key = `tx:${hash}`;
+      if (sendNotModified(req, res, ctx.answers, key)) return;
+      const rendered = await ctx.answers.remember(key, async () => {
         const found = await loadTx(ctx, hash);
         if (!found) throw notFound(`tx not found: ${sent}`);
         const json = txWithResponse(found);

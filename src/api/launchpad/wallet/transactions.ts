@@ -1,8 +1,9 @@
 // GET /api/wallet/transactions?address=&limit=&page= (docs/launchpad-api.md "Wallet"): the
 // address's transactions from the chain index, newest first. A tx is the address's when it
 // sent it (message.sender) or received a transfer in it (transfer.recipient); a tx with both
-// is listed once. Each list is a backward scan of tx_attributes' primary key
-// (key, value, height, tx_index), merged; only the page's txs are read from txs.
+// is listed once. Each list is a backward scan of tx_attribute_refs' primary key
+// (attribute, height, tx_index) from the pair's number (sql/0017_attribute_values.sql),
+// merged; only the page's txs are read from txs.
 import { z } from 'zod';
 import { tryDecodeTxParts } from '../../../chain/tx-decode.ts';
 import { sql } from '../../../db/sql.ts';
@@ -32,10 +33,12 @@ interface HistoryRow {
 
 /** The newest `n` (height, tx_index) of the address's txs, both keys merged without repeats. */
 const mine = (address: string, n: number | string) => sql`
-  (SELECT height, tx_index FROM tx_attributes WHERE key = ${SENDER} AND value = ${address}
+  (SELECT height, tx_index FROM tx_attribute_refs
+   WHERE attribute = (SELECT id FROM attribute_values WHERE key = ${SENDER} AND value = ${address})
    ORDER BY height DESC, tx_index DESC LIMIT ${n})
   UNION
-  (SELECT height, tx_index FROM tx_attributes WHERE key = ${RECIPIENT} AND value = ${address}
+  (SELECT height, tx_index FROM tx_attribute_refs
+   WHERE attribute = (SELECT id FROM attribute_values WHERE key = ${RECIPIENT} AND value = ${address})
    ORDER BY height DESC, tx_index DESC LIMIT ${n})`;
 
 async function historyPage(db: Database, address: string, offset: number, limit: number) {
