@@ -17,7 +17,7 @@
 // Then the chain index: a devnet (its own process) makes `--txs` trades (default 100,000; 0
 // skips this), 1,000 a block, each one tx, and the service's backfill indexes them into a
 // database of their own (<tmp>/storage-bench-txs-N, or storage_bench_txs_N on the server).
-// A tx's bytes on disk (txs with its indexes and TOAST, its share of tx_attributes and of
+// A tx's bytes on disk (txs with its indexes and TOAST, its share of the attribute index and of
 // blocks) against what the node sends for it: its protobuf bytes, plus its events as
 // block_results spells them, DEFLATE-compressed (zlib's default level), read from the node
 // for a sample of blocks. Target: <= 1.2x.
@@ -345,7 +345,8 @@ async function benchTxs(): Promise<void> {
       await backfillDevnet(devnet, { db, chain, from: cursor ? cursor.lastHeight + 1 : 1, onBatch: () => {} });
       console.log(`  backfilled ${fmt(devnet.height)} blocks in ${fmt((performance.now() - started) / 1000, 1)} s`);
     } else console.log(`  reusing the index of ${fmt(cursor.lastHeight)} blocks`);
-    for (const table of ['blocks', 'txs', 'tx_attributes']) await db.exec(`VACUUM ANALYZE ${table}`);
+    for (const table of ['blocks', 'txs', 'tx_attribute_refs', 'attribute_values'])
+      await db.exec(`VACUUM ANALYZE ${table}`);
     const [sizes] = await db.query<{
       txs: string;
       n: string;
@@ -356,7 +357,7 @@ async function benchTxs(): Promise<void> {
       events: string;
     }>(
       `SELECT count(*)::text AS n, pg_total_relation_size('txs')::text AS txs_bytes,
-              pg_total_relation_size('tx_attributes')::text AS attributes, pg_total_relation_size('blocks')::text AS blocks,
+              (pg_total_relation_size('tx_attribute_refs') + pg_total_relation_size('attribute_values'))::text AS attributes, pg_total_relation_size('blocks')::text AS blocks,
               sum(octet_length(tx_bytes))::text AS proto, sum(octet_length(events))::text AS events
        FROM txs`,
     );
@@ -369,7 +370,7 @@ async function benchTxs(): Promise<void> {
     const budget = node.proto + node.events;
     console.log(`  bytes on disk per tx (tables, indexes and TOAST; ${fmt(n)} txs)`);
     console.log(
-      `    txs ${fmt(per(sizes!.txs_bytes), 0)} (its protobuf ${fmt(per(sizes!.proto), 0)}, its events packed ${fmt(per(sizes!.events), 0)}), tx_attributes ${fmt(per(sizes!.attributes), 0)}, blocks ${fmt(per(sizes!.blocks), 0)}: ${fmt(stored, 0)} in all`,
+      `    txs ${fmt(per(sizes!.txs_bytes), 0)} (its protobuf ${fmt(per(sizes!.proto), 0)}, its events packed ${fmt(per(sizes!.events), 0)}), attribute index ${fmt(per(sizes!.attributes), 0)}, blocks ${fmt(per(sizes!.blocks), 0)}: ${fmt(stored, 0)} in all`,
     );
     console.log(
       `  what the node sends for one (${fmt(node.txs)} txs of ${sample.length} blocks): protobuf ${fmt(node.proto, 0)} + events as block_results spells them, deflated, ${fmt(node.events, 0)} = ${fmt(budget, 0)}`,
