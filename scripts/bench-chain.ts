@@ -214,7 +214,10 @@ async function prepareIndex(devnet: DevnetProcess): Promise<{ lists: Lists; data
       await db.query<{ height: string }>('SELECT height::text AS height FROM blocks ORDER BY blocks.height')
     ).map((r) => Number(r.height));
     const hashes = (
-      await db.query<{ hash: string }>('SELECT hash FROM txs ORDER BY random() LIMIT $1', [HASH_SAMPLE])
+      await db.query<{ hash: string }>(
+        "SELECT upper(encode(hash, 'hex')) AS hash FROM txs ORDER BY random() LIMIT $1",
+        [HASH_SAMPLE],
+      )
     ).map((r) => r.hash);
     const senders = (
       await db.query<{ value: string; n: number }>(
@@ -224,7 +227,7 @@ async function prepareIndex(devnet: DevnetProcess): Promise<{ lists: Lists; data
     const hotHeights = heights.slice(-HOT_BLOCKS).reverse();
     const hotHashes = (
       await db.query<{ hash: string }>(
-        'SELECT hash FROM txs WHERE height >= $1 ORDER BY height DESC, tx_index DESC LIMIT $2',
+        "SELECT upper(encode(hash, 'hex')) AS hash FROM txs WHERE height >= $1 ORDER BY height DESC, tx_index DESC LIMIT $2",
         [hotHeights.at(-1) ?? 0, HOT_TXS],
       )
     ).map((r) => r.hash);

@@ -5,6 +5,8 @@
 // vouched set (a token became known, or the vouching moved) or, for a backfill with trades
 // or new tokens, anything. A crash at any point leaves either the whole batch
 // or none of it.
+
+import { fromHex } from '@cosmjs/encoding';
 import { storeNativeUsdPrices } from '../db/native-usd-prices.ts';
 import { storableText } from '../db/nul.ts';
 import { markSuppliesStale, markThresholdsStale, storeSeenTokens, storeTokenStates } from '../db/tokens.ts';
@@ -111,7 +113,7 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
   for (const b of blocks) {
     for (const t of b.txs) {
       txRows.push([
-        t.hash,
+        fromHex(t.hash), // stored as its bytes (sql/0018_txs_hash_bytes.sql)
         b.height,
         t.index,
         b.time,

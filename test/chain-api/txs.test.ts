@@ -594,7 +594,9 @@ test('a node that cannot be reached: indexed txs answer; a hash the index lacks 
 });
 
 async function lateHash(ctx: Ctx): Promise<string> {
-  const [row] = await ctx.late.t.db.query<{ hash: string }>('SELECT hash FROM txs LIMIT 1');
+  const [row] = await ctx.late.t.db.query<{ hash: string }>(
+    "SELECT upper(encode(hash, 'hex')) AS hash FROM txs LIMIT 1",
+  );
   return row!.hash;
 }
 

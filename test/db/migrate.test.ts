@@ -212,7 +212,7 @@ test('upgrading a database whose trades are in the columnstore keeps every trade
   }
 });
 
-test('upgrading keeps every indexed attribute of every tx: each pair numbered once, the view shows the rows as before (0017)', async () => {
+test('upgrading keeps every indexed attribute of every tx (each pair numbered once, the view shows the rows as before: 0017) and every tx hash (as its bytes: 0018)', async () => {
   const { db, dispose } = await openTestDatabase({ migrated: false });
   try {
     await migrate(
@@ -230,7 +230,17 @@ test('upgrading keeps every indexed attribute of every tx: each pair numbered on
       `INSERT INTO tx_attributes (key, value, height, tx_index) SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[])`,
       [rows.map((r) => r[0]), rows.map((r) => r[1]), rows.map((r) => r[2]), rows.map((r) => r[3])],
     );
-    assert.equal(await migrate(db), ['0017_attribute_values']);
+    const hash = randomBytes(32).toString('hex').toUpperCase();
+    await db.query(
+      `INSERT INTO txs (hash, height, tx_index, time, code, raw_log, gas_wanted, gas_used, tx_bytes, events)
+       VALUES ($1, 2, 3, now(), 0, '', 1, 1, '\\x00', '\\x00')`,
+      [hash],
+    );
+    assert.equal(await migrate(db), ['0017_attribute_values', '0018_txs_hash_bytes']);
+    const [tx] = await db.query<{ hex: string; bytes: number }>(
+      `SELECT upper(encode(hash, 'hex')) AS hex, octet_length(hash) AS bytes FROM txs`,
+    );
+    assert.equal(tx, { hex: hash, bytes: 32 });
     const after = await db.query<{ key: string; value: string; height: number; tx_index: number }>(
       `SELECT key, value, height, tx_index FROM tx_attributes ORDER BY height, tx_index, key`,
     );

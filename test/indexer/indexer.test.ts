@@ -165,14 +165,16 @@ test('every block and transaction is in the chain index, searchable by sender an
   assert.is(txs!.n, expected);
   const trade = devnet.ledger.trades[5]!;
   const bySender = await t.db.query<{ hash: string }>(
-    `SELECT x.hash FROM tx_attributes a JOIN txs x ON x.height = a.height AND x.tx_index = a.tx_index WHERE a.key = 'message.sender' AND a.value = $1`,
+    `SELECT upper(encode(x.hash, 'hex')) AS hash FROM tx_attributes a JOIN txs x ON x.height = a.height AND x.tx_index = a.tx_index WHERE a.key = 'message.sender' AND a.value = $1`,
     [trade.trader],
   );
   assert.ok(
     bySender.some((r) => r.hash === trade.txHash),
     'the trade tx is found by its sender',
   );
-  const [tx] = await t.db.query<{ events: Uint8Array }>(`SELECT events FROM txs WHERE hash = $1`, [trade.txHash]);
+  const [tx] = await t.db.query<{ events: Uint8Array }>(`SELECT events FROM txs WHERE hash = decode($1, 'hex')`, [
+    trade.txHash,
+  ]);
   const events = unpackEvents(tx!.events);
   const buy = events[trade.eventIndex]!;
   assert.is(buy.type, `wasm-${trade.action}`, 'events are kept in chain order');

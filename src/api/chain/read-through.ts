@@ -120,7 +120,7 @@ export async function loadBlock(
 
 /** Columns of `txs` a TxRecord is made from (alias `t`). */
 export const TX_COLUMNS =
-  sql.raw(`t.hash, t.height, t.tx_index, t.time, t.code, t.codespace, t.raw_log, t.log_packed, t.log_form,
+  sql.raw(`upper(encode(t.hash, 'hex')) AS hash, t.height, t.tx_index, t.time, t.code, t.codespace, t.raw_log, t.log_packed, t.log_form,
   t.gas_wanted::text AS gas_wanted, t.gas_used::text AS gas_used, t.tx_bytes, t.events`);
 
 export interface TxRow {
@@ -174,7 +174,7 @@ async function blockTime(ctx: ChainApiContext, height: number): Promise<Date> {
 export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxRecord | undefined> {
   // the same bytes may be in two blocks (sql/0010_txs_by_position.sql): the latest, as a node answers
   const [row] = await ctx.db.query<TxRow>(
-    sql`SELECT ${TX_COLUMNS} FROM txs t WHERE t.hash = ${hash} ORDER BY t.height DESC LIMIT 1`,
+    sql`SELECT ${TX_COLUMNS} FROM txs t WHERE t.hash = decode(${hash}, 'hex') ORDER BY t.height DESC LIMIT 1`,
   );
   if (row) return txRecordOf(row);
   try {

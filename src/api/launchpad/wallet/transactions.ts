@@ -44,7 +44,7 @@ const mine = (address: string, n: number | string) => sql`
 async function historyPage(db: Database, address: string, offset: number, limit: number) {
   // one more than the page, to know whether another follows
   const rows = await db.query<HistoryRow>(
-    sql`SELECT t.hash, t.height, t.time, t.code, t.tx_bytes
+    sql`SELECT upper(encode(t.hash, 'hex')) AS hash, t.height, t.time, t.code, t.tx_bytes
      FROM (SELECT height, tx_index FROM (${mine(address, String(offset + limit + 1))}) mine
            ORDER BY height DESC, tx_index DESC LIMIT ${limit + 1} OFFSET ${String(offset)}) m
      JOIN txs t ON t.height = m.height AND t.tx_index = m.tx_index
