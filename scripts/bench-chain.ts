@@ -23,6 +23,8 @@
 // everything. The first 1M run takes most of an hour (pregenerating, then the backfill);
 // later ones spend a few minutes replaying the devnet's chain.
 //
+// The API keeps answers within CACHE_MB when it is set in the environment (else its default).
+//
 // Requests pick a height, a tx hash or a sender at random from lists read once from the
 // index (every height, 100k hashes sampled at random, every sender). Each route runs R
 // rounds of S seconds (after an untimed 2 s warm-up each), the order of the routes rotated

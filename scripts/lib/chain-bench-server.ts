@@ -22,6 +22,8 @@ const api = await startChainApi({
   host: '127.0.0.1',
   port: 0,
   rateLimit: { reads: 1_000_000_000, broadcasts: 1_000_000_000, windowSeconds: 60, trustedHops: 0 },
+  // CACHE_MB as the service reads it (the bench's environment reaches this process)
+  ...(process.env.CACHE_MB ? { cacheBytes: Number(process.env.CACHE_MB) * 2 ** 20 } : {}),
 });
 const hello = await startHelloWorld({ fixedBodies: true, db });
 
