@@ -36,8 +36,12 @@ async function rawInsertTrades(db: Queryable, rows: readonly Trade[]): Promise<n
   const [stored] = await db.query<{ n: number }>(
     `WITH stored AS (INSERT INTO ${RAW_UNNEST_TABLE} (time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction,
        token_address, price_unative, volume_unative, volume_token, fee_unative, trader, input_amount, output_amount, native_reserves)
-     SELECT * FROM unnest($1::timestamptz[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::bytea[], $7::text[], $8::text[], $9::text[],
+     SELECT time, block_height, tx_index, event_index, msg_index, decode(tx_hash, 'hex'), source, action, direction,
+       token_address, price_unative, volume_unative, volume_token, fee_unative, trader, input_amount, output_amount, native_reserves
+     FROM unnest($1::timestamptz[], $2::bigint[], $3::int[], $4::int[], $5::int[], $6::text[], $7::text[], $8::text[], $9::text[],
        $10::text[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[], $15::text[], $16::numeric[], $17::numeric[], $18::numeric[])
+       AS u(time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction,
+         token_address, price_unative, volume_unative, volume_token, fee_unative, trader, input_amount, output_amount, native_reserves)
      RETURNING 1)
      SELECT count(*)::int AS n FROM stored`,
     [
@@ -46,7 +50,7 @@ async function rawInsertTrades(db: Queryable, rows: readonly Trade[]): Promise<n
       col((t) => t.txIndex),
       col((t) => t.eventIndex),
       col((t) => t.msgIndex),
-      col((t) => `\\x${t.txHash}`),
+      col((t) => t.txHash), // hex, decoded as the indexer's rows store it
       col((t) => t.source),
       col((t) => t.action),
       col((t) => t.direction),

@@ -1,5 +1,5 @@
 // Answers kept rendered, and what HTTP caches in front of the service are told about them
-// (docs/operations.md "HTTP caching"): an answer that can never change (a block below the
+// (docs/chain-api.md "Caching"): an answer that can never change (a block below the
 // indexed tip, a transaction by hash, a closed candle period: CometBFT's finality is instant)
 // is kept as bytes in a bounded cache and sent with `Cache-Control: public, max-age=…,
 // immutable`; one that can change gets a short max-age. Both carry an ETag, and a request
