@@ -20,6 +20,9 @@ CREATE TABLE tx_attribute_refs (
   PRIMARY KEY (attribute, height, tx_index)
 );
 
+-- an indexer of the previous version still running during the upgrade waits here, so none of
+-- its rows is written between the copy and the drop
+LOCK TABLE tx_attributes IN EXCLUSIVE MODE;
 INSERT INTO attribute_values (key, value) SELECT DISTINCT key, value FROM tx_attributes ORDER BY key, value;
 INSERT INTO tx_attribute_refs (attribute, height, tx_index)
   SELECT v.id, a.height, a.tx_index FROM tx_attributes a JOIN attribute_values v USING (key, value);

@@ -147,8 +147,21 @@ export interface SearchResult {
   total?: string;
 }
 
-/** The number of a condition's pair (sql/0017_attribute_values.sql): NULL, matching nothing, when no tx has it. */
-const pairId = (c: Condition) => sql`(SELECT id FROM attribute_values WHERE key = ${c.key} AND value = ${c.value})`;
+/**
+ * The number of each condition's pair (sql/0017_attribute_values.sql), in order; undefined
+ * for a pair no tx has. Read first, so the page's statement carries them as values the
+ * planner can weigh with the column's statistics (an action is shared by many txs).
+ */
+async function pairIds(db: Queryable, conditions: readonly Condition[]): Promise<(number | string | undefined)[]> {
+  const rows = await db.query<{ i: number | string; id: number | string }>(
+    sql`SELECT p.i, a.id FROM unnest(${conditions.map((c) => c.key)}::text[], ${conditions.map((c) => c.value)}::text[])
+          WITH ORDINALITY AS p(k, v, i)
+        JOIN attribute_values a ON a.key = p.k AND a.value = p.v`,
+  );
+  const ids: (number | string | undefined)[] = conditions.map(() => undefined);
+  for (const r of rows) ids[Number(r.i) - 1] = r.id;
+  return ids;
+}
 
 /** Least selective last: an action is shared by many txs, an address by few. */
 const selectivity = (c: Condition) => (c.key === 'message.action' ? 1 : 0);
@@ -156,8 +169,8 @@ const selectivity = (c: Condition) => (c.key === 'message.action' ? 1 : 0);
 /**
  * The matching txs of one page, in (height, tx_index) order, one more read than the page
  * to know the next page's cursor. Each attribute condition is a probe of tx_attribute_refs'
- * primary key (after one of attribute_values' for its pair's number); the most selective
- * drives, `tx.height` narrows its range.
+ * primary key by its pair's number (read first: a pair no tx has matches nothing); the most
+ * selective drives, `tx.height` narrows its range.
  */
 export async function searchTxs(db: Queryable, req: SearchRequest): Promise<SearchResult> {
   const heights = new Set(req.conditions.filter((c) => c.key === TX_HEIGHT).map((c) => c.value));
@@ -166,15 +179,17 @@ export async function searchTxs(db: Queryable, req: SearchRequest): Promise<Sear
   const attributes = attributeConditions(req.conditions).sort((a, b) => selectivity(a) - selectivity(b));
 
   // the driving relation: the first attribute condition, or txs itself for tx.height alone
-  const [first, ...others] = attributes;
-  const d = sql.raw(first ? 'a0' : 't');
+  const ids = attributes.length > 0 ? await pairIds(db, attributes) : [];
+  if (ids.some((id) => id === undefined)) return { rows: [], total: req.countTotal ? '0' : undefined };
+  const [first, ...others] = ids;
+  const d = sql.raw(first !== undefined ? 'a0' : 't');
   const where: Sql[] = [];
   let from = sql`txs t`;
-  if (first) {
-    where.push(sql`a0.attribute = ${pairId(first)}`);
-    const joins = others.map((c, i) => {
+  if (first !== undefined) {
+    where.push(sql`a0.attribute = ${first}::bigint`);
+    const joins = others.map((id, i) => {
       const a = sql.raw(`a${i + 1}`);
-      return sql`JOIN tx_attribute_refs ${a} ON ${a}.attribute = ${pairId(c)} AND ${a}.height = a0.height AND ${a}.tx_index = a0.tx_index`;
+      return sql`JOIN tx_attribute_refs ${a} ON ${a}.attribute = ${id}::bigint AND ${a}.height = a0.height AND ${a}.tx_index = a0.tx_index`;
     });
     from = sql`tx_attribute_refs a0 ${sql.join(joins, ' ')}`;
   }
@@ -194,7 +209,7 @@ export async function searchTxs(db: Queryable, req: SearchRequest): Promise<Sear
     );
   const rows = await db.query<TxRow>(
     sql`SELECT ${TX_COLUMNS}
-     FROM ${from}${first ? sql` JOIN txs t ON t.height = a0.height AND t.tx_index = a0.tx_index` : sql``}
+     FROM ${from}${first !== undefined ? sql` JOIN txs t ON t.height = a0.height AND t.tx_index = a0.tx_index` : sql``}
      WHERE ${sql.join(page, ' AND ')}
      ORDER BY ${d}.height ${dir}, ${d}.tx_index ${dir}
      LIMIT ${req.limit + 1} OFFSET ${req.offset}`,
