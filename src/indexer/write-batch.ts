@@ -7,14 +7,13 @@
 // or none of it.
 
 import { fromHex } from '@cosmjs/encoding';
+import { attributeIds, idOf } from '../db/attribute-values.ts';
 import { storeNativeUsdPrices } from '../db/native-usd-prices.ts';
-import { storableText } from '../db/nul.ts';
 import { markSuppliesStale, markThresholdsStale, storeSeenTokens, storeTokenStates } from '../db/tokens.ts';
 import type { Queryable } from '../db/types.ts';
 import type { DomainEvent } from '../domain/events.ts';
 import { notify } from '../feed/notice.ts';
 import { appendToOutbox } from '../feed/outbox.ts';
-import { attributeIds } from './attribute-values.ts';
 import { readCursor } from './cursor.ts';
 import { writeCw20Balances } from './cw20-balances.ts';
 import { ChainMismatchError, CursorMovedError } from './errors.ts';
@@ -132,7 +131,7 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
   return { blockRows, txRows };
 }
 
-/** Rows of tx_attribute_refs: each tx's indexed pairs by their numbers (src/indexer/attribute-values.ts). */
+/** Rows of tx_attribute_refs: each tx's indexed pairs by their numbers (src/db/attribute-values.ts). */
 async function attributeRows(tx: Queryable, blocks: readonly FetchedBlock[]): Promise<unknown[][]> {
   const ids = await attributeIds(
     tx,
@@ -141,8 +140,7 @@ async function attributeRows(tx: Queryable, blocks: readonly FetchedBlock[]): Pr
   const rows: unknown[][] = [];
   for (const b of blocks)
     for (const t of b.txs)
-      for (const [key, value] of t.attributes)
-        rows.push([ids.get(storableText(key))!.get(storableText(value))!, b.height, t.index]);
+      for (const [key, value] of t.attributes) rows.push([idOf(ids, key, value)!, b.height, t.index]);
   return rows;
 }
 

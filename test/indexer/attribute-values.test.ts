@@ -2,7 +2,7 @@
 // once whoever writes it, and two writers numbering the same new pair at once agree.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { attributeIds } from '../../src/indexer/attribute-values.ts';
+import { attributeIds } from '../../src/db/attribute-values.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { sleep } from '../helpers/wait.ts';
 

@@ -4,6 +4,7 @@
 // and on `tx.height`, answered by SQL on tx_attribute_refs' primary key (attribute, height,
 // tx_index) with keyset pagination.
 import { INDEXED_KEYS } from '../../chain/indexed-attributes.ts';
+import { idOf, knownAttributeIds } from '../../db/attribute-values.ts';
 import { type Sql, sql } from '../../db/sql.ts';
 import type { Queryable } from '../../db/types.ts';
 import { invalidArgument } from './gateway.ts';
@@ -147,22 +148,6 @@ export interface SearchResult {
   total?: string;
 }
 
-/**
- * The number of each condition's pair (sql/0017_attribute_values.sql), in order; undefined
- * for a pair no tx has. Read first, so the page's statement carries them as values the
- * planner can weigh with the column's statistics (an action is shared by many txs).
- */
-async function pairIds(db: Queryable, conditions: readonly Condition[]): Promise<(number | string | undefined)[]> {
-  const rows = await db.query<{ i: number | string; id: number | string }>(
-    sql`SELECT p.i, a.id FROM unnest(${conditions.map((c) => c.key)}::text[], ${conditions.map((c) => c.value)}::text[])
-          WITH ORDINALITY AS p(k, v, i)
-        JOIN attribute_values a ON a.key = p.k AND a.value = p.v`,
-  );
-  const ids: (number | string | undefined)[] = conditions.map(() => undefined);
-  for (const r of rows) ids[Number(r.i) - 1] = r.id;
-  return ids;
-}
-
 /** Least selective last: an action is shared by many txs, an address by few. */
 const selectivity = (c: Condition) => (c.key === 'message.action' ? 1 : 0);
 
@@ -179,7 +164,13 @@ export async function searchTxs(db: Queryable, req: SearchRequest): Promise<Sear
   const attributes = attributeConditions(req.conditions).sort((a, b) => selectivity(a) - selectivity(b));
 
   // the driving relation: the first attribute condition, or txs itself for tx.height alone
-  const ids = attributes.length > 0 ? await pairIds(db, attributes) : [];
+  // the pairs' numbers read first: the page's statement carries them as values the planner can
+  // weigh with the column's statistics (an action is shared by many txs)
+  const known = await knownAttributeIds(
+    db,
+    attributes.map((c) => [c.key, c.value] as const),
+  );
+  const ids = attributes.map((c) => idOf(known, c.key, c.value));
   if (ids.some((id) => id === undefined)) return { rows: [], total: req.countTotal ? '0' : undefined };
   const [first, ...others] = ids;
   const d = sql.raw(first !== undefined ? 'a0' : 't');
