@@ -107,6 +107,12 @@ async function assertChartIsApis(ctx: Ctx, page: Page, what: string) {
   return body.candles as Candle[];
 }
 
+/** Clicks a column's header and waits for the rows it orders (drawn with its arrow, on the next frame). */
+async function sortBy(page: Page, column: string) {
+  await page.click(`th[data-sort="${column}"] button`);
+  await page.waitForSelector(`th[data-sort="${column}"][aria-sort="descending"]`, { timeout: 5_000 });
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -211,15 +217,14 @@ if (missing && process.env.CI !== 'true') {
       assert.is(row.cells[6], String(t.trade_count_24h), 'the 24 h trades');
       assert.is(row.cells[8], String(t.holders), 'the holders');
     }
-    await page.click('th[data-sort="price"] button');
-    assert.is(await page.getAttribute('th[data-sort="price"]', 'aria-sort'), 'descending');
+    await sortBy(page, 'price');
     const byPrice = await page.$$eval('#token-rows tr[data-address]', (trs) => trs.map((tr) => tr.dataset.address));
     const prices = byPrice.map((a) => BigInt(tokens.find((t) => t.address === a)!.current_price));
     assert.ok(
       prices.every((p, i) => i === 0 || prices[i - 1]! >= p),
       'highest price first after sorting by price',
     );
-    await page.click('th[data-sort="volume"] button');
+    await sortBy(page, 'volume');
     await screenshot(page, 'dashboard.png', true);
     await page.close();
   });
@@ -234,8 +239,7 @@ if (missing && process.env.CI !== 'true') {
       ['mcap', (t: Token) => t.market_cap_unative],
       ['change24h', (t: Token) => t.price_change['24h']],
     ] as const) {
-      await page.click(`th[data-sort="${column}"] button`);
-      assert.is(await page.getAttribute(`th[data-sort="${column}"]`, 'aria-sort'), 'descending');
+      await sortBy(page, column);
       const shown = await page.$$eval('#token-rows tr[data-address]', (trs) => trs.map((tr) => tr.dataset.address!));
       const values = shown.map((a) => value(byApi(a)));
       const firstNull = values.indexOf(null);

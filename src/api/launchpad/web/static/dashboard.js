@@ -174,6 +174,7 @@ function draw() {
     });
     while (tbody.children.length > wanted.length) tbody.lastElementChild.remove();
   }
+  drawSortArrows();
   if (focused && document.activeElement !== focused && document.contains(focused))
     focused.focus({ preventScroll: true });
   for (const address of flashing) {
@@ -201,11 +202,15 @@ function redraw() {
 
 function setSort(key) {
   sort = sort.key === key ? { key, descending: !sort.descending } : { key, descending: key !== 'name' };
+  redraw();
+}
+
+/** The headers' sort arrows, set with the rows they describe (a client reading one reads the other). */
+function drawSortArrows() {
   for (const th of document.querySelectorAll('th[data-sort]')) {
     if (th.dataset.sort === sort.key) th.setAttribute('aria-sort', sort.descending ? 'descending' : 'ascending');
     else th.removeAttribute('aria-sort');
   }
-  redraw();
 }
 
 // ---------------------------------------------------------------------------------------
