@@ -15,7 +15,7 @@
 //   npm test -- --db embedded      one database only (embedded | server | both, the default)
 //   npm test -- --protocols none   no protocol runs (default 0.34,0.37)
 import { spawn } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { parseArgs, stripVTControlCharacters } from 'node:util';
@@ -74,6 +74,19 @@ const files = findTests(path.join(root, 'test'))
   .map((f) => path.relative(root, f))
   .filter((f) => positionals.length === 0 || positionals.some((s) => f.includes(s)))
   .sort();
+
+// Files start longest first, by how long they took last time (in an earlier run of this
+// command, such as the embedded run before the server's, or in the command before, kept in
+// .tmp/): a long file started last would leave the other worker idle until it ends.
+const DURATIONS_FILE = path.join(root, '.tmp/test-durations.json');
+const durations = new Map<string, number>();
+try {
+  for (const [key, ms] of Object.entries(JSON.parse(readFileSync(DURATIONS_FILE, 'utf8'))))
+    if (typeof ms === 'number') durations.set(key, ms);
+} catch {
+  // none yet: alphabetical order
+}
+const longestFirst = (which: string[]) => [...which].sort((a, b) => (durations.get(b) ?? 0) - (durations.get(a) ?? 0));
 
 interface Outcome {
   file: string;
@@ -142,11 +155,12 @@ function runFile(file: string, env: NodeJS.ProcessEnv): Promise<Outcome> {
 async function runAll(label: string, env: NodeJS.ProcessEnv, which = files): Promise<Outcome[]> {
   console.log(`\n── ${label} ──`);
   const outcomes: Outcome[] = [];
-  const queue = [...which];
+  const queue = longestFirst(which);
   const worker = async () => {
     for (let file = queue.shift(); file; file = queue.shift()) {
       const o = await runFile(file, env);
       outcomes.push(o);
+      durations.set(file, o.ms);
       const mark = o.failed ? 'FAIL' : 'ok  ';
       console.log(
         `${mark} ${o.file}  ${o.passed} passed${o.failed ? `, ${o.failed} failed` : ''}${o.skipped ? `, ${o.skipped} skipped` : ''}  (${(o.ms / 1000).toFixed(1)}s)${o.crashed ? `  [${o.crashed}]` : ''}`,
@@ -215,6 +229,9 @@ for (const protocol of protocolFiles.length > 0 ? protocols : []) {
     ),
   );
 }
+
+mkdirSync(path.dirname(DURATIONS_FILE), { recursive: true });
+writeFileSync(DURATIONS_FILE, `${JSON.stringify(Object.fromEntries(durations), null, 1)}\n`);
 
 const runs = [...databases, ...(protocolFiles.length > 0 ? protocols.map((p) => `devnet ${p}`) : [])];
 console.log(`\n${files.length} files, ${runs.join(', ')}, in ${((Date.now() - started) / 1000).toFixed(1)}s`);

