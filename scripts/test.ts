@@ -7,6 +7,7 @@
 // from this machine's binaries for the run (test/helpers/postgres-server.ts). Without one the
 // server run is skipped with the reason, except under CI=true, where that is a failure.
 //
+// The server run leaves out the files about the embedded database alone (EMBEDDED_ONLY_FILES).
 // Then the end-to-end files (PROTOCOL_FILES: indexer, Launchpad API, SSE, Chain API) run
 // again on the embedded database with the devnet speaking Tendermint 0.34 and CometBFT 0.37
 // (DEVNET_COMET_VERSION; docs/real-chains.md), one line each ("devnet 0.34: N passed, …").
@@ -47,6 +48,16 @@ const PROTOCOL_FILES = [
   'test/api/candles.test.ts',
   'test/api/feed.test.ts',
   'test/chain-api/txs.test.ts',
+];
+
+/**
+ * Files about the embedded database alone (its adapter, its restart, its psql shell), which
+ * never touch a server: the server run leaves them out, saying so.
+ */
+const EMBEDDED_ONLY_FILES = [
+  'test/db/seam-embedded.test.ts',
+  'test/db/embedded-reopen.test.ts',
+  'test/db/db-shell.test.ts',
 ];
 
 /** A whole number of at least 1 from the environment, or the default; anything else stops the run. */
@@ -207,10 +218,15 @@ for (const db of databases) {
     continue;
   }
   try {
-    summarize(
-      'server',
-      await runAll(`TimescaleDB server (${server.description})`, { ...process.env, TEST_DATABASE_URL: server.url }),
+    const embeddedOnly = files.filter((f) => EMBEDDED_ONLY_FILES.includes(f));
+    const outcomes = await runAll(
+      `TimescaleDB server (${server.description})`,
+      { ...process.env, TEST_DATABASE_URL: server.url },
+      files.filter((f) => !embeddedOnly.includes(f)),
     );
+    if (embeddedOnly.length > 0)
+      console.log(`not run on the server (about the embedded database alone): ${embeddedOnly.join(', ')}`);
+    summarize('server', outcomes);
   } finally {
     await server.stop();
   }

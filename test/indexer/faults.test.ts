@@ -1,16 +1,17 @@
-// The indexer under faults: crashes in the middle of a batch, kill -9 of the process,
-// the node going away, another chain behind the same URL. Nothing is ever half-written,
-// duplicated or skipped.
+// The indexer under faults: crashes in the middle of a batch, kill -9 of the process (with
+// its embedded database in the process, or its connection to the server cut mid-batch on
+// the server run), the node going away, another chain behind the same URL. Nothing is ever
+// half-written, duplicated or skipped.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
+import { openDatabase } from '../../src/db/index.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
-import { openTestDatabase } from '../helpers/database.ts';
+import { freshServerDatabase, openTestDatabase } from '../helpers/database.ts';
 import { startDevnet } from '../helpers/devnet.ts';
 import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startIndexer } from '../helpers/indexing.ts';
 import { rng } from '../helpers/trades.ts';
@@ -72,6 +73,8 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
   console.log(`kill -9 times from seed ${killSeed} (FAULT_SEED=${killSeed} replays them)`);
   const killAfter = rng(killSeed);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kill-test-'));
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  const server = serverUrl ? await freshServerDatabase(serverUrl) : undefined;
   const devnet = await startDevnet();
   let child: ChildProcess | undefined;
   try {
@@ -80,6 +83,7 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
     const env = {
       ...process.env,
       DATA_DIR: dataDir,
+      DATABASE_URL: server?.url ?? '',
       CHAIN_RPC_URL: devnet.rpcUrl,
       CONTRACTS: JSON.stringify(devnet.contracts),
       MAX_TXS: '150',
@@ -114,7 +118,7 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
     }
     assert.ok(kills >= 3, `killed ${kills} times (seed ${killSeed})`);
     // a last run to the tip, then check everything
-    const db = await createEmbeddedDatabase({ dataDir });
+    const db = await openDatabase({ databaseUrl: server?.url, dataDir });
     try {
       const running = startIndexer(db, devnet, { subscribe: false });
       await running.indexer.waitForHeight(devnet.height(), 60_000);
@@ -126,6 +130,7 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
   } finally {
     if (child?.exitCode === null) child.kill('SIGKILL'); // a failed assertion must not leave it running
     await devnet.close();
+    await server?.dispose();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
