@@ -14,6 +14,7 @@ import type { Page } from 'playwright-core';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LaunchpadApi } from '../../src/api/launchpad/server.ts';
+import { notify } from '../../src/feed/notice.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
 import { chromiumMissing, startBrowser, type WatchedBrowser } from '../helpers/browser.ts';
 import { randomAddress, wasmClient } from '../helpers/devnet.ts';
@@ -456,6 +457,33 @@ if (missing && process.env.CI !== 'true') {
     );
     assert.is(await page.locator('section.operation').count(), operations.length);
     assert.ok(await page.locator('#toc a[href="#getApiCandlesTokenAddress"]').count());
+    await page.close();
+  });
+
+  test('a market cap read after the page loaded reaches the list within a minute, with no feed event', async (ctx) => {
+    const page = await ctx.web.page();
+    await page.clock.install(); // the page's clock, to be moved a minute on
+    await page.goto(`${ctx.api.url}/`);
+    await page.waitForSelector('body[data-ready="true"]');
+    const column = await page.$$eval('thead th', (ths) =>
+      ths.findIndex((th) => th.getAttribute('data-sort') === 'mcap'),
+    );
+    const cell = `#token-rows tr[data-address="${ctx.old}"] td:nth-child(${column + 1})`;
+    assert.is((await page.textContent(cell))?.trim(), '—', 'no total supply yet: no market cap');
+    // the index reads the token's total supply, as the metadata reader does after a launch
+    await ctx.t.db.query(`UPDATE tokens SET total_supply = 1000000000000 WHERE address = $1`, [ctx.old]);
+    await notify(ctx.t.db, { kind: 'metadata', tokens: [ctx.old] });
+    const capped = await waitFor(
+      async () => (await tokensOf(ctx.api)).find((t) => t.address === ctx.old)?.market_cap_unative != null,
+      10_000,
+    );
+    assert.ok(capped, 'the API answers the market cap');
+    await page.clock.fastForward(61_000);
+    assert.ok(
+      await waitFor(async () => (await page.textContent(cell))?.trim() !== '—', 10_000),
+      'the list read again, with the market cap',
+    );
+    assert.match((await page.textContent(cell))!, /\d/, 'the market cap shown');
     await page.close();
   });
 

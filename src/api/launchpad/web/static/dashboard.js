@@ -9,7 +9,9 @@
 // on load /api/chain, /api/tokens and /api/trades/recent, and the feed; then /api/tokens again
 // at most every 10 s after graduations and every 30 s while trades arrive, to correct what the
 // feed cannot say exactly (the 24 h figures slide with the clock; a feed trade's native side is
-// known from its price to within a base unit per 10^6 token base units). A launched token
+// known from its price to within a base unit per 10^6 token base units), and every minute
+// while the page is shown, for what changes with no feed event (the 24 h figures and price
+// changes sliding while nothing trades, a total supply and so a market cap read after launch). A launched token
 // (launched in the last minute, at load) is read by /api/tokens/{address} 1, 3, 7, 15 and 31 s
 // after its launch until it has a name or symbol: the index reads them from the token contract
 // shortly after the launch block.
@@ -39,6 +41,8 @@ import {
 } from './common.js';
 
 const MAX_ROWS = 200;
+/** How often the list is read again while the page is shown, whatever the feed says. */
+const LIST_REFRESH_MS = 60_000;
 const TAPE_LENGTH = 60;
 
 /** address → the token as the API answers it, kept current from the feed. */
@@ -410,6 +414,12 @@ async function start() {
   loaded = true;
   for (const [name, data] of held) onEvent(name, data);
   redraw();
+  setInterval(() => {
+    if (document.visibilityState === 'visible') refreshList(0);
+  }, LIST_REFRESH_MS);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') refreshList(0);
+  });
 }
 
 start();
