@@ -8,8 +8,24 @@ import * as assert from 'uvu/assert';
 import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { runJobs } from '../../src/db/jobs.ts';
 import { migrate } from '../../src/db/migrate.ts';
+import type { Database } from '../../src/db/types.ts';
+import type { Trade } from '../../src/domain/events.ts';
 import { insertTrades } from '../../src/indexer/trades.ts';
 import { expectedCandles, makeTrade } from '../helpers/trades.ts';
+
+/** After the refresh job, the token's hour candles are those of `trades`. */
+async function assertHourCandles(db: Database, token: string, trades: Trade[]) {
+  await runJobs(db, 'refresh');
+  const rows = await db.query(
+    `SELECT to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS bucket, open::text, high::text, low::text, close::text, volume::text, trade_count
+     FROM candles_1h WHERE token_address = $1 ORDER BY bucket`,
+    [token],
+  );
+  assert.equal(
+    rows,
+    expectedCandles(trades, '1h').map(({ token: _t, ...c }) => c),
+  );
+}
 
 test('after a restart the data is there, and trades still flow into candles', async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'reopen-test-'));
@@ -31,16 +47,7 @@ test('after a restart the data is there, and trades still flow into candles', as
       );
       const now = makeTrade({ time: new Date(), blockHeight: 3, tokenAddress: token }, 9_000_000n);
       assert.is(await insertTrades(second, [late, now]), 2);
-      await runJobs(second, 'refresh');
-      const rows = await second.query(
-        `SELECT to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS bucket, open::text, high::text, low::text, close::text, volume::text, trade_count
-         FROM candles_1h WHERE token_address = $1 ORDER BY bucket`,
-        [token],
-      );
-      assert.equal(
-        rows,
-        expectedCandles([before, late, now], '1h').map(({ token: _t, ...c }) => c),
-      );
+      await assertHourCandles(second, token, [before, late, now]);
     } finally {
       await second.close();
     }
@@ -63,16 +70,7 @@ test("an in-memory database started from another's snapshot has its rows and sch
       assert.equal(await migrate(copy), [], 'the schema came with it');
       const second = makeTrade({ time: new Date(), blockHeight: 2, tokenAddress: token }, 9_000_000n);
       assert.is(await insertTrades(copy, [second]), 1, 'a trade into its hypertable');
-      await runJobs(copy, 'refresh');
-      const rows = await copy.query(
-        `SELECT to_char(bucket AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS bucket, open::text, high::text, low::text, close::text, volume::text, trade_count
-         FROM candles_1h WHERE token_address = $1 ORDER BY bucket`,
-        [token],
-      );
-      assert.equal(
-        rows,
-        expectedCandles([first, second], '1h').map(({ token: _t, ...c }) => c),
-      );
+      await assertHourCandles(copy, token, [first, second]);
     } finally {
       await copy.close();
     }
