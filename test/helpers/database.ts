@@ -5,7 +5,7 @@
 // build of the database and set of migrations (initdb and the migrations cost about 2.5 s of
 // a test file's start, and ~90 files open one).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { migrate, readMigrations } from '../../src/db/migrate.ts';
@@ -70,6 +70,10 @@ async function migratedEmbedded() {
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, await db.snapshot());
     renameSync(partial, file);
+    // snapshots of earlier migrations are of no more use (30 MB each)
+    for (const name of readdirSync(TEMPLATES))
+      if (/^migrated-[0-9a-f]+\.tar$/.test(name) && path.join(TEMPLATES, name) !== file)
+        rmSync(path.join(TEMPLATES, name), { force: true });
     return db;
   }
   const db = await createEmbeddedDatabase({ dataDir: 'memory://', initialData });
