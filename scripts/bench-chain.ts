@@ -23,7 +23,7 @@
 // everything. The first 1M run takes most of an hour (pregenerating, then the backfill);
 // later ones spend a few minutes replaying the devnet's chain.
 //
-// The API keeps answers within CACHE_MB when it is set in the environment (else its default).
+// The API keeps answers within CACHE_MB, read from the environment as the service reads it.
 //
 // Requests pick a height, a tx hash or a sender at random from lists read once from the
 // index (every height, 100k hashes sampled at random, every sender). Each route runs R

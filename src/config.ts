@@ -183,6 +183,9 @@ const configSchema = z.object({
 
 export type Config = z.infer<typeof configSchema>;
 
+/** The answer caches' memory budget in bytes (CACHE_MB). */
+export const cacheBytes = (config: Pick<Config, 'CACHE_MB'>) => config.CACHE_MB * 2 ** 20;
+
 /** Variables whose values are secrets: an error about them never shows the value. */
 const SECRET = new Set(['CHAIN_RPC_HEADERS']);
 

@@ -10,7 +10,7 @@ import { startNodeHealth } from './api/node-health.ts';
 import { type ChainClient, createChainClient } from './chain/client.ts';
 import { type NativeCoin, readNativeCoin } from './chain/native-coin.ts';
 import type { BackfillFlags } from './cli-args.ts';
-import type { Config } from './config.ts';
+import { type Config, cacheBytes } from './config.ts';
 import { type Database, describeDatabase, openDatabase } from './db/index.ts';
 import { scheduleEmbeddedJobs } from './db/jobs.ts';
 import { migrate } from './db/migrate.ts';
@@ -209,7 +209,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       trustedHops: config.TRUST_PROXY,
     },
     index: indexSource(db, indexer),
-    cacheBytes: config.CACHE_MB * 2 ** 20,
+    cacheBytes: cacheBytes(config),
     sql: {
       mode: config.SQL_API,
       maxRows: config.SQL_MAX_ROWS,
@@ -239,7 +239,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       windowSeconds: config.RATE_LIMIT_WINDOW_S,
       trustedHops: config.TRUST_PROXY,
     },
-    cacheBytes: config.CACHE_MB * 2 ** 20,
+    cacheBytes: cacheBytes(config),
   });
   shutdown.add('chain API', () => chainApi.close());
   const nodeHealth = await startNodeHealth({

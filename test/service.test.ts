@@ -11,18 +11,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
-import { freshServerDatabase } from './helpers/database.ts';
+import { childDatabase } from './helpers/database.ts';
 import { getJson } from './helpers/http.ts';
 import { openSse } from './helpers/sse.ts';
 import { waitFor, within } from './helpers/wait.ts';
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-/** The database the service under test uses: embedded in DATA_DIR, or a fresh one on the server. */
-async function databaseFor(): Promise<{ env: Record<string, string>; dispose(): Promise<void> }> {
-  if (!serverUrl) return { env: { DATABASE_URL: '' }, dispose: async () => {} };
-  const fresh = await freshServerDatabase(serverUrl);
-  return { env: { DATABASE_URL: fresh.url }, dispose: () => fresh.dispose() };
-}
 const CONTINUE = 'HTTP/1.1 100 Continue\r\n\r\n';
 /**
  * A GET on a connection of its own, with `Expect: 100-continue`: Node's server writes the
@@ -181,7 +175,7 @@ test('starts, prints where everything is, and stops cleanly on Ctrl-C', async ()
 
 test(`SIGTERM finishes requests in flight, ends the live feed and exits 0 (${serverUrl ? 'TimescaleDB server' : 'embedded database'})`, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
-  const database = await databaseFor();
+  const database = await childDatabase();
   let svc: ReturnType<typeof start> | undefined;
   try {
     svc = start({ DATA_DIR: dir, ...database.env });
@@ -240,7 +234,7 @@ test(`SIGTERM finishes requests in flight, ends the live feed and exits 0 (${ser
 
 test(`an index of another chain stops start-up with exit code 3 and says what to do (${serverUrl ? 'TimescaleDB server' : 'embedded database'})`, async () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'service-test-'));
-  const database = await databaseFor();
+  const database = await childDatabase();
   const env = { DATA_DIR: dir, ...database.env };
   try {
     const first = start(env);

@@ -10,6 +10,7 @@ import { fromBech32 } from '@cosmjs/encoding';
 import { startChainApi } from '../../src/api/chain/server.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
 import { childConfig, serveCommands } from './bench-child-bootstrap.ts';
+import { loadBenchConfig } from './bench-config.ts';
 import { type NodeServerConfig, openDatabaseAndNode, startHelloWorld } from './bench-servers.ts';
 
 const config = childConfig<NodeServerConfig>();
@@ -23,7 +24,7 @@ const api = await startChainApi({
   port: 0,
   rateLimit: { reads: 1_000_000_000, broadcasts: 1_000_000_000, windowSeconds: 60, trustedHops: 0 },
   // CACHE_MB as the service reads it (the bench's environment reaches this process)
-  ...(process.env.CACHE_MB ? { cacheBytes: Number(process.env.CACHE_MB) * 2 ** 20 } : {}),
+  cacheBytes: loadBenchConfig().cacheBytes,
 });
 const hello = await startHelloWorld({ fixedBodies: true, db });
 

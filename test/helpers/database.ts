@@ -43,6 +43,23 @@ export async function freshServerDatabase(serverUrl: string): Promise<{ url: str
   };
 }
 
+/** The database a test's child process (the service, the indexer) uses, as it finds it in its environment. */
+export interface ChildDatabase {
+  /** A new database on the server of the server run; undefined on the embedded run (the child's DATA_DIR). */
+  url: string | undefined;
+  /** For the child's environment: DATABASE_URL, empty for the embedded database. */
+  env: { DATABASE_URL: string };
+  dispose(): Promise<void>;
+}
+
+/** A new database on TEST_DATABASE_URL's server for a child process, or none (it opens its DATA_DIR). */
+export async function childDatabase(): Promise<ChildDatabase> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return { url: undefined, env: { DATABASE_URL: '' }, dispose: async () => {} };
+  const fresh = await freshServerDatabase(serverUrl);
+  return { url: fresh.url, env: { DATABASE_URL: fresh.url }, dispose: () => fresh.dispose() };
+}
+
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const TEMPLATES = path.join(ROOT, '.tmp/embedded-templates');
 

@@ -9,14 +9,14 @@ import { createChainClient } from '../../src/chain/client.ts';
 import { openDatabase } from '../../src/db/index.ts';
 import { backfill } from '../../src/indexer/backfill.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
-import { freshServerDatabase, openTestDatabase } from '../helpers/database.ts';
+import { childDatabase, openTestDatabase } from '../helpers/database.ts';
 import { startDevnet } from '../helpers/devnet.ts';
 import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startIndexer } from '../helpers/indexing.ts';
 
 test('npm run backfill on an empty database indexes the chain without SSE events; the live indexer goes on from there', async () => {
   // the embedded database in a directory, or a new database on the server of the server run
   const dir = mkdtempSync(path.join(tmpdir(), 'backfill-test-'));
-  const server = process.env.TEST_DATABASE_URL ? await freshServerDatabase(process.env.TEST_DATABASE_URL) : undefined;
+  const database = await childDatabase();
   const devnet = await startDevnet();
   try {
     await produceTraffic(devnet, 30, 6);
@@ -27,7 +27,7 @@ test('npm run backfill on an empty database indexes the chain without SSE events
         env: {
           ...process.env,
           DATA_DIR: dir,
-          DATABASE_URL: server?.url ?? '',
+          ...database.env,
           CHAIN_RPC_URL: devnet.rpcUrl,
           LAUNCHPAD_CONTRACT: devnet.contracts.launchpad,
           AMM_CONTRACT: devnet.contracts.amm,
@@ -49,7 +49,7 @@ test('npm run backfill on an empty database indexes the chain without SSE events
     assert.equal([finished?.from, finished?.to], [1, tip], 'the summary line names the backfilled heights');
     assert.match(run.stdout, /"trades_per_s":\d+/);
 
-    const db = await openDatabase({ databaseUrl: server?.url, dataDir: dir });
+    const db = await openDatabase({ databaseUrl: database.url, dataDir: dir });
     try {
       await assertTradesMatchLedger(db, devnet);
       assert.is((await db.query(`SELECT 1 FROM feed_events`)).length, 0, 'history is not news');
@@ -71,7 +71,7 @@ test('npm run backfill on an empty database indexes the chain without SSE events
     }
   } finally {
     await devnet.close();
-    await server?.dispose();
+    await database.dispose();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -11,7 +11,7 @@ import * as assert from 'uvu/assert';
 import { openDatabase } from '../../src/db/index.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
-import { freshServerDatabase, openTestDatabase } from '../helpers/database.ts';
+import { childDatabase, openTestDatabase } from '../helpers/database.ts';
 import { startDevnet } from '../helpers/devnet.ts';
 import { assertTradesMatchLedger, produceTraffic, setOraclePrice, startIndexer } from '../helpers/indexing.ts';
 import { rng } from '../helpers/trades.ts';
@@ -73,8 +73,7 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
   console.log(`kill -9 times from seed ${killSeed} (FAULT_SEED=${killSeed} replays them)`);
   const killAfter = rng(killSeed);
   const dataDir = mkdtempSync(path.join(tmpdir(), 'kill-test-'));
-  const serverUrl = process.env.TEST_DATABASE_URL;
-  const server = serverUrl ? await freshServerDatabase(serverUrl) : undefined;
+  const database = await childDatabase();
   const devnet = await startDevnet();
   let child: ChildProcess | undefined;
   try {
@@ -83,7 +82,7 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
     const env = {
       ...process.env,
       DATA_DIR: dataDir,
-      DATABASE_URL: server?.url ?? '',
+      ...database.env,
       CHAIN_RPC_URL: devnet.rpcUrl,
       CONTRACTS: JSON.stringify(devnet.contracts),
       MAX_TXS: '150',
@@ -118,7 +117,7 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
     }
     assert.ok(kills >= 3, `killed ${kills} times (seed ${killSeed})`);
     // a last run to the tip, then check everything
-    const db = await openDatabase({ databaseUrl: server?.url, dataDir });
+    const db = await openDatabase({ databaseUrl: database.url, dataDir });
     try {
       const running = startIndexer(db, devnet, { subscribe: false });
       await running.indexer.waitForHeight(devnet.height(), 60_000);
@@ -130,7 +129,7 @@ test('kill -9 of the indexing process, many times, leaves a consistent index tha
   } finally {
     if (child?.exitCode === null) child.kill('SIGKILL'); // a failed assertion must not leave it running
     await devnet.close();
-    await server?.dispose();
+    await database.dispose();
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
