@@ -14,13 +14,16 @@
 // and measures and times the same again. Targets: <= 60 bytes per trade in compressed chunks,
 // indexes included; each query on compressed data <= 2x its time on the rowstore.
 //
-// Then the chain index: a devnet (its own process) makes `--txs` trades (default 100,000; 0
-// skips this), 1,000 a block, each one tx, and the service's backfill indexes them into a
-// database of their own (<tmp>/storage-bench-txs-N, or storage_bench_txs_N on the server).
-// A tx's bytes on disk (txs with its indexes and TOAST, its share of the attribute index and of
-// blocks) against what the node sends for it: its protobuf bytes, plus its events as
-// block_results spells them, DEFLATE-compressed (zlib's default level), read from the node
-// for a sample of blocks. Target: <= 1.2x.
+// Then the chain index (sql/0019_chain_index_columnstore.sql): a devnet (its own process) makes
+// `--txs` trades (default 100,000; 0 skips this), 1,000 a block, each one tx, and the service's
+// backfill indexes them into a database of their own (<tmp>/storage-bench-txs-N, or
+// storage_bench_txs_N on the server). A tx's bytes on disk (txs, tx_hashes, its share of the
+// attribute index and of blocks, with indexes and TOAST), every chunk in the rowstore and then
+// every chunk in the columnstore, against what the node sends for it: its protobuf bytes, plus
+// its events as block_results spells them, DEFLATE-compressed (zlib's default level), read from
+// the node for a sample of blocks. Target: <= 1.2x in the columnstore. And the reads of cold
+// txs (by hash, a block's, an event search both ways, a wallet's history) through the functions
+// the routes call, timed on both. Target: each <= 2x its rowstore time.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +31,12 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import zlib from 'node:zlib';
 import { toBech32 } from '@cosmjs/encoding';
+import { type ChainApiContext, createSlowCache } from '../src/api/chain/context.ts';
+import { prefixesOf } from '../src/api/chain/params.ts';
+import { loadBlock, loadTx } from '../src/api/chain/read-through.ts';
+import { searchTxs } from '../src/api/chain/tx-search.ts';
+import { createImmutableCache } from '../src/api/http/http-cache.ts';
+import { historyPage } from '../src/api/launchpad/wallet/transactions.ts';
 import { type ChainClient, createChainClient } from '../src/chain/client.ts';
 import type { WireBlockResults } from '../src/chain/node-events.ts';
 import { type Database, openDatabase } from '../src/db/index.ts';
@@ -37,6 +46,8 @@ import { createServerDatabase } from '../src/db/postgres.ts';
 import type { Trade } from '../src/domain/events.ts';
 import { readCursor } from '../src/indexer/cursor.ts';
 import { insertTrades } from '../src/indexer/trades.ts';
+import { silentLogger } from '../src/internal/logger.ts';
+import { compressChainIndex } from '../test/helpers/database.ts';
 import { makeTrade, rng } from '../test/helpers/trades.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
 import { backfillDevnet, startDevnetProcess } from './lib/devnet-process.ts';
@@ -328,6 +339,93 @@ async function nodeForm(chain: ChainClient, heights: readonly number[]) {
   return { txs, proto: proto / txs, events: events / txs };
 }
 
+/** Bytes per tx of the chain index, by relation (tables, indexes and TOAST; chunks and their compressed parts for the hypertables). */
+async function chainIndexBytes(db: Database) {
+  const [row] = await db.query<Record<'n' | 'txs' | 'hashes' | 'attributes' | 'blocks' | 'proto' | 'events', string>>(
+    `SELECT count(*)::text AS n, hypertable_size('txs')::text AS txs, pg_total_relation_size('tx_hashes')::text AS hashes,
+            (hypertable_size('tx_attribute_refs') + pg_total_relation_size('attribute_values'))::text AS attributes,
+            pg_total_relation_size('blocks')::text AS blocks,
+            sum(octet_length(tx_bytes))::text AS proto, sum(octet_length(events))::text AS events
+     FROM txs`,
+  );
+  const n = Number(row!.n);
+  const per = (v: string) => Number(v) / n;
+  const bytes = {
+    txs: per(row!.txs),
+    hashes: per(row!.hashes),
+    attributes: per(row!.attributes),
+    blocks: per(row!.blocks),
+    proto: per(row!.proto),
+    events: per(row!.events),
+  };
+  return { n, ...bytes, all: bytes.txs + bytes.hashes + bytes.attributes + bytes.blocks };
+}
+
+interface ChainRead {
+  name: string;
+  read: () => Promise<unknown>;
+}
+
+/** The cold reads of the chain index, through the functions the routes call. */
+async function chainReads(db: Database, chain: ChainClient): Promise<ChainRead[]> {
+  const ctx: ChainApiContext = {
+    db,
+    chain,
+    logger: silentLogger,
+    prefixes: prefixesOf('native'),
+    slow: createSlowCache(),
+    answers: createImmutableCache(0),
+  };
+  const hashes = await db.query<{ hash: string }>(
+    `SELECT upper(encode(hash, 'hex')) AS hash FROM tx_hashes ORDER BY md5(hash::text) LIMIT 20`,
+  );
+  const [busy] = await db.query<{ key: string; value: string }>(
+    `SELECT v.key, v.value FROM tx_attribute_refs r JOIN attribute_values v ON v.id = r.attribute
+     WHERE v.key = 'message.sender' GROUP BY 1, 2 ORDER BY count(*) DESC LIMIT 1`,
+  );
+  const [{ height } = { height: 1 }] = await db.query<{ height: number }>(
+    `SELECT height FROM blocks ORDER BY height LIMIT 1 OFFSET (SELECT count(*) / 2 FROM blocks)`,
+  );
+  let next = 0;
+  const search = (descending: boolean) =>
+    searchTxs(db, {
+      conditions: [{ key: busy!.key, value: busy!.value }],
+      descending,
+      offset: 0,
+      limit: 100,
+      countTotal: false,
+    });
+  return [
+    {
+      name: 'a tx by hash (GET …/txs/{hash}: 20 hashes at random, in turn)',
+      read: () => loadTx(ctx, hashes[next++ % hashes.length]!.hash),
+    },
+    { name: "a block's 1,000 txs (GET …/blocks/{height})", read: () => loadBlock(ctx, BigInt(height)) },
+    { name: "the busiest sender's oldest 100 txs (GET …/txs?events=message.sender=…)", read: () => search(false) },
+    { name: 'the same, newest first (order_by=ORDER_BY_DESC)', read: () => search(true) },
+    {
+      name: "the busiest sender's wallet history, newest 20 (GET /api/wallet/transactions)",
+      read: () => historyPage(db, busy!.value, 0, 20),
+    },
+  ];
+}
+
+/** Milliseconds of RUNS runs of each read (after 2 untimed). */
+async function timeReads(reads: readonly ChainRead[]): Promise<number[][]> {
+  const out: number[][] = [];
+  for (const r of reads) {
+    for (let i = 0; i < 2; i++) await r.read();
+    const runs: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const started = performance.now();
+      await r.read();
+      runs.push(performance.now() - started);
+    }
+    out.push(runs);
+  }
+  return out;
+}
+
 async function benchTxs(): Promise<void> {
   const { db, where } = await open(`txs-${TXS}`);
   console.log(`\nthe chain index on ${where}: ${fmt(TXS)} trades on a devnet, 1,000 a block, each one tx`);
@@ -345,41 +443,55 @@ async function benchTxs(): Promise<void> {
       await backfillDevnet(devnet, { db, chain, from: cursor ? cursor.lastHeight + 1 : 1, onBatch: () => {} });
       console.log(`  backfilled ${fmt(devnet.height)} blocks in ${fmt((performance.now() - started) / 1000, 1)} s`);
     } else console.log(`  reusing the index of ${fmt(cursor.lastHeight)} blocks`);
-    for (const table of ['blocks', 'txs', 'tx_attribute_refs', 'attribute_values'])
-      await db.exec(`VACUUM ANALYZE ${table}`);
-    const [sizes] = await db.query<{
-      txs: string;
-      n: string;
-      txs_bytes: string;
-      attributes: string;
-      blocks: string;
-      proto: string;
-      events: string;
-    }>(
-      `SELECT count(*)::text AS n, pg_total_relation_size('txs')::text AS txs_bytes,
-              (pg_total_relation_size('tx_attribute_refs') + pg_total_relation_size('attribute_values'))::text AS attributes, pg_total_relation_size('blocks')::text AS blocks,
-              sum(octet_length(tx_bytes))::text AS proto, sum(octet_length(events))::text AS events
-       FROM txs`,
-    );
-    const n = Number(sizes!.n);
-    const per = (v: string) => Number(v) / n;
-    const stored = per(sizes!.txs_bytes) + per(sizes!.attributes) + per(sizes!.blocks);
+    // the rowstore first: every chunk taken back out of the columnstore
+    for (const table of ['txs', 'tx_attribute_refs'])
+      await db.query(`SELECT count(decompress_chunk(c, true)) FROM show_chunks($1::regclass) c`, [table]);
+    const vacuum = async () => {
+      for (const table of ['blocks', 'txs', 'tx_hashes', 'tx_attribute_refs', 'attribute_values'])
+        await db.exec(`VACUUM ANALYZE ${table}`);
+    };
+    await vacuum();
+    const hot = await chainIndexBytes(db);
+    const reads = await chainReads(db, chain);
+    const hotTimes = await timeReads(reads);
+    // then every chunk in the columnstore, as the policy leaves those 100,000 heights behind the tip
+    const started = performance.now();
+    await compressChainIndex(db);
+    const seconds = (performance.now() - started) / 1000;
+    await vacuum();
+    const cold = await chainIndexBytes(db);
+    const coldTimes = await timeReads(reads);
+
     const step = Math.max(1, Math.floor(devnet.height / 20));
     const sample = Array.from({ length: Math.min(20, devnet.height) }, (_, i) => 1 + i * step);
     const node = await nodeForm(chain, sample);
     const budget = node.proto + node.events;
-    console.log(`  bytes on disk per tx (tables, indexes and TOAST; ${fmt(n)} txs)`);
-    console.log(
-      `    txs ${fmt(per(sizes!.txs_bytes), 0)} (its protobuf ${fmt(per(sizes!.proto), 0)}, its events packed ${fmt(per(sizes!.events), 0)}), attribute index ${fmt(per(sizes!.attributes), 0)}, blocks ${fmt(per(sizes!.blocks), 0)}: ${fmt(stored, 0)} in all`,
-    );
     console.log(
       `  what the node sends for one (${fmt(node.txs)} txs of ${sample.length} blocks): protobuf ${fmt(node.proto, 0)} + events as block_results spells them, deflated, ${fmt(node.events, 0)} = ${fmt(budget, 0)}`,
     );
     console.log(
-      `  ratio stored / node's: ${fmt(stored / budget, 2)}x   target <= 1.2: ${stored / budget <= 1.2 ? 'met' : 'MISSED'}`,
+      `  bytes on disk per tx (tables, indexes and TOAST; ${fmt(hot.n)} txs; its protobuf ${fmt(hot.proto, 0)}, its events packed ${fmt(hot.events, 0)})`,
     );
+    for (const [label, b, target] of [
+      ['rowstore   ', hot, false],
+      [`columnstore`, cold, true],
+    ] as const)
+      console.log(
+        `    ${label}: txs ${fmt(b.txs, 0)}, tx_hashes ${fmt(b.hashes, 0)}, attribute index ${fmt(b.attributes, 0)}, blocks ${fmt(b.blocks, 0)}: ${fmt(b.all, 0)} in all, ${fmt(b.all / budget, 2)}x the node's${target ? `   target <= 1.2: ${b.all / budget <= 1.2 ? 'met' : 'MISSED'}` : ''}`,
+      );
+    console.log(`    (every chunk compressed in ${fmt(seconds, 1)} s)`);
+    console.log(
+      `\n  reads through the Chain API's and the wallet's own functions, ${RUNS} runs each after 2 untimed (ms: min / median / max)`,
+    );
+    for (const [i, r] of reads.entries()) {
+      const ratio = median(coldTimes[i]!) / median(hotTimes[i]!);
+      console.log(`  ${r.name}`);
+      console.log(
+        `    rowstore ${spread(hotTimes[i]!, (v) => fmt(v, 2))}; columnstore ${spread(coldTimes[i]!, (v) => fmt(v, 2))}: ${fmt(ratio, 2)}x   target <= 2: ${ratio <= 2 ? 'met' : 'MISSED'}`,
+      );
+    }
     measured(
-      `one run on ${where}: sizes from pg_total_relation_size after VACUUM ANALYZE; the chain index is not in the columnstore`,
+      `one run on ${where}: sizes from hypertable_size and pg_total_relation_size after VACUUM ANALYZE, every chunk in the rowstore, then every chunk in the columnstore; reads are round trips through the service's database seam, the same calls before and after`,
     );
   } finally {
     await db.close();

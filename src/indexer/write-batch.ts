@@ -1,4 +1,4 @@
-// Writes one batch of blocks in one transaction: chain index (blocks, txs, event
+// Writes one batch of blocks in one transaction: chain index (blocks, txs, their hashes, event
 // attributes by their numbered pairs), tokens, CW20 balances, trades, SSE outbox rows and the cursor, with at most
 // two NOTIFYs (src/feed/notice.ts): the new outbox id when it added feed rows, and one typed
 // domain change for what no feed row tells: the holders whose CW20 balances moved, the
@@ -94,9 +94,10 @@ const TX_COLUMNS = [
   'tx_bytes',
   'events',
 ] as const;
+const HASH_COLUMNS = ['hash', 'height', 'tx_index'] as const;
 const ATTRIBUTE_COLUMNS = ['attribute', 'height', 'tx_index'] as const;
 
-/** Rows of blocks and txs, in the column orders above. */
+/** Rows of blocks, txs and tx_hashes, in the column orders above. */
 function chainIndexRows(blocks: readonly FetchedBlock[]) {
   const blockRows = blocks.map((b) => [
     b.height,
@@ -109,10 +110,13 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
     b.rest,
   ]);
   const txRows: unknown[][] = [];
+  const hashRows: unknown[][] = [];
   for (const b of blocks) {
     for (const t of b.txs) {
+      const hash = fromHex(t.hash); // stored as its bytes (sql/0018_txs_hash_bytes.sql)
+      hashRows.push([hash, b.height, t.index]);
       txRows.push([
-        fromHex(t.hash), // stored as its bytes (sql/0018_txs_hash_bytes.sql)
+        hash,
         b.height,
         t.index,
         b.time,
@@ -128,7 +132,7 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
       ]);
     }
   }
-  return { blockRows, txRows };
+  return { blockRows, txRows, hashRows };
 }
 
 /** Rows of tx_attribute_refs: each tx's indexed pairs by their numbers (src/db/attribute-values.ts). */
@@ -149,6 +153,8 @@ async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], b
   const options = { ignoreDuplicates: !bulk };
   await tx.copyIn('blocks', BLOCK_COLUMNS, rows.blockRows, options);
   await tx.copyIn('txs', TX_COLUMNS, rows.txRows, options);
+  // the way in by hash (sql/0019_chain_index_columnstore.sql)
+  await tx.copyIn('tx_hashes', HASH_COLUMNS, rows.hashRows, options);
   await tx.copyIn('tx_attribute_refs', ATTRIBUTE_COLUMNS, await attributeRows(tx, blocks), options);
   return rows.txRows.length;
 }

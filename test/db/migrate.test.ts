@@ -212,7 +212,7 @@ test('upgrading a database whose trades are in the columnstore keeps every trade
   }
 });
 
-test('upgrading keeps every indexed attribute of every tx (each pair numbered once, the view shows the rows as before: 0017) and every tx hash (as its bytes: 0018)', async () => {
+test('upgrading keeps every indexed attribute of every tx (each pair numbered once, the view shows the rows as before: 0017), every tx hash (as its bytes: 0018), and finds each tx by its hash (tx_hashes, txs partitioned by height: 0019)', async () => {
   const { db, dispose } = await openTestDatabase({ migrated: false });
   try {
     await migrate(
@@ -236,11 +236,27 @@ test('upgrading keeps every indexed attribute of every tx (each pair numbered on
        VALUES ($1, 2, 3, now(), 0, '', 1, 1, '\\x00', '\\x00')`,
       [hash],
     );
-    assert.equal(await migrate(db), ['0017_attribute_values', '0018_txs_hash_bytes']);
+    assert.equal(await migrate(db), ['0017_attribute_values', '0018_txs_hash_bytes', '0019_chain_index_columnstore']);
     const [tx] = await db.query<{ hex: string; bytes: number }>(
       `SELECT upper(encode(hash, 'hex')) AS hex, octet_length(hash) AS bytes FROM txs`,
     );
     assert.equal(tx, { hex: hash, bytes: 32 });
+    const found = await db.query<{ height: number; tx_index: number }>(
+      `SELECT height, tx_index FROM tx_hashes WHERE hash = decode($1, 'hex')`,
+      [hash],
+    );
+    assert.equal(
+      found.map((r) => [Number(r.height), r.tx_index]),
+      [[2, 3]],
+    );
+    const hypertables = await db.query<{ name: string }>(
+      `SELECT hypertable_name AS name FROM timescaledb_information.hypertables
+       WHERE hypertable_name IN ('txs', 'tx_attribute_refs') ORDER BY 1`,
+    );
+    assert.equal(
+      hypertables.map((r) => r.name),
+      ['tx_attribute_refs', 'txs'],
+    );
     const after = await db.query<{ key: string; value: string; height: number; tx_index: number }>(
       `SELECT key, value, height, tx_index FROM tx_attributes ORDER BY height, tx_index, key`,
     );

@@ -118,3 +118,21 @@ export async function openTestDatabase({ migrated = true } = {}): Promise<TestDa
   const db = migrated ? await migratedEmbedded() : await createEmbeddedDatabase({ dataDir: 'memory://' });
   return { db, description: 'embedded TimescaleDB', dispose: () => db.close() };
 }
+
+/**
+ * Moves every chunk of the chain index (txs and its attribute index) to the columnstore, as
+ * the policy moves chunks far enough behind the tip (sql/0019_chain_index_columnstore.sql);
+ * returns how many chunks of each it compressed.
+ */
+export async function compressChainIndex(db: Database): Promise<{ txs: number; refs: number }> {
+  const compress = async (table: string) =>
+    Number(
+      (
+        await db.query<{ n: number }>(
+          `SELECT count(compress_chunk(c, if_not_compressed => true))::int AS n FROM show_chunks($1::regclass) c`,
+          [table],
+        )
+      )[0]!.n,
+    );
+  return { txs: await compress('txs'), refs: await compress('tx_attribute_refs') };
+}

@@ -1,6 +1,7 @@
 // GET /api/wallet/transactions and GET /api/wallet/balance against an indexed devnet: a
 // wallet's history is every tx it sent or received a transfer in, newest first, once each,
-// in pages that partition it; parameters out of bounds are 400; a balance is the node's.
+// in pages that partition it, in the rowstore and the columnstore; parameters out of bounds
+// are 400; a balance is the node's.
 import { fromBech32, toBech32 } from '@cosmjs/encoding';
 import { DirectSecp256k1HdWallet } from '@cosmjs/proto-signing';
 import { suite } from 'uvu';
@@ -8,7 +9,7 @@ import * as assert from 'uvu/assert';
 import type { LaunchpadApi } from '../../src/api/launchpad/server.ts';
 import type { ChainClient } from '../../src/chain/client.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
-import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { compressChainIndex, openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { queryClient, randomAddress, signingClient, startDevnet } from '../helpers/devnet.ts';
 import { startIndexer, withBlocks } from '../helpers/indexing.ts';
 import { get } from '../helpers/launchpad-api.ts';
@@ -116,6 +117,19 @@ test('pages of 2 partition the history in order; past the end is empty', async (
   const past = await history(ctx.api, `address=${ctx.address}&limit=2&page=6`);
   assert.equal(past.body.transactions, []);
   assert.is(past.body.has_more, false);
+});
+
+test('the chain index in the columnstore: the same history, whole and in pages', async (ctx) => {
+  const whole = (await history(ctx.api, `address=${ctx.address}`)).body;
+  const paged = (await history(ctx.api, `address=${ctx.address}&limit=4&page=2`)).body;
+  const compressed = await compressChainIndex(ctx.t.db);
+  assert.ok(compressed.txs > 0 && compressed.refs > 0, 'chunks of txs and of the attribute index were compressed');
+  assert.equal((await history(ctx.api, `address=${ctx.address}`)).body, whole);
+  assert.equal((await history(ctx.api, `address=${ctx.address}&limit=4&page=2`)).body, paged);
+  assert.equal(
+    whole.transactions.map((t: { tx_hash: string }) => t.tx_hash),
+    ctx.expected,
+  );
 });
 
 test('an address with no txs: an empty history; bounds and malformed input are 400 naming the parameter', async (ctx) => {

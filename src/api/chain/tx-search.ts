@@ -198,12 +198,17 @@ export async function searchTxs(db: Queryable, req: SearchRequest): Promise<Sear
     page.push(
       sql`(${d}.height, ${d}.tx_index) ${sql.raw(req.descending ? '<=' : '>=')} (${req.cursor.height}::bigint, ${req.cursor.txIndex}::integer)`,
     );
+  const order = sql`ORDER BY ${d}.height ${dir}, ${d}.tx_index ${dir}`;
+  const window = sql`LIMIT ${req.limit + 1} OFFSET ${req.offset}`;
   const rows = await db.query<TxRow>(
-    sql`SELECT ${TX_COLUMNS}
-     FROM ${from}${first !== undefined ? sql` JOIN txs t ON t.height = a0.height AND t.tx_index = a0.tx_index` : sql``}
-     WHERE ${sql.join(page, ' AND ')}
-     ORDER BY ${d}.height ${dir}, ${d}.tx_index ${dir}
-     LIMIT ${req.limit + 1} OFFSET ${req.offset}`,
+    first === undefined
+      ? sql`SELECT ${TX_COLUMNS} FROM txs t WHERE ${sql.join(page, ' AND ')} ${order} ${window}`
+      : // the page's positions first, then each tx read at its position (a probe each, as
+        // loadTx's: joined as a whole, the planner may decompress every chunk of txs)
+        sql`SELECT ${TX_COLUMNS}
+            FROM (SELECT a0.height, a0.tx_index FROM ${from} WHERE ${sql.join(page, ' AND ')} ${order} ${window}) a0
+            CROSS JOIN LATERAL (SELECT * FROM txs WHERE height = a0.height AND tx_index = a0.tx_index OFFSET 0) t
+            ${order}`,
   );
   const extra = rows.length > req.limit ? rows.pop() : undefined;
   return {

@@ -18,6 +18,7 @@ export const ALLOWED_RELATIONS: Readonly<Record<string, string>> = {
   cw20_balances: "CW20 balances from the tokens' own events (signed; see token_holders)",
   blocks: 'indexed blocks',
   txs: 'indexed transactions',
+  tx_hashes: 'each indexed transaction by its hash: its height and tx_index (how txs is searched by hash)',
   tx_attributes: 'the indexed event attributes of each transaction',
   daily_volume: 'view: volume, trades and OHLC per token and UTC day, with its name and symbol',
   ohlcv_1m: 'view: candles_1m with token names',
