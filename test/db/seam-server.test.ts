@@ -21,6 +21,16 @@ if ('skip' in server) {
     const db = createServerDatabase({ url: fresh.url });
     return { db, dispose: () => db.close() };
   });
+  contract('its sessions never JIT-compile a statement (compiling costs more than running a short one)', async () => {
+    const db = createServerDatabase({ url: fresh.url });
+    try {
+      const [pool] = await db.query<{ jit: string }>('SHOW jit');
+      const [session] = await db.session((s) => s.query<{ jit: string }>('SHOW jit'));
+      assert.equal([pool?.jit, session?.jit], ['off', 'off']);
+    } finally {
+      await db.close();
+    }
+  });
   contract('a session advisory lock excludes a second holder until released', async () => {
     const a = createServerDatabase({ url: fresh.url });
     const b = createServerDatabase({ url: fresh.url });

@@ -8,6 +8,7 @@ import { readEvents } from '../../chain/node-events.ts';
 import { restBlock } from '../../chain/rest-block.ts';
 import { unpackEvents } from '../../chain/stored-events.ts';
 import { logOf } from '../../chain/stored-logs.ts';
+import { txsAt } from '../../db/chain-txs.ts';
 import { sql } from '../../db/sql.ts';
 import type { BlockParts } from './block-json.ts';
 import type { ChainApiContext } from './context.ts';
@@ -173,15 +174,10 @@ async function blockTime(ctx: ChainApiContext, height: number): Promise<Date> {
  */
 export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxRecord | undefined> {
   // the same bytes may be in two blocks (sql/0010_txs_by_position.sql): the latest, as a node answers
-  // found by hash through tx_hashes, then read at its position: in the rowstore by the
-  // primary key, in the columnstore by its batch's height range (sql/0019_chain_index_columnstore.sql).
-  // LATERAL with OFFSET 0 keeps that a probe per hash found: joined as a whole, the planner
-  // may decompress every chunk of txs to hash-join one row.
+  // found by hash through tx_hashes, then read at its position (src/db/chain-txs.ts)
   const [row] = await ctx.db.query<TxRow>(
     sql`SELECT ${TX_COLUMNS}
-        FROM (SELECT height, tx_index FROM tx_hashes WHERE hash = decode(${hash}, 'hex')
-              ORDER BY height DESC, tx_index DESC LIMIT 1) h
-        CROSS JOIN LATERAL (SELECT * FROM txs WHERE height = h.height AND tx_index = h.tx_index OFFSET 0) t`,
+        FROM ${txsAt(sql`SELECT height, tx_index FROM tx_hashes WHERE hash = decode(${hash}, 'hex') ORDER BY height DESC, tx_index DESC LIMIT 1`)}`,
   );
   if (row) return txRecordOf(row);
   try {

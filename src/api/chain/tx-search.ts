@@ -5,6 +5,7 @@
 // tx_index) with keyset pagination.
 import { INDEXED_KEYS } from '../../chain/indexed-attributes.ts';
 import { idOf, knownAttributeIds } from '../../db/attribute-values.ts';
+import { txsAt } from '../../db/chain-txs.ts';
 import { type Sql, sql } from '../../db/sql.ts';
 import type { Queryable } from '../../db/types.ts';
 import { invalidArgument } from './gateway.ts';
@@ -203,12 +204,10 @@ export async function searchTxs(db: Queryable, req: SearchRequest): Promise<Sear
   const rows = await db.query<TxRow>(
     first === undefined
       ? sql`SELECT ${TX_COLUMNS} FROM txs t WHERE ${sql.join(page, ' AND ')} ${order} ${window}`
-      : // the page's positions first, then each tx read at its position (a probe each, as
-        // loadTx's: joined as a whole, the planner may decompress every chunk of txs)
+      : // the page's positions first, then its txs read at them (src/db/chain-txs.ts)
         sql`SELECT ${TX_COLUMNS}
-            FROM (SELECT a0.height, a0.tx_index FROM ${from} WHERE ${sql.join(page, ' AND ')} ${order} ${window}) a0
-            CROSS JOIN LATERAL (SELECT * FROM txs WHERE height = a0.height AND tx_index = a0.tx_index OFFSET 0) t
-            ${order}`,
+            FROM ${txsAt(sql`SELECT a0.height, a0.tx_index FROM ${from} WHERE ${sql.join(page, ' AND ')} ${order} ${window}`)}
+            ORDER BY t.height ${dir}, t.tx_index ${dir}`,
   );
   const extra = rows.length > req.limit ? rows.pop() : undefined;
   return {

@@ -3,11 +3,10 @@
 // sent it (message.sender) or received a transfer in it (transfer.recipient); a tx with both
 // is listed once. Each list is a backward scan of tx_attribute_refs' primary key
 // (attribute, height, tx_index) from the pair's number (sql/0017_attribute_values.sql),
-// merged; only the page's txs are read from txs, each at its position (a probe each: joined as
-// a whole, the planner may decompress every chunk of txs in the columnstore,
-// sql/0019_chain_index_columnstore.sql).
+// merged; only the page's txs are read from txs, at their positions (src/db/chain-txs.ts).
 import { z } from 'zod';
 import { tryDecodeTxParts } from '../../../chain/tx-decode.ts';
+import { txsAt } from '../../../db/chain-txs.ts';
 import { sql } from '../../../db/sql.ts';
 import type { Database } from '../../../db/types.ts';
 import { sendJson } from '../../http/respond.ts';
@@ -48,9 +47,8 @@ export async function historyPage(db: Database, address: string, offset: number,
   // one more than the page, to know whether another follows
   const rows = await db.query<HistoryRow>(
     sql`SELECT upper(encode(t.hash, 'hex')) AS hash, t.height, t.time, t.code, t.tx_bytes
-     FROM (SELECT height, tx_index FROM (${mine(address, String(offset + limit + 1))}) mine
-           ORDER BY height DESC, tx_index DESC LIMIT ${limit + 1} OFFSET ${String(offset)}) m
-     CROSS JOIN LATERAL (SELECT * FROM txs WHERE height = m.height AND tx_index = m.tx_index OFFSET 0) t
+     FROM ${txsAt(sql`SELECT height, tx_index FROM (${mine(address, String(offset + limit + 1))}) mine
+           ORDER BY height DESC, tx_index DESC LIMIT ${limit + 1} OFFSET ${String(offset)}`)}
      ORDER BY t.height DESC, t.tx_index DESC`,
   );
   const hasMore = rows.length > limit;
