@@ -1,5 +1,5 @@
--- The chain index in the columnstore (README "Storage", docs/indexing.md "The chain index on
--- disk"): txs and tx_attribute_refs become hypertables partitioned by height, and chunks well
+-- The chain index in the columnstore (README "The columnstore", docs/indexing.md "Chain
+-- index"): txs and tx_attribute_refs become hypertables partitioned by height, and chunks well
 -- behind the indexed tip move to the columnstore, as trades a week old do.
 --
 -- * Chunks are 50,000 heights (about 3.5 days of 6-second blocks); a chunk is compressed once
