@@ -9,8 +9,9 @@ export type JobGroup = 'refresh' | 'retention';
 
 const GROUP_PROCS: Record<JobGroup, string[]> = {
   refresh: ['refresh_candles'],
-  // the hourly upkeep: what is past keeping, and the week-old chunks moved to the columnstore (sql/0015_columnstore.sql)
-  retention: ['prune_candles', 'prune_feed_events', 'policy_compression'],
+  // the hourly upkeep: what is past keeping, and the chunks moved to the columnstore: trades a
+  // week old (sql/0015_columnstore.sql), the chain index behind the tip (sql/0019_chain_index_columnstore.sql)
+  retention: ['prune_candles', 'prune_feed_events', 'policy_compression', 'compress_txs'],
 };
 
 /** Runs every job of the group now, in job id order; returns how long each took. */

@@ -1,8 +1,9 @@
 // The chain index's columnstore policy (sql/0019_chain_index_columnstore.sql), run by the hourly
 // upkeep as the embedded service and a server's workers run it: chunks of txs and of the
 // attribute index whose heights end 100,000 or more behind the indexer's cursor are
-// compressed, newer ones stay in the rowstore, and a backfill writes into a compressed chunk
-// without duplicates, its txs found by hash and by attribute.
+// compressed, newer ones stay in the rowstore, txs in batches of at most 100 (what reading one
+// decompresses), and a backfill writes into a compressed chunk without duplicates, its txs
+// found by hash and by attribute.
 import { randomBytes } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
@@ -18,7 +19,7 @@ test.before(async (ctx) => {
   // a server's own workers would run the policy at any moment: here it runs when the test says
   if (ctx.t.db.kind === 'server')
     await ctx.t.db.query(
-      `SELECT alter_job(job_id, scheduled => false) FROM timescaledb_information.jobs WHERE proc_name = 'policy_compression'`,
+      `SELECT alter_job(job_id, scheduled => false) FROM timescaledb_information.jobs WHERE proc_name IN ('policy_compression', 'compress_txs')`,
     );
   await ctx.t.db.query(
     `INSERT INTO indexer_state (chain_id, first_height, first_block_hash, last_height, last_block_hash, last_block_time)
@@ -60,8 +61,10 @@ const chunks = async (ctx: { t: TestDatabase }, table: string) =>
     )
   ).map((c) => [Number(c.start), c.compressed]);
 
-test('the hourly upkeep compresses the chunks 100,000 heights behind the cursor, and only those', async (ctx) => {
+test('the hourly upkeep compresses the chunks 100,000 heights behind the cursor, and only those; txs in batches of 100', async (ctx) => {
   for (const height of [10, 120_000, 159_999, 200_000, TIP]) await writeTx(ctx, height, 0, 7);
+  // a busy block: 250 txs at one height
+  for (let i = 1; i <= 250; i++) await writeTx(ctx, 20, i, 8);
   await runJobs(ctx.t.db, 'retention');
   // 50,000 heights a chunk: [100000, 150000) ends 110,000 behind the cursor, [150000, 200000) 60,000
   const expected = [
@@ -73,6 +76,20 @@ test('the hourly upkeep compresses the chunks 100,000 heights behind the cursor,
   ];
   assert.equal(await chunks(ctx, 'txs'), expected);
   assert.equal(await chunks(ctx, 'tx_attribute_refs'), expected);
+  // the first chunk's 251 txs: three batches, none over 100 (TimescaleDB's default is 1,000)
+  const [compressed] = await ctx.t.db.query<{ name: string }>(
+    `SELECT format('%I.%I', c.schema_name, c.table_name) AS name
+     FROM _timescaledb_catalog.chunk h JOIN _timescaledb_catalog.chunk c ON c.id = h.compressed_chunk_id
+     JOIN timescaledb_information.chunks i ON i.chunk_name = h.table_name
+     WHERE i.hypertable_name = 'txs' AND i.range_start_integer = 0`,
+  );
+  const batches = await ctx.t.db.query<{ n: number }>(
+    `SELECT _ts_meta_count AS n FROM ${compressed!.name} ORDER BY _ts_meta_min_1, _ts_meta_min_2`,
+  );
+  assert.equal(
+    batches.map((b) => Number(b.n)),
+    [100, 100, 51],
+  );
 });
 
 test('a backfill writes into a compressed chunk: no duplicate, each tx found by hash and by its pair', async (ctx) => {
@@ -88,7 +105,7 @@ test('a backfill writes into a compressed chunk: no duplicate, each tx found by 
   const [counts] = await ctx.t.db.query<{ at10: number; txs: number }>(
     `SELECT count(*) FILTER (WHERE height = 10)::int AS at10, count(*)::int AS txs FROM txs`,
   );
-  assert.equal(counts, { at10: 1, txs: 6 });
+  assert.equal(counts, { at10: 1, txs: 256 });
   const [byHash] = await ctx.t.db.query<{ height: number; tx_index: number }>(
     `SELECT t.height, t.tx_index FROM tx_hashes h
      CROSS JOIN LATERAL (SELECT * FROM txs WHERE height = h.height AND tx_index = h.tx_index OFFSET 0) t

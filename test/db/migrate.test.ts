@@ -40,7 +40,7 @@ test('applied migrations are recorded with their checksums, and re-running chang
     );
     assert.equal(
       jobs.map((j) => j.proc_name),
-      ['prune_candles', 'prune_feed_events', 'refresh_candles'],
+      ['compress_txs', 'prune_candles', 'prune_feed_events', 'refresh_candles'],
     );
   } finally {
     await dispose();
@@ -123,7 +123,7 @@ if (!serverUrl)
       );
       assert.equal(
         jobs.map((j) => j.proc_name),
-        ['prune_candles', 'prune_feed_events', 'refresh_candles'],
+        ['compress_txs', 'prune_candles', 'prune_feed_events', 'refresh_candles'],
         'each job scheduled once',
       );
     } finally {
