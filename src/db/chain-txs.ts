@@ -5,9 +5,9 @@
 // Each height's txs are read in one probe: in the rowstore by the primary key, in the
 // columnstore by the batches whose ranges of heights and tx indexes hold them
 // (sql/0019_chain_index_columnstore.sql), each decompressed once for all of that height's txs
-// of the page. LATERAL with OFFSET 0 keeps them
-// probes: joined as a whole, the planner may decompress every compressed chunk of txs (it
-// rates a compressed scan cheap) to hash-join a page of rows.
+// of the page. LATERAL with OFFSET 0 keeps them probes: joined as a whole, the planner may
+// decompress every compressed chunk of txs (it rates a compressed scan cheap) to hash-join a
+// page of rows.
 import { type Sql, sql } from './sql.ts';
 
 /** A FROM item of the txs at `positions` (a statement with columns height and tx_index), alias `t`. */

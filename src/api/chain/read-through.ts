@@ -173,8 +173,8 @@ async function blockTime(ctx: ChainApiContext, height: number): Promise<Date> {
  * cannot be reached is a 503.
  */
 export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxRecord | undefined> {
-  // the same bytes may be in two blocks (sql/0010_txs_by_position.sql): the latest, as a node answers
-  // found by hash through tx_hashes, then read at its position (src/db/chain-txs.ts)
+  // found by hash through tx_hashes, then read at its position (src/db/chain-txs.ts); the same
+  // bytes may be in two blocks (sql/0010_txs_by_position.sql): the latest, as a node answers
   const [row] = await ctx.db.query<TxRow>(
     sql`SELECT ${TX_COLUMNS}
         FROM ${txsAt(sql`SELECT height, tx_index FROM tx_hashes WHERE hash = decode(${hash}, 'hex') ORDER BY height DESC, tx_index DESC LIMIT 1`)}`,
