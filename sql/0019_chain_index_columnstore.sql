@@ -23,6 +23,10 @@
 -- hourly jobs (src/db/jobs.ts). A backfill still writes below the tip: TimescaleDB inserts
 -- into a compressed chunk (and checks its primary key there).
 
+-- No writer of the previous version may add a tx between the copy of the hashes below and
+-- the conversion: it would have no row in tx_hashes, and never be found by hash.
+LOCK TABLE txs, tx_attribute_refs IN EXCLUSIVE MODE;
+
 CREATE TABLE tx_hashes (
   hash     bytea   NOT NULL,                          -- the tx's SHA-256, as in txs.hash
   height   bigint  NOT NULL,
@@ -48,8 +52,8 @@ ALTER TABLE txs SET (
   timescaledb.compress_orderby = 'height, tx_index'
 );
 
--- The stock policy's work for txs, with batches of config.batch_size txs: each chunk whose
--- heights end config.compress_after or more behind the cursor, compressed in a transaction of
+-- The stock policy's work for txs, with batches of config.batch_size txs (100 when unset): each
+-- chunk whose heights end config.compress_after (100,000 when unset) or more behind the cursor, compressed in a transaction of
 -- its own (the batch size is set for that transaction alone: the embedded service runs every
 -- job on its one session). A chunk a backfill wrote into is compressed again.
 CREATE PROCEDURE compress_txs(job_id integer, config jsonb)
@@ -58,9 +62,9 @@ DECLARE
   chunk regclass;
 BEGIN
   FOR chunk IN
-    SELECT c FROM show_chunks('txs', older_than => chain_index_tip() - (config->>'compress_after')::bigint) c
+    SELECT c FROM show_chunks('txs', older_than => chain_index_tip() - coalesce((config->>'compress_after')::bigint, 100000)) c
   LOOP
-    PERFORM set_config('timescaledb.compression_batch_size_limit', config->>'batch_size', true);
+    PERFORM set_config('timescaledb.compression_batch_size_limit', coalesce(config->>'batch_size', '100'), true);
     PERFORM compress_chunk(chunk, if_not_compressed => true);
     COMMIT;
   END LOOP;
