@@ -10,7 +10,7 @@ import { runJobs } from '../../src/db/jobs.ts';
 import type { Trade } from '../../src/domain/events.ts';
 import { notify } from '../../src/feed/notice.ts';
 import { insertTrades } from '../../src/indexer/trades.ts';
-import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { holdCompressionJobs, openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { randomAddress } from '../helpers/devnet.ts';
 import { get, startApi } from '../helpers/launchpad-api.ts';
 import { makeTrade, rng, servedCandles } from '../helpers/trades.ts';
@@ -67,12 +67,7 @@ const compressedChunks = async (ctx: { t: TestDatabase }) =>
 
 test.before(async (ctx) => {
   ctx.t = await openTestDatabase();
-  // a server's own workers would run the policy at any moment (and fail beside a run_job of
-  // it): here it runs when the test says, as the embedded service runs it
-  if (ctx.t.db.kind === 'server')
-    await ctx.t.db.query(
-      `SELECT alter_job(job_id, scheduled => false) FROM timescaledb_information.jobs WHERE proc_name = 'policy_compression'`,
-    );
+  await holdCompressionJobs(ctx.t);
   ctx.tokens = Array.from({ length: 3 }, () => randomAddress());
   ctx.traders = Array.from({ length: 5 }, () => randomAddress());
   await ctx.t.db.query(

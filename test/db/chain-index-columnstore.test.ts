@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { runJobs } from '../../src/db/jobs.ts';
-import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { holdCompressionJobs, openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 const test = suite<{ t: TestDatabase }>('chain index columnstore', { t: undefined as never });
 
@@ -16,11 +16,7 @@ const TIP = 260_000;
 
 test.before(async (ctx) => {
   ctx.t = await openTestDatabase();
-  // a server's own workers would run the policy at any moment: here it runs when the test says
-  if (ctx.t.db.kind === 'server')
-    await ctx.t.db.query(
-      `SELECT alter_job(job_id, scheduled => false) FROM timescaledb_information.jobs WHERE proc_name IN ('policy_compression', 'compress_txs')`,
-    );
+  await holdCompressionJobs(ctx.t);
   await ctx.t.db.query(
     `INSERT INTO indexer_state (chain_id, first_height, first_block_hash, last_height, last_block_hash, last_block_time)
      VALUES ('test', 1, 'A', $1, 'B', now())`,
@@ -32,16 +28,37 @@ test.after(async (ctx) => {
   await ctx.t?.dispose();
 });
 
+const TX_COLUMNS = [
+  'hash',
+  'height',
+  'tx_index',
+  'time',
+  'code',
+  'raw_log',
+  'gas_wanted',
+  'gas_used',
+  'tx_bytes',
+  'events',
+];
+/** A row of txs (columns TX_COLUMNS) with random bytes. */
+const txRow = (hash: Uint8Array, height: number, txIndex: number) => [
+  hash,
+  height,
+  txIndex,
+  new Date(),
+  0,
+  '',
+  '1',
+  '1',
+  randomBytes(40),
+  randomBytes(20),
+];
+
 /** A tx at a height, as the indexer writes it: its row, its hash and one indexed pair. */
 async function writeTx(ctx: { t: TestDatabase }, height: number, txIndex: number, attribute: number) {
   const hash = randomBytes(32);
   const options = { ignoreDuplicates: true };
-  await ctx.t.db.copyIn(
-    'txs',
-    ['hash', 'height', 'tx_index', 'time', 'code', 'raw_log', 'gas_wanted', 'gas_used', 'tx_bytes', 'events'],
-    [[hash, height, txIndex, new Date(), 0, '', '1', '1', randomBytes(40), randomBytes(20)]],
-    options,
-  );
+  await ctx.t.db.copyIn('txs', TX_COLUMNS, [txRow(hash, height, txIndex)], options);
   await ctx.t.db.copyIn('tx_hashes', ['hash', 'height', 'tx_index'], [[hash, height, txIndex]], options);
   await ctx.t.db.copyIn(
     'tx_attribute_refs',
@@ -95,12 +112,7 @@ test('the hourly upkeep compresses the chunks 100,000 heights behind the cursor,
 test('a backfill writes into a compressed chunk: no duplicate, each tx found by hash and by its pair', async (ctx) => {
   const [old] = await ctx.t.db.query<{ hash: Uint8Array }>(`SELECT hash FROM txs WHERE height = 10`);
   // the same tx again (a backfill over indexed heights), and one more in the compressed chunk
-  await ctx.t.db.copyIn(
-    'txs',
-    ['hash', 'height', 'tx_index', 'time', 'code', 'raw_log', 'gas_wanted', 'gas_used', 'tx_bytes', 'events'],
-    [[old!.hash, 10, 0, new Date(), 0, '', '1', '1', randomBytes(40), randomBytes(20)]],
-    { ignoreDuplicates: true },
-  );
+  await ctx.t.db.copyIn('txs', TX_COLUMNS, [txRow(old!.hash, 10, 0)], { ignoreDuplicates: true });
   const added = await writeTx(ctx, 11, 3, 7);
   const [counts] = await ctx.t.db.query<{ at10: number; txs: number }>(
     `SELECT count(*) FILTER (WHERE height = 10)::int AS at10, count(*)::int AS txs FROM txs`,

@@ -120,6 +120,19 @@ export async function openTestDatabase({ migrated = true } = {}): Promise<TestDa
 }
 
 /**
+ * On a server, stops its own workers from running the columnstore jobs (of trades and of the
+ * chain index) at any moment, and failing beside a test's run of them: a test then runs them
+ * when it says, as the embedded service runs them. Nothing to do on the embedded database.
+ */
+export async function holdCompressionJobs(t: TestDatabase): Promise<void> {
+  if (t.db.kind !== 'server') return;
+  await t.db.query(
+    `SELECT alter_job(job_id, scheduled => false) FROM timescaledb_information.jobs
+     WHERE proc_name IN ('policy_compression', 'compress_txs')`,
+  );
+}
+
+/**
  * Moves every chunk of the chain index (txs and its attribute index) to the columnstore, as
  * its jobs move the chunks far enough behind the tip (sql/0019_chain_index_columnstore.sql:
  * txs through its own job, with the job's batch size, as though every chunk were that far);
