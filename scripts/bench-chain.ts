@@ -1,4 +1,5 @@
-// `npm run bench:chain [-- --txs N --txs-per-block K --duration S --rounds R --connections C --fresh]`
+// `npm run bench:chain [-- --txs N --txs-per-block K --duration S --rounds R --connections C
+//                        --accept-encoding E --fresh]`
 //
 // The Chain API's block and transaction reads over an index of N transactions (default 1M),
 // served by the API in its own process, against a Polka hello-world route served by the
@@ -24,10 +25,14 @@
 // later ones spend a few minutes replaying the devnet's chain.
 //
 // The API keeps answers within CACHE_MB, read from the environment as the service reads it.
+// Every request says `Accept-Encoding: E` (default `gzip, deflate, br`, what browsers and
+// Node's fetch send; `identity` for clients that take no compression), and the fixed bodies
+// are the size of the API's answers as sent.
 //
 // Requests pick a height, a tx hash or a sender at random from lists read once from the
 // index (every height, 100k hashes sampled at random, every sender). Each route runs R
-// rounds of S seconds (after an untimed 2 s warm-up each), the order of the routes rotated
+// rounds of S seconds (after an untimed 2 s warm-up each; the hot sets' runs after one
+// untimed request for each of their keys, as production keeps asking for them), the order of the routes rotated
 // every round, each run's backlog worked off before the next; req/s = all requests over
 // all measured seconds; p99 over every response; per-second rates over every whole second
 // of the measured runs. Beside each API route, the hello-world process answers a fixed body
@@ -38,12 +43,14 @@ import { existsSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
 import { createChainClient } from '../src/chain/client.ts';
 import { type Database, openDatabase } from '../src/db/index.ts';
 import { migrate } from '../src/db/migrate.ts';
 import { createServerDatabase } from '../src/db/postgres.ts';
 import { nodeViewOf, readCursor, verifyChainIdentity } from '../src/indexer/cursor.ts';
 import { ChainMismatchError } from '../src/indexer/errors.ts';
+import { getRaw } from '../test/helpers/http.ts';
 import { rng } from '../test/helpers/trades.ts';
 import { type BenchChild, startBenchChild } from './lib/bench-child.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
@@ -62,6 +69,7 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '10' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
+    'accept-encoding': { type: 'string', default: 'gzip, deflate, br' },
     fresh: { type: 'boolean', default: false },
   },
 });
@@ -70,6 +78,7 @@ const PER_BLOCK = Number(values['txs-per-block']);
 const DURATION = Number(values.duration);
 const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
+const ACCEPT_ENCODING = values['accept-encoding']!;
 const WARM_UP = 2;
 const HASH_SAMPLE = 100_000;
 /** The hot set: the newest blocks, and the newest txs among them, picked Zipf-distributed (the newest most often). */
@@ -255,11 +264,22 @@ const startServer = (config: NodeServerConfig) =>
 
 // --- checks: each route answers what it is asked, from the index as the node does ------------
 
+/** A request's path and headers, with the run's Accept-Encoding. */
+function withEncoding(request: string | LoadRequest): LoadRequest {
+  const { path, headers = {}, ...rest } = typeof request === 'string' ? { path: request } : request;
+  return { ...rest, path, headers: { 'Accept-Encoding': ACCEPT_ENCODING, ...headers } };
+}
+
+/** The answer's JSON, and its size as sent (compressed when the API compressed it). */
 async function getJson<T>(url: string): Promise<T> {
-  const res = await fetch(url);
-  const body = await res.text();
-  if (res.status !== 200) throw new Error(`${url}: HTTP ${res.status} ${body.slice(0, 300)}`);
-  return JSON.parse(body) as T;
+  return (await getSized<T>(url)).json;
+}
+
+async function getSized<T>(url: string): Promise<{ json: T; sentBytes: number }> {
+  const { status, body, headers } = await getRaw(url, { 'Accept-Encoding': ACCEPT_ENCODING });
+  const json = headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body;
+  if (status !== 200) throw new Error(`${url}: HTTP ${status} ${json.toString('utf8').slice(0, 300)}`);
+  return { json: JSON.parse(json.toString('utf8')) as T, sentBytes: body.length };
 }
 
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(Math.random() * xs.length)]!;
@@ -268,7 +288,7 @@ const searchPath = (sender: string) =>
 const rpcSearchPath = (sender: string) =>
   `/tx_search?query=${encodeURIComponent(`"message.sender='${sender}'"`)}&per_page=100`;
 
-/** Checks each route's answer against the node's; resolves to the API answers' sizes in bytes (block, tx, search). */
+/** Checks each route's answer against the node's; resolves to the API answers' sizes as sent, in bytes (block, tx, search). */
 async function check(server: ServerProcess, rpcUrl: string, lists: Lists): Promise<number[]> {
   const fail = (what: string) => {
     throw new Error(`check failed: ${what}`);
@@ -276,14 +296,16 @@ async function check(server: ServerProcess, rpcUrl: string, lists: Lists): Promi
   // a full block: the Chain API's txs are the node's, in the node's order
   const height = lists.heights.at(-2) ?? lists.heights.at(-1)!;
   type Block = { block: { header: { height: string }; data: { txs: string[] } } };
-  const apiBlock = await getJson<Block>(`${server.api}/cosmos/base/tendermint/v1beta1/blocks/${height}`);
+  const { json: apiBlock, sentBytes: blockBytes } = await getSized<Block>(
+    `${server.api}/cosmos/base/tendermint/v1beta1/blocks/${height}`,
+  );
   const rpcBlock = (await getJson<{ result: Block }>(`${rpcUrl}/block?height=${height}`)).result;
   if (apiBlock.block.header.height !== String(height)) fail(`blocks/${height} answered another height`);
   if (JSON.stringify(apiBlock.block.data.txs) !== JSON.stringify(rpcBlock.block.data.txs))
     fail(`blocks/${height}: txs differ from the node's`);
 
   const hash = lists.hashes[0]!;
-  const apiTx = await getJson<{ tx_response: { txhash: string; height: string } }>(
+  const { json: apiTx, sentBytes: txBytes } = await getSized<{ tx_response: { txhash: string; height: string } }>(
     `${server.api}/cosmos/tx/v1beta1/txs/${hash}`,
   );
   const rpcTx = (await getJson<{ result: { hash: string; height: string } }>(`${rpcUrl}/tx?hash=0x${hash}`)).result;
@@ -292,7 +314,7 @@ async function check(server: ServerProcess, rpcUrl: string, lists: Lists): Promi
 
   const sender = lists.senders.reduce((a, b) => (b.txs > a.txs ? b : a));
   type Events = { events: { type: string; attributes: { key: string; value: string }[] }[] };
-  const apiSearch = await getJson<{ tx_responses: (Events & { txhash: string })[] }>(
+  const { json: apiSearch, sentBytes: searchBytes } = await getSized<{ tx_responses: (Events & { txhash: string })[] }>(
     server.api + searchPath(sender.address),
   );
   const rpcSearch = (
@@ -314,15 +336,14 @@ async function check(server: ServerProcess, rpcUrl: string, lists: Lists): Promi
   console.log(
     `checked: blocks/${height} holds the node's ${fmt(rpcBlock.block.data.txs.length)} txs in its order; txs/{hash} and the node's /tx agree; the search's first 100 txs of the busiest sender (${fmt(sender.txs)} txs) are the node's tx_search page 1, all signed by that sender`,
   );
-  return [apiBlock, apiTx, apiSearch].map((a) => Buffer.byteLength(JSON.stringify(a)));
+  return [blockBytes, txBytes, searchBytes];
 }
 
 /** The ETags of a random sample of blocks and txs, for requests a client that holds them sends. */
 async function readEtags(server: ServerProcess, lists: Lists): Promise<{ blocks: Conditional[]; txs: Conditional[] }> {
   const read = async (path: string): Promise<Conditional> => {
-    const res = await fetch(server.api + path);
-    await res.arrayBuffer();
-    const etag = res.headers.get('etag');
+    const res = await getRaw(server.api + path, { 'Accept-Encoding': ACCEPT_ENCODING });
+    const etag = res.headers.etag;
     if (res.status !== 200 || !etag) throw new Error(`${path}: HTTP ${res.status}, ETag ${etag}`);
     return { path, etag };
   };
@@ -351,6 +372,8 @@ interface Route {
   goal?: number;
   /** What the target is a ratio of: hello-world (default) or the one-query floor. */
   against?: 'hello' | 'floor';
+  /** Paths asked for once before each of the route's runs (a hot set: what production keeps asking for). */
+  primes?: readonly string[];
 }
 
 interface Tally {
@@ -374,9 +397,27 @@ interface Tally {
  * would otherwise slow the next run. One more request of the route waits behind them.
  */
 async function drain(route: Route): Promise<void> {
-  const next = route.path();
-  const { path, headers } = typeof next === 'string' ? { path: next, headers: {} } : next;
+  const { path, headers } = withEncoding(route.path());
   await (await fetch(route.origin() + path, { headers, signal: AbortSignal.timeout(300_000) })).arrayBuffer();
+}
+
+/**
+ * Asks for each of the route's `primes` once, CONNECTIONS at a time: a hot set is in memory
+ * in production, where requests for it never stop, but the runs before this one (a random
+ * walk over a million txs) may have pushed it out of the cache.
+ */
+async function prime(route: Route): Promise<void> {
+  const paths = route.primes ?? [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < paths.length; i = next++) {
+      const { path, headers } = withEncoding(paths[i]!);
+      const res = await fetch(route.origin() + path, { headers, signal: AbortSignal.timeout(300_000) });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
 }
 
 /** On a local server: the CPU seconds used so far by each backend of the bench database (by pid). */
@@ -405,7 +446,7 @@ async function runOnce(route: Route, seconds: number, into?: Tally): Promise<voi
   };
   const result = await loadRun(
     route.origin(),
-    route.path,
+    () => withEncoding(route.path()),
     { connections: CONNECTIONS, duration: seconds, timeout: TIMEOUT },
     (instance) => {
       if (!into) return;
@@ -465,7 +506,7 @@ function describe(route: Route, t: Tally): string {
 // --- the run -------------------------------------------------------------------------------
 
 console.log(
-  `bench:chain on ${where}; ${availableParallelism()} cores, shared with whatever else runs (load average ${loadavg()
+  `bench:chain on ${where}; requests say Accept-Encoding: ${ACCEPT_ENCODING}; ${availableParallelism()} cores, shared with whatever else runs (load average ${loadavg()
     .map((l) => fmt(l, 2))
     .join(' ')})`,
 );
@@ -531,6 +572,7 @@ try {
         origin: api,
         path: () => `/cosmos/base/tendermint/v1beta1/blocks/${lists.hotHeights[hotBlock()]}`,
         goal: 0.5,
+        primes: lists.hotHeights.map((h) => `/cosmos/base/tendermint/v1beta1/blocks/${h}`),
       },
       {
         name: 'GET …/txs/{hash}, hot set',
@@ -538,6 +580,7 @@ try {
         origin: api,
         path: () => `/cosmos/tx/v1beta1/txs/${lists.hotHashes[hotTx()]}`,
         goal: 0.5,
+        primes: lists.hotHashes.map((h) => `/cosmos/tx/v1beta1/txs/${h}`),
       },
       {
         name: 'GET …/blocks/{height}, If-None-Match: 304',
@@ -598,11 +641,12 @@ try {
     );
     const rps = (r: Route) => tallies.get(r)!.requests / tallies.get(r)!.seconds;
     console.log(
-      `\nload: autocannon in this process, ${CONNECTIONS} connections; per route ${ROUNDS} rounds of ${DURATION} s, each after an untimed ${WARM_UP} s warm-up; the routes' order rotated each round; after each run the server works off its backlog (the requests in flight) before the next`,
+      `\nload: autocannon in this process, ${CONNECTIONS} connections; per route ${ROUNDS} rounds of ${DURATION} s, each after an untimed ${WARM_UP} s warm-up (the hot sets: after one untimed request for each of their keys); the routes' order rotated each round; after each run the server works off its backlog (the requests in flight) before the next`,
     );
     for (let round = 0; round < ROUNDS; round++) {
       const started = performance.now();
       for (const route of rotation(routes, round)) {
+        await prime(route);
         await runOnce(route, WARM_UP);
         await drain(route);
         await runOnce(route, DURATION, tallies.get(route));

@@ -1,4 +1,9 @@
-// HTTP GETs of JSON for tests: the status, the headers and the parsed body.
+// HTTP GETs of JSON for tests: the status, the headers and the parsed body; and answers as
+// they are on the wire (their bytes, compressed or not), with the assertions of how an
+// answer kept as bytes is sent in each encoding.
+import http from 'node:http';
+import zlib from 'node:zlib';
+import * as assert from 'uvu/assert';
 
 export interface JsonAnswer<Body> {
   status: number;
@@ -16,4 +21,74 @@ export async function getJson<Body = any>(
   const res = await fetch(url, { headers });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body's bytes as sent (gzip when Content-Encoding says so). */
+  body: Buffer;
+}
+
+/** GETs `url` with exactly these headers (none added: no Accept-Encoding unless given), the body as sent. */
+export function getRaw(url: string, headers: Record<string, string> = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
+}
+
+const STRONG_ETAG = /^"[A-Za-z0-9_-]{22}"$/;
+
+/**
+ * Asserts how an answer kept as bytes (over 1 KiB) is sent: gzipped with a weak ETag to a
+ * client that takes gzip, the same JSON bytes as they are with the strong ETag to one that does
+ * not (or refuses gzip), `Vary: Accept-Encoding` on both, and 304 to a client holding either
+ * form, its ETag as held. Returns the JSON's bytes and the strong ETag.
+ */
+export async function assertEncodings(url: string): Promise<{ json: Buffer; etag: string }> {
+  const gzipped = await getRaw(url, { 'Accept-Encoding': 'gzip, deflate, br' });
+  assert.is(gzipped.status, 200);
+  assert.is(gzipped.headers['content-encoding'], 'gzip', 'gzip to a client that takes it');
+  assert.is(gzipped.headers.vary, 'Accept-Encoding');
+  const weak = gzipped.headers.etag!;
+  assert.match(weak, /^W\//, 'the gzip form: a weak ETag');
+  const etag = weak.slice(2);
+  assert.match(etag, STRONG_ETAG);
+  const json = zlib.gunzipSync(gzipped.body);
+  assert.ok(
+    json.length > 1024 && gzipped.body.length < json.length / 2,
+    `${json.length} bytes, ${gzipped.body.length} gzipped`,
+  );
+  const plainRequests: Record<string, string>[] = [
+    {},
+    { 'Accept-Encoding': 'gzip;q=0, identity' },
+    { 'Accept-Encoding': 'br' },
+  ];
+  for (const headers of plainRequests) {
+    const plain = await getRaw(url, headers);
+    const what = JSON.stringify(headers);
+    assert.is(plain.status, 200, what);
+    assert.is(plain.headers['content-encoding'], undefined, what);
+    assert.is(plain.headers.vary, 'Accept-Encoding', what);
+    assert.is(plain.headers.etag, etag, `${what}: the strong ETag of the JSON's bytes`);
+    assert.ok(plain.body.equals(json), `${what}: the same bytes, inflated`);
+    assert.is(Number(plain.headers['content-length']), json.length, what);
+  }
+  for (const held of [etag, weak]) {
+    for (const encoding of ['gzip', 'identity']) {
+      const again = await getRaw(url, { 'If-None-Match': held, 'Accept-Encoding': encoding });
+      assert.is(again.status, 304, `${held} ${encoding}`);
+      assert.is(again.body.length, 0);
+      assert.is(again.headers.etag, held, 'the ETag as the client holds it');
+      assert.is(again.headers.vary, 'Accept-Encoding');
+    }
+  }
+  return { json, etag };
 }

@@ -39,7 +39,7 @@ async function sendBlock(
       immutable: true,
     };
   });
-  sendRendered(req, res, rendered, lifetime);
+  await sendRendered(req, res, rendered, lifetime, { cache: ctx.answers, key });
 }
 
 export const blocksRoutes: Route<ChainApiContext>[] = [

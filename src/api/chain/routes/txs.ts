@@ -166,7 +166,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         return { rendered: { ...render(200, JSON.stringify(json)), final }, immutable: final };
       });
       const lifetime = rendered.final === false ? { maxAgeSeconds: NOT_FINAL_TX_MAX_AGE_SECONDS } : 'immutable';
-      sendRendered(req, res, rendered, lifetime);
+      await sendRendered(req, res, rendered, lifetime, { cache: ctx.answers, key });
     },
   },
   {

@@ -120,7 +120,13 @@ export function candles(ctx: LaunchpadContext): Handler {
         immutable: true,
         keepMs,
       }));
-      return sendRendered(req, res, rendered, { maxAgeSeconds: keepMs / 1000, immutable: true });
+      return sendRendered(
+        req,
+        res,
+        rendered,
+        { maxAgeSeconds: keepMs / 1000, immutable: true },
+        { cache: ctx.answers, key },
+      );
     }
     const { tags, ttlMs } = reads.candles(tokenAddress);
     const body = await cache.remember(key, tags, ttlMs, compute);
