@@ -7,7 +7,7 @@
 //
 // A client that accepts gzip gets such an answer compressed (`Content-Encoding: gzip`, the
 // ETag weak, `Vary: Accept-Encoding`), and the kept answer is kept compressed from then on:
-// a 7 kB tx is ~1.3 kB gzipped, so the cache holds five times as many. An answer is
+// a 6.9 kB tx is ~1.3 kB gzipped, so the cache holds about 4.5 times as many. An answer is
 // compressed when it is first sent to such a client, not when rendered: most answers of a
 // random walk over the chain are asked for once, by clients that may not want gzip.
 import { createHash } from 'node:crypto';
@@ -18,7 +18,7 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { CORS_HEADERS, JSON_TYPE } from './respond.ts';
 
-/** A JSON answer as sent: its bytes and their ETag. */
+/** A JSON answer: its bytes (as rendered, or gzipped) and their ETag. */
 export interface Rendered {
   status: number;
   /** The JSON's bytes, or their gzip when `gzip` is set. */
@@ -66,18 +66,28 @@ export function cacheControl(lifetime: Lifetime): string {
 }
 
 /**
- * The ETag a client holding this answer sent (If-None-Match: a list, weak or strong, or `*`:
- * RFC 9110 13.1.2), as it sent it (weak for the gzip form); undefined when it holds another.
+ * The ETag of the form a client holding this answer holds (If-None-Match: a list, weak or
+ * strong, or `*`: RFC 9110 13.1.2), for the 304: of the forms it names, the one this request
+ * would be sent (weak: gzip), else the first it names; undefined when it holds another answer.
+ * A cache holding both forms names both, and refreshes the one the 304's ETag names.
  */
-export function heldTag(req: IncomingMessage, etag: string): string | undefined {
+export function heldTag(req: IncomingMessage, etag: string, gzipForm: boolean): string | undefined {
   const header = req.headers['if-none-match'];
   if (!header) return undefined;
-  if (header.trim() === '*') return etag;
+  const wanted = gzipForm ? `W/${etag}` : etag;
+  if (header.trim() === '*') return wanted;
+  let held: string | undefined;
   for (const sent of header.split(',')) {
     const tag = sent.trim();
-    if (tag === etag || tag === `W/${etag}`) return tag;
+    if (tag === wanted) return tag;
+    if (held === undefined && (tag === etag || tag === `W/${etag}`)) held = tag;
   }
-  return undefined;
+  return held;
+}
+
+/** A 304's headers: the ETag of the form the client holds, and what the 200 would say. */
+function notModifiedHeaders(held: string, lifetime: Lifetime) {
+  return { ...CORS_HEADERS, Vary: 'Accept-Encoding', ETag: held, 'Cache-Control': cacheControl(lifetime) };
 }
 
 /** Whether the request takes `Content-Encoding: gzip` (Accept-Encoding, q-values heeded). */
@@ -125,24 +135,30 @@ export async function sendRendered(
   lifetime: Lifetime,
   kept?: KeptAs,
 ): Promise<void> {
-  const headers = { ...CORS_HEADERS, Vary: 'Accept-Encoding', 'Cache-Control': cacheControl(lifetime) };
-  const held = r.status === 200 ? heldTag(req, r.etag) : undefined;
+  const gzip = acceptsGzip(req);
+  const held = r.status === 200 ? heldTag(req, r.etag, gzip && (r.gzip || r.body.length >= GZIP_MIN_BYTES)) : undefined;
   if (held !== undefined) {
-    res.writeHead(304, { ...headers, ETag: held });
+    res.writeHead(304, notModifiedHeaders(held, lifetime));
     res.end();
     return;
   }
   let sent = r;
-  if (acceptsGzip(req)) {
+  if (gzip) {
     if (!r.gzip && r.body.length >= GZIP_MIN_BYTES) {
-      sent = await gzipped(r);
-      kept?.cache.replace(kept.key, r, sent);
+      try {
+        sent = await gzipped(r);
+        kept?.cache.replace(kept.key, r, sent);
+      } catch {
+        // zlib failed (out of memory): the answer as it is
+      }
     }
   } else if (r.gzip) {
     sent = { ...r, body: await inflated(r), gzip: false };
   }
   res.writeHead(r.status, {
-    ...headers,
+    ...CORS_HEADERS,
+    Vary: 'Accept-Encoding',
+    'Cache-Control': cacheControl(lifetime),
     ETag: sent.gzip ? `W/${r.etag}` : r.etag,
     ...(sent.gzip ? { 'Content-Encoding': 'gzip' } : {}),
     'Content-Type': JSON_TYPE,
@@ -163,14 +179,10 @@ export function sendNotModified(
 ): boolean {
   if (!req.headers['if-none-match']) return false;
   const etag = cache.validator(key);
-  const held = etag === undefined ? undefined : heldTag(req, etag);
+  // answers kept for good are blocks and txs, over GZIP_MIN_BYTES: gzipped to a client that takes it
+  const held = etag === undefined ? undefined : heldTag(req, etag, acceptsGzip(req));
   if (held === undefined) return false;
-  res.writeHead(304, {
-    ...CORS_HEADERS,
-    Vary: 'Accept-Encoding',
-    ETag: held,
-    'Cache-Control': cacheControl('immutable'),
-  });
+  res.writeHead(304, notModifiedHeaders(held, 'immutable'));
   res.end();
   return true;
 }
@@ -206,8 +218,8 @@ const ENTRY_OVERHEAD_BYTES = 200;
 
 /**
  * The share of the budget that keeps ETags of answers kept for good, beyond their bytes: at
- * ~300 bytes an entry, 64 MiB keep the bytes of ~8,000 7 kB txs (~40,000 gzipped; or of 50
- * 1.2 MB blocks) and the ETags of ~28,000 more.
+ * ~300 bytes an entry, 64 MiB keep the bytes of ~8,000 7 kB txs (~36,000 gzipped; or of 50
+ * 1.2 MB blocks) and the ETags of ~14,000 more txs and as many large answers.
  */
 const VALIDATOR_SHARE = 1 / 8;
 
@@ -237,8 +249,7 @@ export function createImmutableCache(maxBytes: number): ImmutableCache {
     replace(key, from, to) {
       if (lru.peek(key) !== from) return;
       const ttl = lru.getRemainingTTL(key);
-      if (ttl === Number.POSITIVE_INFINITY) lru.set(key, to);
-      else if (ttl > 0) lru.set(key, to, { ttl });
+      lru.set(key, to, ttl === Number.POSITIVE_INFINITY ? {} : { ttl });
     },
     async remember(key, load) {
       const hit = lru.get(key);
