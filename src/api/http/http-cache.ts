@@ -85,9 +85,9 @@ export function heldTag(req: IncomingMessage, etag: string, gzipForm: boolean): 
   return held;
 }
 
-/** A 304's headers: the ETag of the form the client holds, and what the 200 would say. */
-function notModifiedHeaders(held: string, lifetime: Lifetime) {
-  return { ...CORS_HEADERS, Vary: 'Accept-Encoding', ETag: held, 'Cache-Control': cacheControl(lifetime) };
+/** The headers of an answer kept as bytes, a 200 or a 304: `etag` names the form sent (or held). */
+function cachingHeaders(etag: string, lifetime: Lifetime) {
+  return { ...CORS_HEADERS, Vary: 'Accept-Encoding', ETag: etag, 'Cache-Control': cacheControl(lifetime) };
 }
 
 /** Whether the request takes `Content-Encoding: gzip` (Accept-Encoding, q-values heeded). */
@@ -135,31 +135,27 @@ export async function sendRendered(
   lifetime: Lifetime,
   kept?: KeptAs,
 ): Promise<void> {
-  const gzip = acceptsGzip(req);
-  const held = r.status === 200 ? heldTag(req, r.etag, gzip && (r.gzip || r.body.length >= GZIP_MIN_BYTES)) : undefined;
+  // the form this request is sent: gzip when it takes gzip and the answer is (or is worth) compressed
+  const gzipForm = acceptsGzip(req) && (r.gzip === true || r.body.length >= GZIP_MIN_BYTES);
+  const held = r.status === 200 ? heldTag(req, r.etag, gzipForm) : undefined;
   if (held !== undefined) {
-    res.writeHead(304, notModifiedHeaders(held, lifetime));
+    res.writeHead(304, cachingHeaders(held, lifetime));
     res.end();
     return;
   }
   let sent = r;
-  if (gzip) {
-    if (!r.gzip && r.body.length >= GZIP_MIN_BYTES) {
-      try {
-        sent = await gzipped(r);
-        kept?.cache.replace(kept.key, r, sent);
-      } catch {
-        // zlib failed (out of memory): the answer as it is
-      }
+  if (gzipForm && !r.gzip) {
+    try {
+      sent = await gzipped(r);
+      kept?.cache.replace(kept.key, r, sent);
+    } catch {
+      // zlib failed (out of memory): the answer as it is
     }
-  } else if (r.gzip) {
+  } else if (!gzipForm && r.gzip) {
     sent = { ...r, body: await inflated(r), gzip: false };
   }
   res.writeHead(r.status, {
-    ...CORS_HEADERS,
-    Vary: 'Accept-Encoding',
-    'Cache-Control': cacheControl(lifetime),
-    ETag: sent.gzip ? `W/${r.etag}` : r.etag,
+    ...cachingHeaders(sent.gzip ? `W/${r.etag}` : r.etag, lifetime),
     ...(sent.gzip ? { 'Content-Encoding': 'gzip' } : {}),
     'Content-Type': JSON_TYPE,
     'Content-Length': sent.body.length,
@@ -182,7 +178,7 @@ export function sendNotModified(
   // answers kept for good are blocks and txs, over GZIP_MIN_BYTES: gzipped to a client that takes it
   const held = etag === undefined ? undefined : heldTag(req, etag, acceptsGzip(req));
   if (held === undefined) return false;
-  res.writeHead(304, notModifiedHeaders(held, 'immutable'));
+  res.writeHead(304, cachingHeaders(held, 'immutable'));
   res.end();
   return true;
 }
