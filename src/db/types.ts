@@ -123,14 +123,4 @@ export class DatabaseError extends ServiceError {
   }
 }
 
-/** A server's error position (a string of characters from 1, or absent) as a number, or undefined. */
-export function errorPosition(value: unknown): number | undefined {
-  const position = Number(value);
-  return Number.isInteger(position) && position > 0 ? position : undefined;
-}
-
-/** int8 comes back as a JS number when it is exact, else as its decimal string (amounts use numeric::text). */
-export function parseInt8(value: string): number | string {
-  const n = Number(value);
-  return Number.isSafeInteger(n) ? n : value;
-}
+export { errorPosition, parseInt8 } from './wire-values.mjs';
