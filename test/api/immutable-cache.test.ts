@@ -95,12 +95,16 @@ test('a budget that keeps a few answers as they are keeps 40 once clients that t
   }
 });
 
-test('a small answer is sent as it is; an answer kept for a time keeps that time in its gzip form', async () => {
+test('a small answer is sent as it is (its 304 for `*` names that form); an answer kept for a time keeps that time in its gzip form', async () => {
   const served = await serve(1024 * 1024);
   try {
     const small = await getRaw(`${served.url}/300/small`, GZIP);
     assert.is(small.headers['content-encoding'], undefined, 'under 1 KiB: not worth compressing');
     assert.match(small.headers.etag!, /^"/);
+    // `*` from a client that takes gzip: the 304 names the form it would be sent, as it is
+    const any = await getRaw(`${served.url}/300/small`, { ...GZIP, 'If-None-Match': '*' });
+    assert.is(any.status, 304);
+    assert.is(any.headers.etag, small.headers.etag);
     const first = await getRaw(`${served.url}/7000/kept?keep=1500`);
     assert.is(first.headers['content-encoding'], undefined);
     const gzipped = await getRaw(`${served.url}/7000/kept?keep=1500`, GZIP);

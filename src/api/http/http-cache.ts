@@ -173,9 +173,13 @@ export function sendNotModified(
   cache: ImmutableCache,
   key: string,
 ): boolean {
-  if (!req.headers['if-none-match']) return false;
+  const header = req.headers['if-none-match'];
+  // `*` names no form: which one this request gets depends on the answer's size, which only
+  // the answer itself tells (sendRendered)
+  if (!header || header.trim() === '*') return false;
   const etag = cache.validator(key);
-  // answers kept for good are blocks and txs, over GZIP_MIN_BYTES: gzipped to a client that takes it
+  // a tag the client names is of the form it holds; when it names both, the gzip one is what
+  // a client that takes gzip is sent (blocks and txs are all over GZIP_MIN_BYTES)
   const held = etag === undefined ? undefined : heldTag(req, etag, acceptsGzip(req));
   if (held === undefined) return false;
   res.writeHead(304, cachingHeaders(held, 'immutable'));
