@@ -9,7 +9,7 @@
 // server run is skipped with the reason, except under CI=true, where that is a failure.
 //
 // The server run leaves out the files about the embedded database alone (EMBEDDED_ONLY_FILES).
-// The end-to-end files (PROTOCOL_FILES: indexer, Launchpad API, SSE, Chain API) run again
+// The files that read the node's wire forms (PROTOCOL_FILES: indexer, SSE, Chain API) run again
 // on the embedded database with the devnet speaking Tendermint 0.34 and CometBFT 0.37
 // (DEVNET_COMET_VERSION; docs/real-chains.md), one line each ("devnet 0.34: N passed, …").
 // All the runs' files share one pool of workers.
@@ -40,14 +40,16 @@ if (!protocols.every((p) => p === '0.34' || p === '0.37' || p === '0.38')) {
   process.exit(2);
 }
 /**
- * The end-to-end files run again on the devnet in each older protocol: the whole pipeline
- * (blocks → trades, candles, SSE, the Chain API) on each wire form.
+ * The files whose code reads the node's wire forms run again on the devnet in each older
+ * protocol: blocks, results and the NewBlock subscription into trades, tokens, the chain
+ * index and the outbox (indexer: every trade checked against the ledger), each version's
+ * block events, the live feed from new blocks, and the Chain API's events and logs as each
+ * protocol's txs are stored. The Launchpad API's tokens and candles are read from those
+ * rows alone, so they run once.
  */
 const PROTOCOL_FILES = [
   'test/indexer/indexer.test.ts',
   'test/indexer/block-events.test.ts',
-  'test/api/tokens.test.ts',
-  'test/api/candles.test.ts',
   'test/api/feed.test.ts',
   'test/chain-api/txs.test.ts',
 ];
