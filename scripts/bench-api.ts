@@ -1,4 +1,5 @@
-// `npm run bench:api [-- --trades N --tokens N --duration S --subscribers N --fresh --prepare --http-only]`
+// `npm run bench:api [-- --trades N --tokens N --duration S --subscribers N --fresh --prepare --http-only
+//                       --accept-encoding E]`
 //
 // (1) HTTP: req/s and p99 of the Launchpad API's hot routes against a Polka hello-world
 //     route served by the same kind of process, loaded by autocannon in the same run;
@@ -55,6 +56,7 @@ const { values } = parseArgs({
     prepare: { type: 'boolean', default: false },
     'write-rate': { type: 'string', default: '50' },
     'http-only': { type: 'boolean', default: false },
+    'accept-encoding': { type: 'string', default: '' },
   },
 });
 const TRADES = Number(values.trades);
@@ -64,6 +66,8 @@ const CONNECTIONS = Number(values.connections);
 const SUBSCRIBERS = Number(values.subscribers);
 const EVENTS = Number(values.events);
 const WRITE_RATE = Number(values['write-rate']);
+/** Sent with every request of the HTTP load when set (`gzip, deflate, br` is what browsers send); none by default. */
+const ACCEPT_ENCODING = values['accept-encoding'];
 const DAY = 86_400_000;
 
 const tokens = Array.from({ length: TOKENS }, (_, i) => benchTokenAddress(i));
@@ -303,7 +307,8 @@ const startServer = (config: { databaseUrl?: string; dataDir: string; tokens: nu
   });
 
 async function load(title: string, url: string, paths: () => string): Promise<Load> {
-  const m = await warmLoad(url, paths, { connections: CONNECTIONS, duration: DURATION });
+  const requests = ACCEPT_ENCODING ? () => ({ path: paths(), headers: { 'Accept-Encoding': ACCEPT_ENCODING } }) : paths;
+  const m = await warmLoad(url, requests, { connections: CONNECTIONS, duration: DURATION });
   if (m.non2xx > 0) console.log(`    (${title}: ${m.non2xx} non-2xx responses or errors)`);
   return m;
 }
@@ -345,7 +350,7 @@ function combined(runs: readonly Load[]) {
 
 async function httpLoad(server: ServerProcess, deep: readonly string[]): Promise<void> {
   console.log(
-    `\n(1) HTTP load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; per route 2 runs read-only and 2 under live writes, alternating`,
+    `\n(1) HTTP load: autocannon, ${CONNECTIONS} connections, ${DURATION} s per run after a 2 s warm-up; per route 2 runs read-only and 2 under live writes, alternating; ${ACCEPT_ENCODING ? `requests say Accept-Encoding: ${ACCEPT_ENCODING}` : 'requests send no Accept-Encoding (answers as they are)'}`,
   );
   console.log(
     `    read-only: nothing is written (after the warm-up, answers come from the response cache); under live writes: a block a second of ${WRITE_RATE} trades through the indexer's write path (writeBatch in a transaction: chain index, tokens, trades, feed outbox + NOTIFY, which invalidates the cache) in the API process`,
