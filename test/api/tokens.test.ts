@@ -1,10 +1,12 @@
 // GET /api/tokens, /api/tokens/:address and /api/trades/recent over HTTP against a running
 // server: the devnet's traffic (launches, trades, a graduation) indexed into the test
 // database, plus one token with three days of older trades.
+import { gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { Devnet, LedgerTrade } from '../../src/devnet/index.ts';
 import { randomAddress } from '../helpers/devnet.ts';
+import { getRaw } from '../helpers/http.ts';
 import {
   type ApiCtx,
   addOldToken,
@@ -173,6 +175,38 @@ test('GET /api/tokens/:address: one token as in the list; 404 and 400 bodies', a
     `/api/tokens/${launch.token.slice(0, -1)}${launch.token.endsWith('q') ? 'p' : 'q'}`,
   );
   assert.is(badChecksum.status, 400, 'a bech32 checksum error is a malformed address');
+});
+
+test('cached answers of 1 KiB or more are gzipped to clients that take gzip, the same JSON to others; small ones as they are', async ({
+  api,
+  devnet,
+}) => {
+  for (const path of ['/api/tokens', '/api/trades/recent?limit=50']) {
+    const plain = await getRaw(`${api.url}${path}`);
+    assert.is(plain.status, 200);
+    assert.ok(plain.body.length >= 1024, `${path}: ${plain.body.length} bytes, enough to compress`);
+    assert.is(plain.headers['content-encoding'], undefined, `${path}: as it is without Accept-Encoding`);
+    assert.is(plain.headers.vary, 'Accept-Encoding');
+    assert.is(Number(plain.headers['content-length']), plain.body.length);
+    const gzipped = await getRaw(`${api.url}${path}`, { 'Accept-Encoding': 'gzip, deflate, br' });
+    assert.is(gzipped.headers['content-encoding'], 'gzip', `${path}: gzipped to a browser`);
+    assert.is(gzipped.headers.vary, 'Accept-Encoding');
+    assert.is(Number(gzipped.headers['content-length']), gzipped.body.length);
+    assert.ok(
+      gzipped.body.length < plain.body.length / 2,
+      `${path}: ${gzipped.body.length} of ${plain.body.length} bytes`,
+    );
+    assert.is(gunzipSync(gzipped.body).toString('utf8'), plain.body.toString('utf8'), `${path}: the same JSON`);
+    const refused = await getRaw(`${api.url}${path}`, { 'Accept-Encoding': 'gzip;q=0, br' });
+    assert.is(refused.headers['content-encoding'], undefined, `${path}: gzip;q=0 is as it is`);
+  }
+  const token = await getRaw(`${api.url}/api/tokens/${devnet.ledger.launches[0]!.token}`, {
+    'Accept-Encoding': 'gzip',
+  });
+  assert.is(token.status, 200);
+  assert.ok(token.body.length < 1024, `one token is ${token.body.length} bytes`);
+  assert.is(token.headers['content-encoding'], undefined, 'under 1 KiB: as it is');
+  assert.is(token.headers.vary, undefined);
 });
 
 test('GET /api/trades/recent: newest first with every field, default 50, limit and token filter', async ({

@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import Negotiator from 'negotiator';
+import { acceptsGzip, GZIP_MIN_BYTES, gzipOnce } from './compress.ts';
 import { CORS_HEADERS, JSON_TYPE } from './respond.ts';
 
 /** A JSON answer: its bytes (as rendered, or gzipped) and their ETag. */
@@ -39,17 +39,8 @@ export type Lifetime = 'immutable' | { maxAgeSeconds: number; immutable?: boolea
 /** A year: what `immutable` answers say (RFC 8246), the longest max-age caches honour. */
 const IMMUTABLE_MAX_AGE_SECONDS = 31_536_000;
 
-/** Smaller bodies are sent as they are (their gzip would save less than its headers and time cost). */
-const GZIP_MIN_BYTES = 1024;
-/**
- * Level 1: within ~10% of level 6's size for this JSON, at ~80% of its time (~70 µs for a
- * 7 kB tx). Compressed on libuv's threads, off the event loop, which then spends ~35 µs on a
- * 7 kB tx instead of ~70, and nothing while a 1.2 MB block is compressed.
- */
-const GZIP_OPTIONS: zlib.ZlibOptions = { level: 1 };
 /** Compressed bodies from this size (of ~64 KiB of JSON) are inflated off the event loop. */
 const GUNZIP_OFF_LOOP_BYTES = 16 * 1024;
-const gzipOffLoop = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.gzip);
 const gunzipOffLoop = promisify<zlib.InputType, Buffer>(zlib.gunzip);
 
 export function render(status: number, json: string): Rendered {
@@ -90,34 +81,15 @@ function cachingHeaders(etag: string, lifetime: Lifetime) {
   return { ...CORS_HEADERS, Vary: 'Accept-Encoding', ETag: etag, 'Cache-Control': cacheControl(lifetime) };
 }
 
-/** Whether the request takes `Content-Encoding: gzip` (Accept-Encoding, q-values heeded). */
-export function acceptsGzip(req: IncomingMessage): boolean {
-  if (!req.headers['accept-encoding']) return false;
-  return new Negotiator(req).encoding(['gzip', 'identity']) === 'gzip';
-}
-
 /** Where a sent answer is kept, so that its gzip form replaces it there. */
 export interface KeptAs {
   cache: ImmutableCache;
   key: string;
 }
 
-/** The gzip form of each answer being compressed: concurrent requests for one answer share it. */
-const compressing = new WeakMap<Rendered, Promise<Rendered>>();
-
-function gzipped(r: Rendered): Promise<Rendered> {
-  let pending = compressing.get(r);
-  if (!pending) {
-    pending = gzipOffLoop(r.body, GZIP_OPTIONS).then(
-      (body) => ({ ...r, body, gzip: true }),
-      (error) => {
-        compressing.delete(r);
-        throw error;
-      },
-    );
-    compressing.set(r, pending);
-  }
-  return pending;
+/** The answer's gzip form (compressed once for all the requests that share its bytes). */
+async function gzipped(r: Rendered): Promise<Rendered> {
+  return { ...r, body: await gzipOnce(r.body), gzip: true };
 }
 
 function inflated(r: Rendered): Buffer | Promise<Buffer> {

@@ -2,7 +2,7 @@
 // each written once in its own file as data (src/api/http/routes.ts). The server mounts it, the
 // metrics label requests by it and GET /api/openapi.json describes it.
 import { z } from 'zod';
-import { sendJsonText } from '../http/respond.ts';
+import { sendCachedJson } from '../http/respond.ts';
 import type { LaunchpadRoute } from './context.ts';
 import { launchpadOpenApi } from './openapi.ts';
 import { candleRoutes } from './routes/candles.ts';
@@ -30,10 +30,10 @@ const serviceRoutes: LaunchpadRoute[] = [
     responses: { 200: { description: 'The OpenAPI document', body: z.looseObject({ openapi: z.literal('3.1.0') }) } },
     // made once, at the first request
     handler: () => {
-      let body: string | undefined;
-      return async (_req, res) => {
-        body ??= JSON.stringify(launchpadOpenApi(LAUNCHPAD_ROUTES));
-        sendJsonText(res, 200, body, { 'Cache-Control': 'public, max-age=60' });
+      let body: Buffer | undefined;
+      return async (req, res) => {
+        body ??= Buffer.from(JSON.stringify(launchpadOpenApi(LAUNCHPAD_ROUTES)));
+        await sendCachedJson(req, res, body, { 'Cache-Control': 'public, max-age=60' });
       };
     },
   },

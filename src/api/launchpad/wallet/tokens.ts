@@ -7,7 +7,7 @@
 // up to VOUCHED_CACHE_MS.
 import { z } from 'zod';
 import { reads } from '../../http/freshness.ts';
-import { sendJsonText } from '../../http/respond.ts';
+import { sendCachedJson, sendJsonText } from '../../http/respond.ts';
 import type { ResponseCache } from '../../http/response-cache.ts';
 import type { Handler } from '../../http/routes.ts';
 import { parseOrThrow } from '../../http/validate.ts';
@@ -36,12 +36,11 @@ export function walletTokens(
         ttlMs: contractReads > 0 ? ttlMs : Math.max(ttlMs, VOUCHED_CACHE_MS),
       };
     };
-    sendJsonText(
+    if (ttlMs <= 0) return sendJsonText(res, 200, (await compute()).body);
+    await sendCachedJson(
+      req,
       res,
-      200,
-      ttlMs > 0
-        ? await cache.rememberTagged(`holdings:${address}`, reads.holdings(address, ttlMs).tags, ttlMs, compute)
-        : (await compute()).body,
+      await cache.rememberTagged(`holdings:${address}`, reads.holdings(address, ttlMs).tags, ttlMs, compute),
     );
   };
 }
