@@ -30,7 +30,7 @@ const compressed = new WeakMap<Buffer, Promise<Buffer>>();
  * sent this Buffer (a cached answer) while it is kept. A failed compression is forgotten
  * (the next request tries again) and rejects.
  */
-export function gzipOnce(body: Buffer): Promise<Buffer> {
+function gzipOnce(body: Buffer): Promise<Buffer> {
   let pending = compressed.get(body);
   if (!pending) {
     pending = gzipOffLoop(body, GZIP_OPTIONS);
@@ -38,4 +38,9 @@ export function gzipOnce(body: Buffer): Promise<Buffer> {
     compressed.set(body, pending);
   }
   return pending;
+}
+
+/** gzipOnce, or undefined when zlib failed (out of memory): the answer is then sent as it is. */
+export function gzipOrAsIs(body: Buffer): Promise<Buffer | undefined> {
+  return gzipOnce(body).catch(() => undefined);
 }

@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { acceptsGzip, GZIP_MIN_BYTES, gzipOnce } from './compress.ts';
+import { acceptsGzip, GZIP_MIN_BYTES, gzipOrAsIs } from './compress.ts';
 import { CORS_HEADERS, JSON_TYPE } from './respond.ts';
 
 /** A JSON answer: its bytes (as rendered, or gzipped) and their ETag. */
@@ -87,11 +87,6 @@ export interface KeptAs {
   key: string;
 }
 
-/** The answer's gzip form (compressed once for all the requests that share its bytes). */
-async function gzipped(r: Rendered): Promise<Rendered> {
-  return { ...r, body: await gzipOnce(r.body), gzip: true };
-}
-
 function inflated(r: Rendered): Buffer | Promise<Buffer> {
   return r.body.length >= GUNZIP_OFF_LOOP_BYTES ? gunzipOffLoop(r.body) : zlib.gunzipSync(r.body);
 }
@@ -117,11 +112,10 @@ export async function sendRendered(
   }
   let sent = r;
   if (gzipForm && !r.gzip) {
-    try {
-      sent = await gzipped(r);
+    const gzip = await gzipOrAsIs(r.body);
+    if (gzip) {
+      sent = { ...r, body: gzip, gzip: true };
       kept?.cache.replace(kept.key, r, sent);
-    } catch {
-      // zlib failed (out of memory): the answer as it is
     }
   } else if (!gzipForm && r.gzip) {
     sent = { ...r, body: await inflated(r), gzip: false };
