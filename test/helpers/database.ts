@@ -11,6 +11,7 @@ import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { migrate, readMigrations } from '../../src/db/migrate.ts';
 import { createServerDatabase } from '../../src/db/postgres.ts';
 import type { Database } from '../../src/db/types.ts';
+import { waitFor } from './wait.ts';
 
 export interface TestDatabase {
   db: Database;
@@ -130,6 +131,19 @@ export async function holdCompressionJobs(t: TestDatabase): Promise<void> {
     `SELECT alter_job(job_id, scheduled => false) FROM timescaledb_information.jobs
      WHERE proc_name IN ('policy_compression', 'compress_txs')`,
   );
+  // a run the scheduler started before (each job's first run follows the migrations at once)
+  // goes on: wait for it to end, or it compresses a chunk beside the test's writes
+  if (!(await waitFor(async () => (await runningCompressionJobs(t.db)) === 0, 60_000, 50)))
+    throw new Error('a columnstore job of this database still running after 60 s');
+}
+
+async function runningCompressionJobs(db: Database): Promise<number> {
+  const [row] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM timescaledb_information.job_stats s
+     JOIN timescaledb_information.jobs j USING (job_id)
+     WHERE j.proc_name IN ('policy_compression', 'compress_txs') AND s.job_status = 'Running'`,
+  );
+  return row!.n;
 }
 
 /**
