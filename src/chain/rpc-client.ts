@@ -30,6 +30,12 @@ export interface RpcClientOptions {
 export interface ProviderRpcClient extends RpcClient {
   /** Runs one call (retried as the options say) and returns its `result`. */
   call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
+  /**
+   * Runs one call as `call` does and returns the answer's body as it came when the node
+   * answered 2xx, unparsed: for answers of megabytes read elsewhere (src/indexer/read-results.ts),
+   * whose reader classifies it with `readAnswer`. Any other answer fails as in `call`.
+   */
+  callBody(method: string, params?: Record<string, unknown>): Promise<Buffer>;
   readonly stats: { requests: number; retries: number; rateLimited: number };
 }
 
@@ -52,9 +58,44 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
  */
 const textOf = (body: Buffer): string => (isAscii(body) ? body.toString('ascii') : body.toString('utf8'));
 
+/** A JSON-RPC error as the node sent it. */
+export interface WireRpcError {
+  code?: number;
+  message?: string;
+  data?: unknown;
+}
+
+/**
+ * A JSON-RPC answer's body read into what it says: its `result`, the node's error, or
+ * neither (not JSON-RPC: a proxy's page, a body cut short). Plain data, so a worker thread
+ * can send it back as it is.
+ */
+export type Answer = { result: unknown } | { error: WireRpcError } | { invalid: true };
+
+export function readAnswer(body: Buffer): Answer {
+  let parsed: { result?: unknown; error?: WireRpcError } | undefined;
+  try {
+    parsed = JSON.parse(textOf(body));
+  } catch {
+    return { invalid: true };
+  }
+  if (!parsed || typeof parsed !== 'object') return { invalid: true };
+  if (parsed.error) return { error: parsed.error };
+  return 'result' in parsed ? { result: parsed.result } : { invalid: true };
+}
+
+/** What a call's answer means when it is not a result: the typed failure (src/chain/errors.ts). */
+export function answerFailure(what: string, answer: Exclude<Answer, { result: unknown }>, status = 200): NodeError {
+  // CometBFT answers a JSON-RPC error with HTTP 500 and the error in the body
+  if ('error' in answer) return rpcFailure(what, answer.error);
+  return new NodeUnreachableError(`${what}: the node's answer is not JSON-RPC (HTTP ${status})`);
+}
+
+const EMPTY = Buffer.alloc(0);
+
 /** A body read with an idle timeout: each chunk must come within `timeoutMs` of the last. */
-async function readBody(response: Response, timeoutMs: number, abort: () => void): Promise<string> {
-  if (!response.body) return '';
+async function readBody(response: Response, timeoutMs: number, abort: () => void): Promise<Buffer> {
+  if (!response.body) return EMPTY;
   const reader = response.body.getReader();
   // chunks kept as bytes and decoded once: a block's results of megabytes come in many
   const chunks: Uint8Array[] = [];
@@ -67,7 +108,7 @@ async function readBody(response: Response, timeoutMs: number, abort: () => void
       chunks.push(value);
       timer = setTimeout(abort, timeoutMs);
     }
-    return textOf(Buffer.concat(chunks));
+    return Buffer.concat(chunks);
   } finally {
     clearTimeout(timer);
   }
@@ -106,14 +147,14 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
   const closing = new AbortController(); // wakes the calls that wait out a pause or a retry
   const closedError = (what: string) => new NodeUnreachableError(`${what}: the client is closed`);
 
-  /** One HTTP round trip: the JSON-RPC answer, or a typed failure. */
-  async function once(request: JsonRpcRequest): Promise<JsonRpcSuccessResponse> {
+  /** One HTTP round trip: the answer's status and body, or a typed failure (no answer, or a 429). */
+  async function once(request: JsonRpcRequest): Promise<{ status: number; body: Buffer }> {
     const what = String(request.method);
     const controller = new AbortController();
     const abort = () => controller.abort(new NodeUnreachableError(`${what}: no answer within ${timeoutMs} ms`));
     const firstByte = setTimeout(abort, timeoutMs);
     let response: Response;
-    let body: string;
+    let body: Buffer;
     try {
       stats.requests++;
       response = await fetch(url, {
@@ -135,26 +176,25 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
       stats.rateLimited++;
       throw new RateLimitedError(`${what}: the node answered 429 (rate limited)`, wait ?? -1);
     }
-    let parsed: { result?: unknown; error?: { code?: number; message?: string; data?: unknown } } | undefined;
-    try {
-      parsed = JSON.parse(body);
-    } catch {
-      parsed = undefined;
-    }
-    // CometBFT answers a JSON-RPC error with HTTP 500 and the error in the body
-    if (parsed && typeof parsed === 'object' && parsed.error) throw rpcFailure(what, parsed.error);
-    if (response.status >= 500) throw new NodeUnreachableError(`${what}: the node answered HTTP ${response.status}`);
-    if (response.status >= 400)
-      throw new RpcError(
-        `${what}: the node refused the request with HTTP ${response.status}${response.status === 401 || response.status === 403 ? ' (does it need CHAIN_RPC_HEADERS?)' : ''}`,
-        response.status,
-      );
-    if (!parsed || typeof parsed !== 'object' || !('result' in parsed))
-      throw new NodeUnreachableError(`${what}: the node's answer is not JSON-RPC (HTTP ${response.status})`);
-    return parsed as JsonRpcSuccessResponse;
+    return { status: response.status, body };
   }
 
-  async function execute(request: JsonRpcRequest): Promise<JsonRpcSuccessResponse> {
+  /** The result of an answer, or its typed failure. */
+  function resultOf(what: string, status: number, body: Buffer): unknown {
+    const answer = readAnswer(body);
+    if ('error' in answer) throw answerFailure(what, answer, status);
+    if (status >= 500) throw new NodeUnreachableError(`${what}: the node answered HTTP ${status}`);
+    if (status >= 400)
+      throw new RpcError(
+        `${what}: the node refused the request with HTTP ${status}${status === 401 || status === 403 ? ' (does it need CHAIN_RPC_HEADERS?)' : ''}`,
+        status,
+      );
+    if ('invalid' in answer) throw answerFailure(what, answer, status);
+    return answer.result;
+  }
+
+  /** A call's answer as `read` takes it from the round trip, retried as the options say. */
+  async function run<T>(request: JsonRpcRequest, read: (answer: { status: number; body: Buffer }) => T): Promise<T> {
     if (closed) throw closedError(String(request.method));
     const backoff = createBackoff(options.minRetryMs ?? 250, options.maxRetryMs ?? 10_000);
     for (let attempt = 1; ; attempt++) {
@@ -163,7 +203,7 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
         const wait = pausedUntil - Date.now();
         if (wait > 0) await sleep(wait, closing.signal);
         if (closed) throw closedError(String(request.method));
-        return await once(request);
+        return read(await once(request));
       } catch (error) {
         if (!isTransient(error) || attempt >= attempts || closed) throw error;
         let delay = backoff.next();
@@ -183,11 +223,32 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
     }
   }
 
+  const request = (method: string, params: Record<string, unknown>): JsonRpcRequest => ({
+    jsonrpc: '2.0',
+    id: ++nextId,
+    method,
+    params: params as never,
+  });
+  const execute = (req: JsonRpcRequest) =>
+    run(
+      req,
+      ({ status, body }): JsonRpcSuccessResponse => ({
+        jsonrpc: '2.0',
+        id: req.id,
+        result: resultOf(String(req.method), status, body),
+      }),
+    );
+
   return {
     execute,
     async call<T>(method: string, params: Record<string, unknown> = {}) {
-      const response = await execute({ jsonrpc: '2.0', id: ++nextId, method, params: params as never });
-      return response.result as T;
+      return (await execute(request(method, params))).result as T;
+    },
+    callBody(method: string, params: Record<string, unknown> = {}) {
+      return run(request(method, params), ({ status, body }) => {
+        if (status < 200 || status >= 300) resultOf(method, status, body); // throws for what is not a result
+        return body;
+      });
     },
     disconnect() {
       closed = true;

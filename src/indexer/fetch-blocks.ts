@@ -1,36 +1,26 @@
 // Reads blocks and their results from the node through cosmjs, several heights in
-// flight at once, and shapes them into what the indexer writes. A block's events are
-// decoded, packed and indexed as soon as it arrives, so the parsed results (~5 kB of
-// objects per transaction) die young instead of waiting in memory for their batch.
-import { createHash } from 'node:crypto';
+// flight at once, and shapes them into what the indexer writes. A block's results are
+// read as soon as they arrive (src/indexer/read-results.ts: large ones on a worker thread),
+// so the parsed results (~5 kB of objects per transaction) die young instead of waiting in
+// memory for their batch.
 import { toHex } from '@cosmjs/encoding';
 import type { ChainClient } from '../chain/client.ts';
 import { HeightNotAvailableError, isTransient } from '../chain/errors.ts';
-import { indexedAttributes } from '../chain/indexed-attributes.ts';
-import { blockEventsOf, type CometProtocol, readEvents, type WireBlockResults } from '../chain/node-events.ts';
 import { type CometBlock, restBlock } from '../chain/rest-block.ts';
-import { packEvents } from '../chain/stored-events.ts';
-import { type StoredLog, storedLog } from '../chain/stored-logs.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
 import type { ContractAddresses } from '../domain/events.ts';
-import { type Cw20Changes, decodeCw20 } from './decode-cw20.ts';
-import { type DecodeResult, decodeBlockEvents, type RawTx } from './decode-events.ts';
+import type { Cw20Changes } from './decode-cw20.ts';
+import type { DecodeResult } from './decode-events.ts';
 import { BlockShapeError } from './errors.ts';
+import { readResults } from './read-results.ts';
+import type { ShapedTx } from './shape-results.ts';
 
-export interface FetchedTx {
-  hash: string; // upper-case hex
-  index: number;
-  code: number;
+export { BLOCK_EVENTS_TX_INDEX } from './shape-results.ts';
+
+export interface FetchedTx extends ShapedTx {
   bytes: Uint8Array;
-  codespace: string;
-  /** The log as stored (src/chain/stored-logs.ts). */
-  log: StoredLog;
-  gasWanted: string;
-  gasUsed: string;
   /** The tx's events as stored (src/chain/stored-events.ts). */
   packedEvents: Buffer;
-  /** Its distinct [type.key, value] pairs of the indexed attributes (src/chain/indexed-attributes.ts). */
-  attributes: [string, string][];
 }
 
 export interface FetchedBlock {
@@ -52,81 +42,50 @@ export interface FetchedBlock {
 
 const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
 
-/**
- * Where a block's own events (begin and end block, outside any tx: a contract called by
- * governance or a cron module) stand among its txs: after them, as tx index 32767 (the highest
- * the trades' order key `seq` keeps in order: sql/0002_trades.sql shifts a 32-bit tx index), with the
- * block's hash as their tx hash (docs/real-chains.md "Block events").
- */
-export const BLOCK_EVENTS_TX_INDEX = 32_767;
-
 export async function fetchBlock(
   chain: ChainClient,
   height: number,
   contracts: ContractAddresses,
 ): Promise<FetchedBlock> {
-  // block through cosmjs's decoder; block_results raw through cosmjs's RPC client: its
-  // adaptor re-creates every event attribute and costs ~60 µs per tx on full blocks.
+  // block through cosmjs's decoder; block_results as the node's bytes, read by read-results.ts
+  // (cosmjs's adaptor re-creates every event attribute and costs ~60 µs per tx on full blocks)
   const protocol = await chain.ready();
-  const [response, results] = await Promise.all([
+  const [response, body] = await Promise.all([
     chain.comet.block(height),
-    chain.rawCall<WireBlockResults>('block_results', { height: String(height) }),
+    chain.rawCallBody('block_results', { height: String(height) }),
   ]);
+  let head: Omit<FetchedBlock, 'txs' | 'decoded' | 'cw20'>;
   try {
-    return shapeBlock(height, response, results, contracts, protocol);
+    head = shapeHead(height, response);
   } catch (error) {
     throw new BlockShapeError(`block ${height}: ${(error as Error).message}`, { cause: error });
   }
+  const { block } = response;
+  const results = await readResults(body, {
+    height,
+    time: head.time,
+    blockHash: head.hash,
+    txs: block.txs,
+    protocol,
+    contracts,
+  });
+  const txs = results.txs as FetchedTx[]; // read-results.ts gives the events as Buffers
+  for (const tx of txs) tx.bytes = block.txs[tx.index]!;
+  return { ...head, txs, decoded: results.decoded, cw20: results.cw20 };
 }
 
-function shapeBlock(
-  height: number,
-  response: CometBlock,
-  results: WireBlockResults,
-  contracts: ContractAddresses,
-  protocol: CometProtocol,
-): FetchedBlock {
+/** The block's own fields: everything but its txs' results. */
+function shapeHead(height: number, response: CometBlock): Omit<FetchedBlock, 'txs' | 'decoded' | 'cw20'> {
   const { block } = response;
-  const txResults = results.txs_results ?? [];
-  if (txResults.length !== block.txs.length) {
-    throw new Error(`block ${height} has ${block.txs.length} txs but ${txResults.length} results`);
-  }
   const headerTime = block.header.time as Date; // cosmjs's DateWithNanoseconds
-  const time = new Date(headerTime.getTime());
-  const raw: RawTx[] = [];
-  const txs = block.txs.map((bytes, index): FetchedTx => {
-    const r = txResults[index]!;
-    const events = readEvents(r.events, protocol);
-    const hash = createHash('sha256').update(bytes).digest('hex').toUpperCase();
-    const code = r.code ?? 0;
-    raw.push({ hash, index, code, events });
-    return {
-      hash,
-      index,
-      code,
-      bytes,
-      codespace: r.codespace ?? '',
-      log: storedLog(r.log ?? '', code, events),
-      gasWanted: r.gas_wanted ?? '0',
-      gasUsed: r.gas_used ?? '0',
-      packedEvents: packEvents(events),
-      attributes: indexedAttributes(events),
-    };
-  });
-  const hash = upperHex(response.blockId.hash);
-  const blockEvents = blockEventsOf(results, protocol);
-  if (blockEvents.length > 0) raw.push({ hash, index: BLOCK_EVENTS_TX_INDEX, code: 0, events: blockEvents });
   return {
     height,
-    hash,
+    hash: upperHex(response.blockId.hash),
     lastBlockHash: block.header.lastBlockId ? upperHex(block.header.lastBlockId.hash) : '',
-    time,
+    time: new Date(headerTime.getTime()),
     timeRfc3339: protoTimestamp(headerTime, nanosOf(headerTime)),
     chainId: block.header.chainId,
     proposer: upperHex(block.header.proposerAddress),
-    txs,
-    decoded: decodeBlockEvents({ height, time, txs: raw }, contracts),
-    cw20: decodeCw20(raw, contracts),
     rest: restBlock(response),
   };
 }

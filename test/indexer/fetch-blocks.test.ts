@@ -135,9 +135,9 @@ test('fetching blocks costs two node calls per block (block and block_results), 
           };
         },
       }),
-      rawCall: (method, params) => {
+      rawCallBody: (method, params) => {
         calls.push(`${method}(${params.height})`);
-        return chain.rawCall(method, params);
+        return chain.rawCallBody(method, params);
       },
     };
     const blocks = await fetchBlocks(counted, 1, to, devnet.contracts, 4);
