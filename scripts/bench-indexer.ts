@@ -23,6 +23,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
+import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { type ChainClient, createChainClient } from '../src/chain/client.ts';
 import { type Database, openDatabase } from '../src/db/index.ts';
@@ -78,6 +79,21 @@ const tradesOf = (blocks: readonly FetchedBlock[]): Trade[] =>
   blocks.flatMap((b) => b.decoded.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : [])));
 
 type Range = { from: number; to: number };
+
+/**
+ * Records how late a 5 ms timer fires on this thread, in ns, until the returned function is
+ * called (Node's own monitor cannot be paused between rounds without counting the pause).
+ */
+function sampleLoopDelay(into: RecordableHistogram): () => void {
+  const every = 5;
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    into.record(Math.max(1, Math.round((now - last - every) * 1e6)));
+    last = now;
+  }, every);
+  return () => clearInterval(timer);
+}
 
 /**
  * A connection the node closed while the client meant to reuse it (keep-alive: under CPU
@@ -144,6 +160,8 @@ async function benchBackfill() {
     let stored = '';
     let indexerCpu = 0;
     let devnetCpu = 0;
+    // how long the indexer's thread (which in the service also answers the APIs) was kept from its event loop
+    const loopDelay = createHistogram();
     for (let r = 0; r < rounds; r++) {
       // round 1 backfills first (its batches are the ranges the reads use), then alternately
       for (const which of r % 2 === 0 ? (['backfill', 'read'] as const) : (['read', 'backfill'] as const)) {
@@ -160,6 +178,7 @@ async function benchBackfill() {
             const batches: Range[] = [];
             const devnetBefore = processCpuSeconds(devnet.child.pid);
             const ownBefore = process.cpuUsage();
+            const stopSampling = sampleLoopDelay(loopDelay);
             const started = performance.now();
             await backfillDevnet(devnet, {
               db,
@@ -171,6 +190,7 @@ async function benchBackfill() {
               },
             });
             const seconds = (performance.now() - started) / 1000;
+            stopSampling();
             const own = process.cpuUsage(ownBefore);
             indexerCpu += (own.user + own.system) / 1e6;
             devnetCpu += processCpuSeconds(devnet.child.pid) - devnetBefore;
@@ -205,6 +225,10 @@ async function benchBackfill() {
     console.log(
       `    CPU per trade during the backfills: indexer process ${perTrade(indexerCpu)} µs (reading, decoding, writing${databaseUrl ? '' : ', the embedded database'} and garbage collection${databaseUrl ? "; the server's own processes not counted" : ''}), devnet process ${Number.isNaN(devnetCpu) ? '?' : perTrade(devnetCpu)} µs;` +
         ` ${fmt((indexerCpu + (Number.isNaN(devnetCpu) ? 0 : devnetCpu)) / backfilled.seconds(), 2)} of ${cores} cores busy`,
+    );
+    const ms = (ns: number) => fmt(ns / 1e6, 1);
+    console.log(
+      `    the indexer thread's event-loop delay during the backfills (what an API request waits on top of its own time): p50 ${ms(loopDelay.percentile(50))} ms, p99 ${ms(loopDelay.percentile(99))} ms, max ${ms(loopDelay.max)} ms`,
     );
     console.log(`    ratio backfill/reading alone: ${ratio(backfilled, read)} (the node and decoding set the ceiling)`);
     measured(

@@ -1,6 +1,5 @@
 // The write path of trades: one bulk load per batch (COPY on the embedded database), idempotent
 // on the trade's event key when asked, so a replayed block stores nothing twice.
-import { fromHex } from '@cosmjs/encoding';
 import type { CopyOptions, Queryable } from '../db/types.ts';
 import type { Trade } from '../domain/events.ts';
 
@@ -43,7 +42,7 @@ export function tradeRow(t: Trade): unknown[] {
     t.txIndex,
     t.eventIndex,
     t.msgIndex,
-    fromHex(t.txHash), // stored as its bytes (sql/0016_trades_columnstore_layout.sql)
+    Buffer.from(t.txHash, 'hex'), // stored as its bytes (sql/0016_trades_columnstore_layout.sql); hex the indexer made
     t.source,
     t.action,
     t.direction,

@@ -6,7 +6,6 @@
 // or new tokens, anything. A crash at any point leaves either the whole batch
 // or none of it.
 
-import { fromHex } from '@cosmjs/encoding';
 import { attributeIds, idOf } from '../db/attribute-values.ts';
 import { storeNativeUsdPrices } from '../db/native-usd-prices.ts';
 import { markSuppliesStale, markThresholdsStale, storeSeenTokens, storeTokenStates } from '../db/tokens.ts';
@@ -113,7 +112,7 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
   const hashRows: unknown[][] = [];
   for (const b of blocks) {
     for (const t of b.txs) {
-      const hash = fromHex(t.hash); // stored as its bytes (sql/0018_txs_hash_bytes.sql)
+      const hash = Buffer.from(t.hash, 'hex'); // stored as its bytes (sql/0018_txs_hash_bytes.sql); a sha256 the indexer made
       hashRows.push([hash, b.height, t.index]);
       txRows.push([
         hash,
