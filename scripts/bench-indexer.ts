@@ -31,6 +31,7 @@ import { migrate } from '../src/db/migrate.ts';
 import type { ContractAddresses, Trade } from '../src/domain/events.ts';
 import { nodeViewOf } from '../src/indexer/cursor.ts';
 import { type FetchedBlock, fetchBlocks } from '../src/indexer/fetch-blocks.ts';
+import { READ_AHEAD_BATCHES } from '../src/indexer/index-range.ts';
 import { createIndexer } from '../src/indexer/indexer.ts';
 import { writeBatch } from '../src/indexer/write-batch.ts';
 import { silentLogger } from '../src/internal/logger.ts';
@@ -122,15 +123,24 @@ async function readBlocks(chain: ChainClient, from: number, to: number, contract
 
 /**
  * Reads the ranges as indexRange does without writing: each range's blocks fetched
- * (8 heights in flight), the next range requested while the current one is taken apart.
+ * (8 heights in flight), the next READ_AHEAD_BATCHES ranges requested while one is taken apart.
  */
 async function readAlone(chain: ChainClient, contracts: ContractAddresses, ranges: readonly Range[]) {
   let trades = 0;
-  const fetchRange = (r: Range) => readBlocks(chain, r.from, r.to, contracts);
-  let next: Promise<FetchedBlock[]> | undefined = fetchRange(ranges[0]!);
-  for (let i = 0; next; i++) {
-    const blocks: FetchedBlock[] = await next;
-    next = i + 1 < ranges.length ? fetchRange(ranges[i + 1]!) : undefined;
+  const ahead: Promise<FetchedBlock[]>[] = [];
+  let next = 0;
+  const readAhead = () => {
+    while (ahead.length < READ_AHEAD_BATCHES && next < ranges.length) {
+      const r = ranges[next++]!;
+      const blocks = readBlocks(chain, r.from, r.to, contracts);
+      blocks.catch(() => {}); // surfaced when awaited
+      ahead.push(blocks);
+    }
+  };
+  readAhead();
+  while (ahead.length > 0) {
+    const blocks = await ahead.shift()!;
+    readAhead();
     trades += tradesOf(blocks).length;
   }
   return trades;

@@ -1,4 +1,4 @@
-// Indexes a range of heights: fetches chunks of blocks (the next one while the current is
+// Indexes a range of heights: fetches chunks of blocks (the next two while the current is
 // written), decodes their contract events and writes each chunk in one transaction.
 // The live indexer and the backfill command both run through here.
 import type { ChainClient } from '../chain/client.ts';
@@ -40,14 +40,18 @@ function createChunker(
   concurrency: number,
 ) {
   let blocksPerFetch = Math.min(10, maxBlocks); // until the first blocks show how full they are
-  return async (from: number, to: number): Promise<FetchedBlock[]> => {
+  /** The batch from `from`: its last height at once, its blocks when they are read. */
+  return (from: number, to: number): { last: number; blocks: Promise<FetchedBlock[]> } => {
     const last = Math.min(to, from + blocksPerFetch - 1);
-    const blocks = await nodeCall(`blocks ${from}-${last}`, () =>
+    const blocks = nodeCall(`blocks ${from}-${last}`, () =>
       fetchBlocks(chain, from, last, contracts, concurrency),
-    );
-    const txsPerBlock = Math.max(1, blocks.reduce((n, b) => n + b.txs.length, 0) / blocks.length);
-    blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
-    return blocks;
+    ).then((fetched) => {
+      const txsPerBlock = Math.max(1, fetched.reduce((n, b) => n + b.txs.length, 0) / fetched.length);
+      blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
+      return fetched;
+    });
+    blocks.catch(() => {}); // surfaced when awaited
+    return { last, blocks };
   };
 }
 
@@ -72,6 +76,9 @@ function collectDomainEvents(blocks: readonly FetchedBlock[], logger: Logger): D
   return events;
 }
 
+/** Batches read while one is written. */
+export const READ_AHEAD_BATCHES = 2;
+
 /** Indexes heights [from, to]; resolves when done or when the signal aborts between batches. */
 export async function indexRange(from: number, to: number, options: RangeOptions): Promise<void> {
   const { db, contracts, logger, signal } = options;
@@ -82,12 +89,21 @@ export async function indexRange(from: number, to: number, options: RangeOptions
     options.maxTxsPerBatch ?? 5000,
     options.fetchConcurrency ?? 8,
   );
-  let next = from <= to ? chunk(from, to) : undefined;
-  while (next && !signal?.aborted) {
-    const blocks = await next;
-    const nextFrom = blocks.at(-1)!.height + 1;
-    next = nextFrom <= to ? chunk(nextFrom, to) : undefined;
-    next?.catch(() => {}); // surfaced when awaited
+  // the batches after the one being written are read meanwhile, `ahead` of them: the results
+  // worker (read-results.ts) parses the one after next while the database is busy with this one
+  const ahead: ReturnType<typeof chunk>[] = [];
+  let nextFrom = from;
+  const readAhead = () => {
+    while (ahead.length < READ_AHEAD_BATCHES && nextFrom <= to) {
+      const batch = chunk(nextFrom, to);
+      ahead.push(batch);
+      nextFrom = batch.last + 1;
+    }
+  };
+  readAhead();
+  while (ahead.length > 0 && !signal?.aborted) {
+    const blocks = await ahead.shift()!.blocks;
+    readAhead();
     const started = performance.now();
     const events = collectDomainEvents(blocks, logger);
     const write = (bulk: boolean) =>
