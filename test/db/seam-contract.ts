@@ -425,6 +425,39 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     );
   });
 
+  test('copyIn of megabytes (a backfill batch of txs) stores every row, skips duplicates anywhere in it, and fails whole on one', async ({
+    db,
+  }) => {
+    await db.exec(
+      'DROP TABLE IF EXISTS seam_copy6; CREATE TABLE seam_copy6 (id int PRIMARY KEY, b bytea NOT NULL, t text)',
+    );
+    // 4,000 rows of 1.5 kB of bytes and text with the characters array literals escape: ~12 MB as hex
+    const row = (id: number) => [
+      id,
+      Uint8Array.from({ length: 1500 }, (_, i) => (id * 31 + i) % 256),
+      `row "${id}" \\ ${'x'.repeat(id % 50)}`,
+    ];
+    const rows = Array.from({ length: 4000 }, (_, i) => row(i));
+    assert.is(await db.copyIn('seam_copy6', ['id', 'b', 't'], rows), 4000);
+    const [sums] = await db.query<{ n: number; bytes: string; text: boolean }>(
+      `SELECT count(*)::int AS n, sum(get_byte(b, 0) + get_byte(b, 1499) + length(b))::text AS bytes,
+              string_agg(t, '|' ORDER BY id) = $1 AS text FROM seam_copy6`,
+      [rows.map((r) => r[2]).join('|')],
+    );
+    const expectBytes = rows.reduce((n, r) => n + (r[1] as Uint8Array)[0]! + (r[1] as Uint8Array)[1499]! + 1500, 0);
+    assert.equal(sums, { n: 4000, bytes: String(expectBytes), text: true });
+    // duplicates spread over the whole batch: only the new rows are stored
+    const again = Array.from({ length: 4000 }, (_, i) => row(i * 2));
+    assert.is(await db.copyIn('seam_copy6', ['id', 'b', 't'], again, { ignoreDuplicates: true }), 2000);
+    // a duplicate at the very end fails the whole copy: none of its new rows stay
+    const failing = [...Array.from({ length: 3000 }, (_, i) => row(10_000 + i)), row(5)];
+    const err = await db.transaction((tx) => tx.copyIn('seam_copy6', ['id', 'b', 't'], failing)).catch((e) => e);
+    assert.instance(err, DatabaseError);
+    assert.is(err.code, '23505');
+    const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seam_copy6')) as [{ n: number }];
+    assert.is(n, 6000);
+  });
+
   test('bytea round-trips: empty, small and a megabyte', async ({ db }) => {
     const big = Uint8Array.from({ length: 1 << 20 }, (_, i) => (i * 7919) % 256);
     const values = [new Uint8Array(0), Uint8Array.from([0, 1, 2, 250, 255]), big];
