@@ -11,7 +11,8 @@ import {
   setupStakingExtension,
   setupTxExtension,
 } from '@cosmjs/stargate';
-import { Comet1Client, Comet38Client, type CometClient, Tendermint37Client } from '@cosmjs/tendermint-rpc';
+import type { CometClient } from '@cosmjs/tendermint-rpc';
+import { cometFor } from './comet-clients.ts';
 import { type CometProtocol, protocolOf } from './node-events.ts';
 import { createRpcClient, type ProviderRpcClient, type RpcClientOptions } from './rpc-client.ts';
 
@@ -56,13 +57,6 @@ export interface ChainClient {
   /** Requests, retries and 429s so far. */
   readonly stats: ProviderRpcClient['stats'];
   disconnect(): void;
-}
-
-function cometFor(protocol: CometProtocol, rpc: ProviderRpcClient): CometClient {
-  if (protocol === '0.38') return Comet38Client.create(rpc);
-  if (protocol === '1') return Comet1Client.create(rpc);
-  // 0.34's block and status are 0.37's shapes (its event encoding is read in node-events.ts)
-  return Tendermint37Client.create(rpc);
 }
 
 export function createChainClient(rpcUrl: string, options: ChainClientOptions = {}): ChainClient {

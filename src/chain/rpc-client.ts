@@ -32,7 +32,7 @@ export interface ProviderRpcClient extends RpcClient {
   call<T = unknown>(method: string, params?: Record<string, unknown>): Promise<T>;
   /**
    * Runs one call as `call` does and returns the answer's body as it came when the node
-   * answered 2xx, unparsed: for answers of megabytes read elsewhere (src/indexer/read-results.ts),
+   * answered 2xx, unparsed: for answers of megabytes read elsewhere (src/indexer/read-block.ts),
    * whose reader classifies it with `readAnswer`. Any other answer fails as in `call`.
    */
   callBody(method: string, params?: Record<string, unknown>): Promise<Buffer>;

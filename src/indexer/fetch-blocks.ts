@@ -1,93 +1,30 @@
-// Reads blocks and their results from the node through cosmjs, several heights in
-// flight at once, and shapes them into what the indexer writes. A block's results are
-// read as soon as they arrive (src/indexer/read-results.ts: large ones on a worker thread),
+// Reads blocks and their results from the node, several heights in flight at once, and
+// shapes them into what the indexer writes. Both answers are taken as the node's bytes and
+// read as soon as they arrive (src/indexer/read-block.ts: large blocks on a worker thread),
 // so the parsed results (~5 kB of objects per transaction) die young instead of waiting in
 // memory for their batch.
-import { toHex } from '@cosmjs/encoding';
 import type { ChainClient } from '../chain/client.ts';
 import { HeightNotAvailableError, isTransient } from '../chain/errors.ts';
-import { type CometBlock, restBlock } from '../chain/rest-block.ts';
-import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
 import type { ContractAddresses } from '../domain/events.ts';
-import type { Cw20Changes } from './decode-cw20.ts';
-import type { DecodeResult } from './decode-events.ts';
-import { BlockShapeError } from './errors.ts';
-import { readResults } from './read-results.ts';
-import type { ShapedTx } from './shape-results.ts';
+import { readBlock } from './read-block.ts';
+import type { FetchedBlock } from './shape-block.ts';
 
-export { BLOCK_EVENTS_TX_INDEX } from './shape-results.ts';
-
-export interface FetchedTx extends ShapedTx {
-  bytes: Uint8Array;
-  /** The tx's events as stored (src/chain/stored-events.ts). */
-  packedEvents: Buffer;
-}
-
-export interface FetchedBlock {
-  height: number;
-  hash: string; // upper-case hex
-  lastBlockHash: string; // upper-case hex, '' for the first block of a chain
-  time: Date;
-  timeRfc3339: string; // exact, with nanoseconds
-  chainId: string;
-  proposer: string; // upper-case hex consensus address
-  txs: FetchedTx[];
-  /** The launchpad's and AMM's events of its txs, decoded. */
-  decoded: DecodeResult;
-  /** Its CW20 balance movements and token creations (src/indexer/decode-cw20.ts); none when absent. */
-  cw20?: Cw20Changes;
-  /** block_id, header and last_commit in the Cosmos REST shape (src/chain/rest-block.ts; the Chain API serves it). */
-  rest: object;
-}
-
-const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
+export { BLOCK_EVENTS_TX_INDEX, type FetchedBlock, type FetchedTx } from './shape-block.ts';
 
 export async function fetchBlock(
   chain: ChainClient,
   height: number,
   contracts: ContractAddresses,
 ): Promise<FetchedBlock> {
-  // block through cosmjs's decoder; block_results as the node's bytes, read by read-results.ts
-  // (cosmjs's adaptor re-creates every event attribute and costs ~60 µs per tx on full blocks)
+  // both answers as the node's bytes: cosmjs decodes the block where it is read (shape-block.ts);
+  // its adaptor for block_results would re-create every event attribute (~60 µs per tx on full blocks)
   const protocol = await chain.ready();
-  const [response, body] = await Promise.all([
-    chain.comet.block(height),
-    chain.rawCallBody('block_results', { height: String(height) }),
+  const params = { height: String(height) };
+  const [block, results] = await Promise.all([
+    chain.rawCallBody('block', params),
+    chain.rawCallBody('block_results', params),
   ]);
-  let head: Omit<FetchedBlock, 'txs' | 'decoded' | 'cw20'>;
-  try {
-    head = shapeHead(height, response);
-  } catch (error) {
-    throw new BlockShapeError(`block ${height}: ${(error as Error).message}`, { cause: error });
-  }
-  const { block } = response;
-  const results = await readResults(body, {
-    height,
-    time: head.time,
-    blockHash: head.hash,
-    txs: block.txs,
-    protocol,
-    contracts,
-  });
-  const txs = results.txs as FetchedTx[]; // read-results.ts gives the events as Buffers
-  for (const tx of txs) tx.bytes = block.txs[tx.index]!;
-  return { ...head, txs, decoded: results.decoded, cw20: results.cw20 };
-}
-
-/** The block's own fields: everything but its txs' results. */
-function shapeHead(height: number, response: CometBlock): Omit<FetchedBlock, 'txs' | 'decoded' | 'cw20'> {
-  const { block } = response;
-  const headerTime = block.header.time as Date; // cosmjs's DateWithNanoseconds
-  return {
-    height,
-    hash: upperHex(response.blockId.hash),
-    lastBlockHash: block.header.lastBlockId ? upperHex(block.header.lastBlockId.hash) : '',
-    time: new Date(headerTime.getTime()),
-    timeRfc3339: protoTimestamp(headerTime, nanosOf(headerTime)),
-    chainId: block.header.chainId,
-    proposer: upperHex(block.header.proposerAddress),
-    rest: restBlock(response),
-  };
+  return readBlock(block, results, { height, protocol, contracts });
 }
 
 /**

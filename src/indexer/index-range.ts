@@ -90,7 +90,7 @@ export async function indexRange(from: number, to: number, options: RangeOptions
     options.fetchConcurrency ?? 8,
   );
   // the batches after the one being written are read meanwhile, `ahead` of them: the results
-  // worker (read-results.ts) parses the one after next while the database is busy with this one
+  // worker (read-block.ts) parses the one after next while the database is busy with this one
   const ahead: ReturnType<typeof chunk>[] = [];
   let nextFrom = from;
   const readAhead = () => {

@@ -1,6 +1,0 @@
-// The results worker's entry (src/indexer/read-results.ts starts it without the parent's
-// loader flags, whatever they were): tsx's loader for this thread, then the worker itself.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('./results-worker.ts');

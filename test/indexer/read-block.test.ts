@@ -1,0 +1,123 @@
+// A block read on the block worker's thread (large blocks) comes to exactly what reading it
+// on the indexer's thread gives, failures typed alike.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { HeightNotAvailableError, NodeError, NodeUnreachableError, RpcError } from '../../src/chain/errors.ts';
+import type { CometProtocol } from '../../src/chain/node-events.ts';
+import { BlockShapeError } from '../../src/indexer/errors.ts';
+import { blocksReadInWorker, readBlock, WORKER_FROM_BYTES } from '../../src/indexer/read-block.ts';
+import type { BlockInput } from '../../src/indexer/shape-block.ts';
+
+const test = suite('blocks read on the worker thread');
+const dir = path.resolve(import.meta.dirname, '../fixtures/real-chains');
+const contracts = { launchpad: 'native1launchpad', amm: 'native1amm' };
+const INLINE = Number.POSITIVE_INFINITY;
+const IN_WORKER = 0;
+
+/** A recorded answer (test/fixtures/real-chains/SOURCES.md) as the node sends it: in its JSON-RPC envelope. */
+function answer(file: string): Buffer {
+  const recorded = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+  return Buffer.from(
+    JSON.stringify('jsonrpc' in recorded ? recorded : { jsonrpc: '2.0', id: 1, result: recorded.result ?? recorded }),
+  );
+}
+
+function recorded(blockFile: string, resultsFile: string, protocol: CometProtocol) {
+  const block = answer(blockFile);
+  const height = Number(JSON.parse(block.toString()).result.block.header.height);
+  const input: BlockInput = { height, protocol, contracts };
+  return { block, results: answer(resultsFile), input };
+}
+
+const chains = [
+  ['comet038-celestia-block-8880520.json', 'comet038-celestia-block_results-8880520.json', '0.38'],
+  ['tm034-injective-1-block-4555980.json', 'tm034-injective-1-block_results-4555980.json', '0.34'],
+  ['comet037-dydx-mainnet-1-block-10.json', 'comet037-dydx-mainnet-1-block_results-10.json', '0.37'],
+] as const;
+
+const copy = (b: Buffer) => Buffer.from(b); // the worker takes a body's memory: each read gets its own
+
+test('recorded blocks of real chains read the same on the worker as on the indexer thread', async () => {
+  for (const [blockFile, resultsFile, protocol] of chains) {
+    const { block, results, input } = recorded(blockFile, resultsFile, protocol);
+    const before = blocksReadInWorker();
+    const inline = await readBlock(copy(block), copy(results), input, INLINE);
+    assert.is(blocksReadInWorker(), before, 'read on this thread');
+    const worked = await readBlock(copy(block), copy(results), input, IN_WORKER);
+    assert.is(blocksReadInWorker(), before + 1, `${blockFile}: read by the worker`);
+    assert.equal(worked, inline, blockFile);
+    assert.is(worked.height, input.height);
+    assert.ok(worked.txs.length > 0, `${blockFile} has txs`);
+    for (const tx of worked.txs) {
+      assert.ok(Buffer.isBuffer(tx.packedEvents), 'the stored events are a Buffer, as the writers take them');
+      if (tx.log.packed) assert.ok(Buffer.isBuffer(tx.log.packed));
+      assert.instance(tx.bytes, Uint8Array);
+    }
+  }
+});
+
+test('the celestia block, 487 kB of answers, goes to the worker by its size alone', async () => {
+  const { block, results, input } = recorded(chains[0][0], chains[0][1], '0.38');
+  assert.ok(block.byteLength + results.byteLength >= WORKER_FROM_BYTES);
+  const before = blocksReadInWorker();
+  const shaped = await readBlock(block, results, input);
+  assert.is(blocksReadInWorker(), before + 1);
+  assert.match(shaped.txs[0]!.hash, /^[0-9A-F]{64}$/, 'upper-case hex');
+  assert.is(shaped.chainId, 'celestia');
+});
+
+test('many blocks in flight at once each come back as their own', async () => {
+  const reads = chains.map(([b, r, p]) => recorded(b, r, p));
+  const expected = await Promise.all(reads.map((r) => readBlock(copy(r.block), copy(r.results), r.input, INLINE)));
+  const order = Array.from({ length: 24 }, (_, i) => i % reads.length);
+  const got = await Promise.all(
+    order.map((i) => readBlock(copy(reads[i]!.block), copy(reads[i]!.results), reads[i]!.input, IN_WORKER)),
+  );
+  for (const [k, shaped] of got.entries()) assert.equal(shaped, expected[order[k]!], `block ${k}`);
+});
+
+test("the node's failures read on the worker are typed as on the indexer thread", async () => {
+  const { block, results, input } = recorded(chains[0][0], chains[0][1], '0.38');
+  const rpcError = (data: string, code = -32603) =>
+    Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 7, error: { code, message: 'Internal error', data } }));
+  const failure = (b: Buffer, r: Buffer, where: number) => readBlock(b, r, input, where).catch((e) => e);
+  for (const where of [INLINE, IN_WORKER]) {
+    const pruned = await failure(rpcError('height 5 is not available, lowest height is 1200'), copy(results), where);
+    assert.instance(pruned, HeightNotAvailableError);
+    assert.is(pruned.reason, 'pruned');
+    assert.is(pruned.nodeHeight, 1200);
+    assert.match(pruned.message, /^block: /, 'named by the call that failed');
+
+    const ahead = await failure(
+      copy(block),
+      rpcError('height 8880521 must be less than or equal to the current blockchain height 8880520'),
+      where,
+    );
+    assert.instance(ahead, HeightNotAvailableError);
+    assert.is(ahead.reason, 'ahead');
+    assert.match(ahead.message, /^block_results: /);
+
+    const unknown = await failure(copy(block), rpcError('odd', -32600), where);
+    assert.instance(unknown, RpcError);
+    assert.is(unknown.code, -32600);
+
+    const page = await failure(copy(block), Buffer.from('<html>502 Bad Gateway</html>'), where);
+    assert.instance(page, NodeUnreachableError, 'a body that is not JSON-RPC is a node not answering');
+
+    const nonsense = Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 7, result: { block_id: 'x' } }));
+    const undecodable = await failure(nonsense, copy(results), where);
+    assert.instance(undecodable, NodeError, 'a block cosmjs cannot decode is the node answering nonsense');
+    assert.not.instance(undecodable, BlockShapeError);
+
+    const fewer = Buffer.from(
+      JSON.stringify({ jsonrpc: '2.0', id: 7, result: { height: '8880520', txs_results: [] } }),
+    );
+    const misfit = await failure(copy(block), fewer, where);
+    assert.instance(misfit, BlockShapeError);
+    assert.match(misfit.message, /block 8880520 has 5 txs but 0 results/);
+  }
+});
+
+test.run();
