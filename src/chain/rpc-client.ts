@@ -93,6 +93,17 @@ export function answerFailure(what: string, answer: Exclude<Answer, { result: un
 
 const EMPTY = Buffer.alloc(0);
 
+const isSpace = (byte: number | undefined) => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** Whether a body begins with `{` and ends with `}` (blanks aside): a JSON object, as far as its ends tell. */
+function looksLikeObject(body: Buffer): boolean {
+  let start = 0;
+  let end = body.length - 1;
+  while (start <= end && isSpace(body[start])) start++;
+  while (end >= start && isSpace(body[end])) end--;
+  return start < end && body[start] === 0x7b && body[end] === 0x7d;
+}
+
 /** A body read with an idle timeout: each chunk must come within `timeoutMs` of the last. */
 async function readBody(response: Response, timeoutMs: number, abort: () => void): Promise<Buffer> {
   if (!response.body) return EMPTY;
@@ -247,6 +258,9 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
     callBody(method: string, params: Record<string, unknown> = {}) {
       return run(request(method, params), ({ status, body }) => {
         if (status < 200 || status >= 300) resultOf(method, status, body); // throws for what is not a result
+        // a body that is not a JSON object (a proxy's page, one cut short) is retried here as `call`
+        // retries it; one that is, is read by the caller (a JSON-RPC error in it included)
+        if (!looksLikeObject(body)) throw answerFailure(method, { invalid: true }, status);
         return body;
       });
     },

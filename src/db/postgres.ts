@@ -89,23 +89,34 @@ function copyElement(v: unknown): string {
   return `"${ARRAY_ESCAPE.test(text) ? text.replace(ARRAY_ESCAPES, '\\$&') : text}"`;
 }
 
-/** One column of `rows` as an array literal. */
-function copyColumn(rows: readonly (readonly unknown[])[], column: number): string {
-  let out = '{';
-  for (let r = 0; r < rows.length; r++) out += (r > 0 ? ',' : '') + copyElement(rows[r]![column]);
-  return `${out}}`;
-}
-
 /**
- * Rows a copyIn statement takes at most: about COPY_STATEMENT_BYTES of literals, judged by
- * the first row. A batch's rows (5,000 txs of ~2.5 kB of hex each) go as several
- * statements, so no one of them holds the thread for long while it is written out.
+ * The rows' columns as array literals, a statement's worth at a time: about
+ * COPY_STATEMENT_BYTES of literals each, however the rows' sizes vary. A batch of 5,000 txs
+ * (~2.5 kB of hex each) goes as several statements, so no one of them holds the thread for
+ * long while it is written out, and each is made only when the one before has been sent.
  */
 const COPY_STATEMENT_BYTES = 1 << 20;
-function rowsPerStatement(row: readonly unknown[]): number {
-  let bytes = 16;
-  for (const v of row) bytes += copyElement(v).length + 1;
-  return Math.max(1, Math.floor(COPY_STATEMENT_BYTES / bytes));
+function* copyStatements(
+  rows: readonly (readonly unknown[])[],
+  width: number,
+  limit = COPY_STATEMENT_BYTES,
+): Generator<string[]> {
+  let columns: string[][] = Array.from({ length: width }, () => []);
+  let bytes = 0;
+  const literals = () => columns.map((c) => `{${c.join(',')}}`);
+  for (const row of rows) {
+    for (let i = 0; i < width; i++) {
+      const element = copyElement(row[i]);
+      columns[i]!.push(element);
+      bytes += element.length + 1;
+    }
+    if (bytes >= limit) {
+      yield literals();
+      columns = Array.from({ length: width }, () => []);
+      bytes = 0;
+    }
+  }
+  if (columns[0]!.length > 0) yield literals();
 }
 
 export interface ServerOptions {
@@ -144,8 +155,16 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
   const sql = connect(max);
 
   const columnTypes = createColumnTypes();
-  /** `prepared: false`: never a named statement (many different texts leave nothing on the connection). */
-  const queryOn = (s: postgres.Sql | postgres.TransactionSql, { prepared = true } = {}): Queryable => ({
+  /**
+   * `prepared: false`: never a named statement (many different texts leave nothing on the connection).
+   * `atomic`: how a copy of several statements is kept all or nothing: inside a transaction
+   * already, in one begun for it (the pool), or sent as one statement (a session, whose caller
+   * may be in a transaction of its own).
+   */
+  const queryOn = (
+    s: postgres.Sql | postgres.TransactionSql,
+    { prepared = true, atomic = 'in-transaction' as 'in-transaction' | 'begin' | 'one-statement' } = {},
+  ): Queryable => ({
     async query<T extends object>(given: string | Sql, values?: readonly unknown[]) {
       const { text, params } = statement(given, values);
       try {
@@ -185,24 +204,32 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         const values = storableRows(rows);
         const text = `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')}) ${ignoreDuplicates ? 'ON CONFLICT DO NOTHING' : ''} RETURNING 1)
            SELECT count(*)::int AS n FROM stored`;
-        const step = rowsPerStatement(values[0]!);
-        let n = 0;
-        for (let from = 0; from < values.length; from += step) {
-          const slice = values.slice(from, from + step);
-          const [stored] = await s.unsafe<{ n: number }[]>(
-            text,
-            columns.map((_, i) => copyColumn(slice, i)),
+        const send = async (on: postgres.Sql | postgres.TransactionSql, params: string[]) =>
+          (await on.unsafe<{ n: number }[]>(text, params))[0]!.n;
+        if (atomic === 'one-statement')
+          return await send(
+            s,
+            copyStatements(values, columns.length, Number.POSITIVE_INFINITY).next().value as string[],
           );
-          n += stored!.n;
-        }
-        return n;
+        const statements = copyStatements(values, columns.length);
+        const first = statements.next();
+        const second = statements.next();
+        const sendAll = async (on: postgres.Sql | postgres.TransactionSql) => {
+          let n = first.done ? 0 : await send(on, first.value);
+          if (second.done) return n;
+          n += await send(on, second.value);
+          for (const params of statements) n += await send(on, params);
+          return n;
+        };
+        if (second.done || atomic === 'in-transaction') return await sendAll(s);
+        return (await (s as postgres.Sql).begin((tx) => sendAll(tx))) as number;
       } catch (error) {
         throw wrap(error);
       }
     },
   });
 
-  const root = queryOn(sql);
+  const root = queryOn(sql, { atomic: 'begin' });
   return {
     kind: 'server',
     ...root,
@@ -238,7 +265,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     async session(fn) {
       const one = connect(1);
       try {
-        return await fn(queryOn(one));
+        return await fn(queryOn(one, { atomic: 'one-statement' }));
       } finally {
         await one.end({ timeout: 5 }).catch(() => {});
       }

@@ -50,25 +50,31 @@ async function fetchWithRetries(
   }
 }
 
-/** Fetches heights [from, to] with up to `concurrency` heights in flight; resolves in height order. */
+/**
+ * Fetches heights [from, to] with up to `concurrency` heights in flight; resolves in height
+ * order. Once `signal` aborts no further height is asked for, and it rejects with its reason.
+ */
 export async function fetchBlocks(
   chain: ChainClient,
   from: number,
   to: number,
   contracts: ContractAddresses,
   concurrency = 8,
+  signal?: AbortSignal,
 ): Promise<FetchedBlock[]> {
   const out: FetchedBlock[] = new Array(to - from + 1);
   let next = from;
   let failed = false;
   const worker = async () => {
     try {
-      for (let h = next++; h <= to && !failed; h = next++) out[h - from] = await fetchWithRetries(chain, h, contracts);
+      for (let h = next++; h <= to && !failed && !signal?.aborted; h = next++)
+        out[h - from] = await fetchWithRetries(chain, h, contracts);
     } catch (error) {
       failed = true; // the other workers take no new height
       throw error;
     }
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, to - from + 1) }, worker));
+  signal?.throwIfAborted();
   return out;
 }

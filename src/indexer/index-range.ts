@@ -38,13 +38,14 @@ function createChunker(
   maxBlocks: number,
   maxTxs: number,
   concurrency: number,
+  signal: AbortSignal,
 ) {
   let blocksPerFetch = Math.min(10, maxBlocks); // until the first blocks show how full they are
   /** The batch from `from`: its last height at once, its blocks when they are read. */
   return (from: number, to: number): { last: number; blocks: Promise<FetchedBlock[]> } => {
     const last = Math.min(to, from + blocksPerFetch - 1);
     const blocks = nodeCall(`blocks ${from}-${last}`, () =>
-      fetchBlocks(chain, from, last, contracts, concurrency),
+      fetchBlocks(chain, from, last, contracts, concurrency, signal),
     ).then((fetched) => {
       const txsPerBlock = Math.max(1, fetched.reduce((n, b) => n + b.txs.length, 0) / fetched.length);
       blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
@@ -82,15 +83,18 @@ export const READ_AHEAD_BATCHES = 2;
 /** Indexes heights [from, to]; resolves when done or when the signal aborts between batches. */
 export async function indexRange(from: number, to: number, options: RangeOptions): Promise<void> {
   const { db, contracts, logger, signal } = options;
+  // ends the batches read ahead when this range ends early (a failed batch, the signal)
+  const reading = new AbortController();
   const chunk = createChunker(
     options.chain,
     contracts,
     options.maxBlocksPerBatch ?? 100,
     options.maxTxsPerBatch ?? 5000,
     options.fetchConcurrency ?? 8,
+    reading.signal,
   );
-  // the batches after the one being written are read meanwhile, `ahead` of them: the results
-  // worker (read-block.ts) parses the one after next while the database is busy with this one
+  // the batches after the one being written are read meanwhile, READ_AHEAD_BATCHES of them: the
+  // block worker (read-block.ts) parses the one after next while the database writes this one
   const ahead: ReturnType<typeof chunk>[] = [];
   let nextFrom = from;
   const readAhead = () => {
@@ -101,55 +105,59 @@ export async function indexRange(from: number, to: number, options: RangeOptions
     }
   };
   readAhead();
-  while (ahead.length > 0 && !signal?.aborted) {
-    const blocks = await ahead.shift()!.blocks;
-    readAhead();
-    const started = performance.now();
-    const events = collectDomainEvents(blocks, logger);
-    const write = (bulk: boolean) =>
-      db.transaction((tx) =>
-        writeBatch(
-          tx,
-          { blocks, events },
-          {
-            moveCursor: options.moveCursor,
-            emitFeed: options.emitFeed,
-            bulk,
-            faultPoint: options.faultPoint,
-            cw20Contracts: options.cw20Contracts,
-          },
-        ),
-      );
-    // At the head of the index nothing can be stored yet, so bulk COPY is safe there; if a
-    // row turns out to exist after all, the batch is written again skipping duplicates.
-    const result = await write(options.moveCursor).catch(async (error) => {
-      if (!(error instanceof DatabaseError)) throw error;
-      if (options.moveCursor && error.code === '23505') {
-        logger.warn(
-          { from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message },
-          'Rows of this batch were already stored; writing it again without them',
+  try {
+    while (ahead.length > 0 && !signal?.aborted) {
+      const blocks = await ahead.shift()!.blocks;
+      readAhead();
+      const started = performance.now();
+      const events = collectDomainEvents(blocks, logger);
+      const write = (bulk: boolean) =>
+        db.transaction((tx) =>
+          writeBatch(
+            tx,
+            { blocks, events },
+            {
+              moveCursor: options.moveCursor,
+              emitFeed: options.emitFeed,
+              bulk,
+              faultPoint: options.faultPoint,
+              cw20Contracts: options.cw20Contracts,
+            },
+          ),
         );
-        return write(false);
-      }
-      // A backfill beside the live indexer updates the same token rows; when the two
-      // transactions deadlock (or conflict) the database aborts one: write it again.
-      if (error.code === '40P01' || error.code === '40001') {
-        logger.warn(
-          { from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message },
-          'Batch aborted by a concurrent writer; writing it again',
-        );
-        await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
-        return write(false);
-      }
-      throw error;
-    });
-    options.onBatch?.({
-      ...result,
-      fromHeight: blocks[0]!.height,
-      toHeight: blocks.at(-1)!.height,
-      lastBlock: blocks.at(-1)!,
-      blockTimes: blocks.map((b) => ({ height: b.height, time: b.time })),
-      ms: performance.now() - started,
-    });
+      // At the head of the index nothing can be stored yet, so bulk COPY is safe there; if a
+      // row turns out to exist after all, the batch is written again skipping duplicates.
+      const result = await write(options.moveCursor).catch(async (error) => {
+        if (!(error instanceof DatabaseError)) throw error;
+        if (options.moveCursor && error.code === '23505') {
+          logger.warn(
+            { from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message },
+            'Rows of this batch were already stored; writing it again without them',
+          );
+          return write(false);
+        }
+        // A backfill beside the live indexer updates the same token rows; when the two
+        // transactions deadlock (or conflict) the database aborts one: write it again.
+        if (error.code === '40P01' || error.code === '40001') {
+          logger.warn(
+            { from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message },
+            'Batch aborted by a concurrent writer; writing it again',
+          );
+          await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
+          return write(false);
+        }
+        throw error;
+      });
+      options.onBatch?.({
+        ...result,
+        fromHeight: blocks[0]!.height,
+        toHeight: blocks.at(-1)!.height,
+        lastBlock: blocks.at(-1)!,
+        blockTimes: blocks.map((b) => ({ height: b.height, time: b.time })),
+        ms: performance.now() - started,
+      });
+    }
+  } finally {
+    reading.abort();
   }
 }

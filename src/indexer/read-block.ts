@@ -3,7 +3,9 @@
 // epoch block of megabytes. Blocks whose answers come to 256 KiB or more are read on a worker
 // thread, so the indexer's thread meanwhile writes the batch before (a backfill's reading and
 // writing overlap) and answers the API's requests; small ones (a live block) are read where
-// they are, without the trip.
+// they are, without the trip. The answers are copied to the worker (a millisecond for a full
+// block), so a worker that fails leaves its blocks to be read here; one that cannot start at
+// all leaves every block to this thread.
 import { Worker } from 'node:worker_threads';
 import { NodeError } from '../chain/errors.ts';
 import { answerFailure } from '../chain/rpc-client.ts';
@@ -14,51 +16,73 @@ import { type BlockInput, type FetchedBlock, type ReadOutcome, readBlockAnswers 
 /** Blocks whose two answers come to this size go to the worker (a block of ~60 launchpad trades). */
 export const WORKER_FROM_BYTES = 256 * 1024;
 
-type Pending = { resolve: (outcome: ReadOutcome) => void; reject: (error: Error) => void };
+type Pending = { block: Buffer; results: Buffer; input: BlockInput; resolve: (outcome: ReadOutcome) => void };
+
+interface BlockWorker {
+  thread: Worker;
+  pending: Map<number, Pending>;
+  answered: boolean;
+  stopping: boolean;
+}
 
 /** One worker for the process, started by the first large block, not keeping the process alive. */
-let worker: { thread: Worker; pending: Map<number, Pending> } | undefined;
+let worker: BlockWorker | undefined;
+/** Set when a worker failed before its first answer (it cannot start here): blocks are read inline. */
+let inlineOnly = false;
 let nextId = 0;
 let workerReads = 0;
 
 /** How many blocks the worker has read in this process (for the indexer's tests). */
 export const blocksReadInWorker = () => workerReads;
 
-function startWorker() {
+/** Ends the worker; the blocks it was reading are read on this thread instead. */
+export async function stopBlockWorker(): Promise<void> {
+  const current = worker;
+  if (!current) return;
+  current.stopping = true;
+  await current.thread.terminate();
+}
+
+function startWorker(): BlockWorker {
   const thread = new Worker(new URL('./block-worker.mjs', import.meta.url), { execArgv: [] });
-  const pending = new Map<number, Pending>();
-  const state = { thread, pending };
-  const fail = (error: Error) => {
+  const state: BlockWorker = { thread, pending: new Map(), answered: false, stopping: false };
+  // a worker that fails or ends leaves its blocks to this thread: their answers were copied to it, not moved
+  const fail = () => {
     if (worker === state) worker = undefined;
-    for (const p of pending.values()) p.reject(error);
-    pending.clear();
+    if (!state.answered && !state.stopping) inlineOnly = true;
+    const left = [...state.pending.values()];
+    state.pending.clear();
+    for (const p of left) readBlockAnswers(p.block, p.results, p.input).then(p.resolve);
   };
   thread.on('message', ({ id, outcome }: { id: number; outcome: ReadOutcome }) => {
-    const p = pending.get(id);
-    pending.delete(id);
+    const p = state.pending.get(id);
+    state.pending.delete(id);
+    state.answered = true;
     workerReads++;
     p?.resolve(outcome);
-    if (pending.size === 0) thread.unref();
+    if (state.pending.size === 0) thread.unref();
   });
-  thread.on('error', (error) => fail(new Error(`the block worker failed: ${error.message}`, { cause: error })));
-  thread.on('exit', (code) => fail(new Error(`the block worker exited with code ${code}`)));
+  thread.on('messageerror', fail);
+  thread.on('error', fail);
+  thread.on('exit', fail);
   thread.unref();
   return state;
 }
-
-/** A body's memory moves to the worker when it is all its own (large bodies are); else a copy goes. */
-const movable = (body: Buffer): ArrayBuffer[] =>
-  body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? [body.buffer as ArrayBuffer] : [];
 
 function inWorker(block: Buffer, results: Buffer, input: BlockInput): Promise<ReadOutcome> {
   worker ??= startWorker();
   const { thread, pending } = worker;
   const id = ++nextId;
   const request: BlockRequest = { id, block, results, input };
-  return new Promise<ReadOutcome>((resolve, reject) => {
-    pending.set(id, { resolve, reject });
+  return new Promise<ReadOutcome>((resolve) => {
+    try {
+      thread.postMessage(request);
+    } catch {
+      resolve(readBlockAnswers(block, results, input));
+      return;
+    }
+    pending.set(id, { block, results, input, resolve });
     thread.ref(); // answers are awaited: the process stays up for them
-    thread.postMessage(request, [...movable(block), ...movable(results)]);
   });
 }
 
@@ -76,7 +100,7 @@ export async function readBlock(
   workerFromBytes = WORKER_FROM_BYTES,
 ): Promise<FetchedBlock> {
   const outcome =
-    block.byteLength + results.byteLength >= workerFromBytes
+    block.byteLength + results.byteLength >= workerFromBytes && !inlineOnly
       ? await inWorker(block, results, input)
       : await readBlockAnswers(block, results, input);
   if ('answer' in outcome) throw answerFailure(outcome.method, outcome.answer);

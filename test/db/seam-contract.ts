@@ -449,13 +449,25 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     // duplicates spread over the whole batch: only the new rows are stored
     const again = Array.from({ length: 4000 }, (_, i) => row(i * 2));
     assert.is(await db.copyIn('seam_copy6', ['id', 'b', 't'], again, { ignoreDuplicates: true }), 2000);
-    // a duplicate at the very end fails the whole copy: none of its new rows stay
+    // a duplicate at the very end fails the whole copy, in a transaction or not: none of its new rows stay
     const failing = [...Array.from({ length: 3000 }, (_, i) => row(10_000 + i)), row(5)];
-    const err = await db.transaction((tx) => tx.copyIn('seam_copy6', ['id', 'b', 't'], failing)).catch((e) => e);
-    assert.instance(err, DatabaseError);
-    assert.is(err.code, '23505');
-    const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seam_copy6')) as [{ n: number }];
-    assert.is(n, 6000);
+    for (const copy of [
+      () => db.transaction((tx) => tx.copyIn('seam_copy6', ['id', 'b', 't'], failing)),
+      () => db.copyIn('seam_copy6', ['id', 'b', 't'], failing),
+    ]) {
+      const err = await copy().catch((e) => e);
+      assert.instance(err, DatabaseError);
+      assert.is(err.code, '23505');
+      const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seam_copy6')) as [{ n: number }];
+      assert.is(n, 6000);
+    }
+    // rows that grow along the copy (a small first tx, then large ones) are all stored
+    const growing = Array.from({ length: 400 }, (_, i) => [20_000 + i, new Uint8Array(i === 0 ? 1 : 20_000), 'g']);
+    assert.is(await db.copyIn('seam_copy6', ['id', 'b', 't'], growing), 400);
+    const [{ big }] = (await db.query<{ big: string }>(
+      'SELECT sum(length(b))::text AS big FROM seam_copy6 WHERE id >= 20000',
+    )) as [{ big: string }];
+    assert.is(big, String(1 + 399 * 20_000));
   });
 
   test('bytea round-trips: empty, small and a megabyte', async ({ db }) => {

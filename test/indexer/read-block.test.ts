@@ -7,7 +7,7 @@ import * as assert from 'uvu/assert';
 import { HeightNotAvailableError, NodeError, NodeUnreachableError, RpcError } from '../../src/chain/errors.ts';
 import type { CometProtocol } from '../../src/chain/node-events.ts';
 import { BlockShapeError } from '../../src/indexer/errors.ts';
-import { blocksReadInWorker, readBlock, WORKER_FROM_BYTES } from '../../src/indexer/read-block.ts';
+import { blocksReadInWorker, readBlock, stopBlockWorker, WORKER_FROM_BYTES } from '../../src/indexer/read-block.ts';
 import type { BlockInput } from '../../src/indexer/shape-block.ts';
 
 const test = suite('blocks read on the worker thread');
@@ -37,7 +37,7 @@ const chains = [
   ['comet037-dydx-mainnet-1-block-10.json', 'comet037-dydx-mainnet-1-block_results-10.json', '0.37'],
 ] as const;
 
-const copy = (b: Buffer) => Buffer.from(b); // the worker takes a body's memory: each read gets its own
+const copy = (b: Buffer) => Buffer.from(b); // each read its own bytes, as each answer has
 
 test('recorded blocks of real chains read the same on the worker as on the indexer thread', async () => {
   for (const [blockFile, resultsFile, protocol] of chains) {
@@ -76,6 +76,24 @@ test('many blocks in flight at once each come back as their own', async () => {
     order.map((i) => readBlock(copy(reads[i]!.block), copy(reads[i]!.results), reads[i]!.input, IN_WORKER)),
   );
   for (const [k, shaped] of got.entries()) assert.equal(shaped, expected[order[k]!], `block ${k}`);
+});
+
+test('a worker ended mid-read leaves its blocks to this thread, read the same; the next large block starts another', async () => {
+  const reads = chains.map(([b, r, p]) => recorded(b, r, p));
+  const expected = await Promise.all(reads.map((r) => readBlock(copy(r.block), copy(r.results), r.input, INLINE)));
+  const order = Array.from({ length: 30 }, (_, i) => i % reads.length);
+  const before = blocksReadInWorker();
+  const reading = order.map((i) => readBlock(reads[i]!.block, reads[i]!.results, reads[i]!.input, IN_WORKER));
+  await stopBlockWorker();
+  const got = await Promise.all(reading);
+  for (const [k, shaped] of got.entries()) assert.equal(shaped, expected[order[k]!], `block ${k}`);
+  assert.ok(blocksReadInWorker() - before < order.length, 'some were read here after the worker ended');
+  const [first] = reads;
+  const again = await readBlock(first!.block, first!.results, first!.input, IN_WORKER);
+  assert.equal(again, expected[0]);
+  const counted = blocksReadInWorker();
+  await readBlock(first!.block, first!.results, first!.input, IN_WORKER);
+  assert.is(blocksReadInWorker(), counted + 1, 'a new worker read it');
 });
 
 test("the node's failures read on the worker are typed as on the indexer thread", async () => {
