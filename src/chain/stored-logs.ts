@@ -222,7 +222,9 @@ export function storedLog(log: string, code: number, events: readonly ChainEvent
   if (log.length <= LOG_PACKED_ABOVE) return { text: log, packed: null, form: null };
   const form = logFormOf(log, code, events);
   if (form) return { text: '', packed: null, form };
-  return { text: '', packed: zlib.deflateRawSync(log, { level: 1 }), form: null };
+  // copied out of zlib's 16 KiB output chunk: a batch keeps thousands of these, and a block
+  // worker's message would copy each whole chunk (src/indexer/read-block.ts)
+  return { text: '', packed: Buffer.from(zlib.deflateRawSync(log, { level: 1 })), form: null };
 }
 
 /** The log as the node wrote it, from its stored form and the tx's stored events. */
