@@ -228,19 +228,21 @@ function timestampMicros(v: unknown): bigint {
 
 const jsonText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
 
+/** A value of a text column as its text: dates as ISO 8601, objects and arrays as JSON. */
+export const valueText = (v: unknown): string =>
+  typeof v === 'string'
+    ? v
+    : v instanceof Date
+      ? v.toISOString()
+      : typeof v === 'object'
+        ? JSON.stringify(v)
+        : String(v);
+
 function writeField(w: Writer, type: BinaryColumnType, v: unknown) {
   if (v === null || v === undefined) return w.int32(-1);
   switch (type) {
     case 'text':
-      return w.utf8Field(
-        typeof v === 'string'
-          ? v
-          : v instanceof Date
-            ? v.toISOString()
-            : typeof v === 'object'
-              ? JSON.stringify(v)
-              : String(v),
-      );
+      return w.utf8Field(valueText(v));
     case 'smallint':
       w.int32(2);
       return w.int16(integer(v, 16));

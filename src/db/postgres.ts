@@ -1,7 +1,7 @@
 // Server adapter: a TimescaleDB (PostgreSQL) server reached with postgres.js.
 import postgres from 'postgres';
 import { createColumnTypes } from './column-types.ts';
-import { copyTarget, quoteIdent } from './copy-format.ts';
+import { copyTarget, quoteIdent, valueText } from './copy-format.ts';
 import { storable, storableRows } from './nul.ts';
 import { type Sql, statement } from './sql.ts';
 import { type Database, DatabaseError, errorPosition, parseInt8, type Queryable } from './types.ts';
@@ -78,14 +78,7 @@ const ARRAY_ESCAPES = /[\\"]/g;
 function copyElement(v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
   if (v instanceof Uint8Array) return `"\\\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}"`;
-  const text =
-    typeof v === 'string'
-      ? v
-      : v instanceof Date
-        ? v.toISOString()
-        : typeof v === 'object'
-          ? JSON.stringify(v)
-          : String(v);
+  const text = valueText(v);
   return `"${ARRAY_ESCAPE.test(text) ? text.replace(ARRAY_ESCAPES, '\\$&') : text}"`;
 }
 
