@@ -57,19 +57,21 @@ function arrayLiteral(values: readonly unknown[]): string {
       throw new TypeError(
         'nested arrays and byte arrays inside arrays are not supported; send hex text and decode() it',
       );
-    const text = v instanceof Date ? v.toISOString() : typeof v === 'object' ? JSON.stringify(v) : String(v);
-    return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    return quotedElement(valueText(v));
   };
   return `{${values.map(element).join(',')}}`;
 }
+
+const ARRAY_ESCAPE = /[\\"]/;
+const ARRAY_ESCAPES = /[\\"]/g;
+
+/** Text as a quoted element of an array literal (backslashes and quotes escaped). */
+const quotedElement = (text: string) => `"${ARRAY_ESCAPE.test(text) ? text.replace(ARRAY_ESCAPES, '\\$&') : text}"`;
 
 /** Thrown out of a read-only transaction to end it with ROLLBACK. */
 const ROLLBACK = Symbol('rollback');
 
 const toParameter = (p: unknown) => (Array.isArray(p) ? arrayLiteral(p) : p);
-
-const ARRAY_ESCAPE = /[\\"]/;
-const ARRAY_ESCAPES = /[\\"]/g;
 
 /**
  * A COPY value as an element of an array literal: bytes as \x hex (written straight, hex
@@ -78,8 +80,7 @@ const ARRAY_ESCAPES = /[\\"]/g;
 function copyElement(v: unknown): string {
   if (v === null || v === undefined) return 'NULL';
   if (v instanceof Uint8Array) return `"\\\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex')}"`;
-  const text = valueText(v);
-  return `"${ARRAY_ESCAPE.test(text) ? text.replace(ARRAY_ESCAPES, '\\$&') : text}"`;
+  return quotedElement(valueText(v));
 }
 
 /**
@@ -199,22 +200,18 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
            SELECT count(*)::int AS n FROM stored`;
         const send = async (on: postgres.Sql | postgres.TransactionSql, params: string[]) =>
           (await on.unsafe<{ n: number }[]>(text, params))[0]!.n;
-        if (atomic === 'one-statement')
-          return await send(
-            s,
-            copyStatements(values, columns.length, Number.POSITIVE_INFINITY).next().value as string[],
-          );
-        const statements = copyStatements(values, columns.length);
-        const first = statements.next();
+        const limit = atomic === 'one-statement' ? Number.POSITIVE_INFINITY : COPY_STATEMENT_BYTES;
+        const statements = copyStatements(values, columns.length, limit);
+        // the first two made before any is sent: one alone needs no transaction of its own
+        const first = statements.next().value as string[]; // rows is not empty
         const second = statements.next();
         const sendAll = async (on: postgres.Sql | postgres.TransactionSql) => {
-          let n = first.done ? 0 : await send(on, first.value);
-          if (second.done) return n;
-          n += await send(on, second.value);
+          let n = await send(on, first);
+          if (!second.done) n += await send(on, second.value);
           for (const params of statements) n += await send(on, params);
           return n;
         };
-        if (second.done || atomic === 'in-transaction') return await sendAll(s);
+        if (second.done || atomic !== 'begin') return await sendAll(s);
         return (await (s as postgres.Sql).begin((tx) => sendAll(tx))) as number;
       } catch (error) {
         throw wrap(error);

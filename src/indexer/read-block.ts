@@ -49,6 +49,9 @@ function startWorker(): BlockWorker {
   // a worker that fails or ends leaves its blocks to this thread: their answers were copied to it, not moved
   const fail = () => {
     if (worker === state) worker = undefined;
+    // a message it could not take (messageerror) leaves it running: ended, it keeps nothing alive
+    thread.unref();
+    void thread.terminate();
     if (!state.answered && !state.stopping) inlineOnly = true;
     const left = [...state.pending.values()];
     state.pending.clear();
