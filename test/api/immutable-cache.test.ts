@@ -5,8 +5,10 @@
 // answers leaves to the large ones.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { GZIP_ON_LOOP_MAX_BYTES } from '../../src/api/http/compress.ts';
 import {
   createImmutableCache,
   type ImmutableCache,
@@ -114,6 +116,34 @@ test('a small answer is sent as it is (its 304 for `*` names that form); an answ
     await sleep(1800);
     await getRaw(`${served.url}/7000/kept?keep=1500`, GZIP);
     assert.is(served.loads(), 3, 'its time was over: rendered again');
+  } finally {
+    await served.close();
+  }
+});
+
+test('answers on both sides of the size compressed on the event loop are sent gzipped, the same bytes to every client, and inflate to the JSON', async () => {
+  const served = await serve(8 * 1024 * 1024);
+  try {
+    for (const size of [GZIP_ON_LOOP_MAX_BYTES - 2048, GZIP_ON_LOOP_MAX_BYTES + 2048, 1_200_000]) {
+      const key = `answer${size}`;
+      const plain = await getRaw(`${served.url}/${size}/${key}`);
+      assert.is(plain.headers['content-encoding'], undefined);
+      assert.is(plain.body.toString('utf8'), answerOf(key, size));
+      // two clients that take gzip at once: one compression, the same bytes
+      const [a, b] = await Promise.all([
+        getRaw(`${served.url}/${size}/${key}`, GZIP),
+        getRaw(`${served.url}/${size}/${key}`, GZIP),
+      ]);
+      for (const sent of [a, b]) {
+        assert.is(sent.headers['content-encoding'], 'gzip', `${size} bytes`);
+        assert.is(sent.headers.etag, `W/${plain.headers.etag}`);
+        assert.is(Number(sent.headers['content-length']), sent.body.length);
+      }
+      assert.ok(a.body.equals(b.body), `${size} bytes: one gzip for both`);
+      assert.ok(gunzipSync(a.body).equals(plain.body), `${size} bytes: the gzip inflates to the JSON`);
+      assert.ok(a.body.length < plain.body.length / 3, `${size} bytes compressed to ${a.body.length}`);
+    }
+    assert.is(served.loads(), 3, 'each answer rendered once');
   } finally {
     await served.close();
   }
