@@ -106,15 +106,93 @@ export function packEvents(events: readonly ChainEvent[]): Buffer {
   return packed;
 }
 
-export function unpackEvents(packed: Uint8Array): RestEvent[] {
+/** The compact JSON's bytes, in either stored format. */
+function compactJson(packed: Uint8Array): Buffer {
   const bytes = Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
-  const json =
-    bytes[0] === MARKER_DICTIONARY_1
-      ? zlib.inflateRawSync(bytes.subarray(1), { dictionary: DICTIONARY_1 })
-      : zlib.inflateRawSync(bytes);
-  const compact = JSON.parse(json.toString('utf8')) as [string, [string, string][]][];
+  return bytes[0] === MARKER_DICTIONARY_1
+    ? zlib.inflateRawSync(bytes.subarray(1), { dictionary: DICTIONARY_1 })
+    : zlib.inflateRawSync(bytes);
+}
+
+function restEventsOf(compactText: string): RestEvent[] {
+  const compact = JSON.parse(compactText) as [string, [string, string][]][];
   return compact.map(([type, attributes]) => ({
     type,
     attributes: attributes.map(([key, value]) => ({ key, value, index: true })),
   }));
+}
+
+export function unpackEvents(packed: Uint8Array): RestEvent[] {
+  return restEventsOf(compactJson(packed).toString('utf8'));
+}
+
+/**
+ * The events' JSON as the Chain API prints them (`JSON.stringify(unpackEvents(packed))`),
+ * written straight from the stored JSON's text: its strings are copied as they are (both
+ * are JSON.stringify's), with no objects made and printed again. A tx's events are most of
+ * its answer: this is ~3 times as fast.
+ */
+export function unpackEventsJson(packed: Uint8Array): string {
+  const text = compactJson(packed).toString('utf8');
+  return restJsonOfCompact(text) ?? JSON.stringify(restEventsOf(text));
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * `[[type,[[key,value],…]],…]` as `[{"type":…,"attributes":[{"key":…,"value":…,"index":true},…]},…]`,
+ * or undefined for a text not of that shape as JSON.stringify writes it (no whitespace).
+ */
+export function restJsonOfCompact(text: string): string | undefined {
+  let at = 0;
+  const expect = (c: string): boolean => {
+    if (text[at] !== c) return false;
+    at++;
+    return true;
+  };
+  // a string token, quotes included: up to the first quote not escaped by a backslash
+  const string = (): string | undefined => {
+    if (text.charCodeAt(at) !== QUOTE) return undefined;
+    let from = at + 1;
+    for (;;) {
+      const quote = text.indexOf('"', from);
+      if (quote < 0) return undefined;
+      let backslashes = 0;
+      while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+      if (backslashes % 2 === 0) {
+        const token = text.slice(at, quote + 1);
+        at = quote + 1;
+        return token;
+      }
+      from = quote + 1;
+    }
+  };
+  if (!expect('[')) return undefined;
+  let out = '[';
+  if (!expect(']')) {
+    for (let first = true; ; first = false) {
+      if (!first && !expect(',')) return undefined;
+      if (!expect('[')) return undefined;
+      const type = string();
+      if (type === undefined || !expect(',') || !expect('[')) return undefined;
+      out += `${first ? '' : ','}{"type":${type},"attributes":[`;
+      if (!expect(']')) {
+        for (let firstAttribute = true; ; firstAttribute = false) {
+          if (!firstAttribute && !expect(',')) return undefined;
+          if (!expect('[')) return undefined;
+          const key = string();
+          if (key === undefined || !expect(',')) return undefined;
+          const value = string();
+          if (value === undefined || !expect(']')) return undefined;
+          out += `${firstAttribute ? '' : ','}{"key":${key},"value":${value},"index":true}`;
+          if (expect(']')) break;
+        }
+      }
+      if (!expect(']')) return undefined;
+      out += ']}';
+      if (expect(']')) break;
+    }
+  }
+  return at === text.length ? `${out}]` : undefined;
 }

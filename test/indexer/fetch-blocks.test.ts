@@ -4,12 +4,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
+import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { indexedAttributes } from '../../src/chain/indexed-attributes.ts';
 import { blockEventsOf, readEvents, type WireBlockResults } from '../../src/chain/node-events.ts';
-import { packEvents, unpackEvents } from '../../src/chain/stored-events.ts';
+import { packEvents, restJsonOfCompact, unpackEvents, unpackEventsJson } from '../../src/chain/stored-events.ts';
 import { fetchBlocks } from '../../src/indexer/fetch-blocks.ts';
 import { startDevnet } from '../helpers/devnet.ts';
 import { produceTraffic } from '../helpers/indexing.ts';
@@ -89,6 +90,56 @@ test('recorded txs of real chains round-trip through the stored form, smaller wi
   }
   assert.ok(txs >= 10, `${txs} recorded txs`);
   assert.ok(packed < plain, `the dictionary saves bytes on real chains' events too: ${packed} vs ${plain}`);
+});
+
+test("the events' JSON printed straight from the stored text is the unpacked events printed: real chains' txs, generated ones, both stored forms", () => {
+  const dir = path.resolve(import.meta.dirname, '../fixtures/real-chains');
+  for (const [file, protocol] of [
+    ['tm034-osmosis-1-block_results-10499831.json', '0.34'],
+    ['comet038-celestia-block_results-8880520.json', '0.38'],
+  ] as const) {
+    const body = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
+    for (const result of ((body.result ?? body) as WireBlockResults).txs_results ?? []) {
+      const events = readEvents(result.events, protocol);
+      const compact = JSON.stringify(events.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value])]));
+      const older = zlib.deflateRawSync(compact, { level: 1 });
+      for (const stored of [packEvents(events), older])
+        assert.is(unpackEventsJson(stored), JSON.stringify(unpackEvents(stored)), file);
+    }
+  }
+  // any text: quotes, backslashes, brackets, control characters, lone surrogates
+  const text = fc.oneof(
+    fc.string(),
+    fc.string({ unit: 'binary' }),
+    fc.string({ unit: fc.constantFrom('"', '\\', '\\"', ']', '[', ',', '\u0000', '\n', '\ud800', 'a') }),
+  );
+  fc.assert(
+    fc.property(
+      fc.array(fc.record({ type: text, attributes: fc.array(fc.record({ key: text, value: text })) }), {
+        maxLength: 8,
+      }),
+      (events) => {
+        const stored = packEvents(events);
+        const compact = JSON.stringify(events.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value])]));
+        // printed straight, not by the fallback that parses
+        assert.is(restJsonOfCompact(compact), JSON.stringify(unpackEvents(stored)));
+        assert.is(unpackEventsJson(stored), JSON.stringify(unpackEvents(stored)));
+      },
+    ),
+    { numRuns: 2000 },
+  );
+  // a text of another shape is left to the fallback
+  for (const other of [
+    '',
+    '[',
+    '{}',
+    '[["t"]]',
+    '[["t",[["k"]]]]',
+    '[ ["t",[]]]',
+    '[["t",[]]]x',
+    '[["t",[["k","v",1]]]]',
+  ])
+    assert.is(restJsonOfCompact(other), undefined, other);
 });
 
 test('the attribute index keeps each indexed (type.key, value) of a tx once, in order of first appearance', () => {

@@ -6,7 +6,7 @@ import { fromHex } from '@cosmjs/encoding';
 import { HeightNotAvailableError, NodeError } from '../../chain/errors.ts';
 import { readEvents } from '../../chain/node-events.ts';
 import { restBlock } from '../../chain/rest-block.ts';
-import { unpackEvents } from '../../chain/stored-events.ts';
+import { unpackEvents, unpackEventsJson } from '../../chain/stored-events.ts';
 import { logOf } from '../../chain/stored-logs.ts';
 import { txsAt } from '../../db/chain-txs.ts';
 import { sql } from '../../db/sql.ts';
@@ -140,9 +140,15 @@ export interface TxRow {
   events: Uint8Array;
 }
 
-/** An indexed tx. The index does not keep the result's data: `data` is ''. */
+/**
+ * An indexed tx: its events as JSON text, printed straight from what the index keeps, or as
+ * objects when its log is made from them. The index does not keep the result's data: `data`
+ * is ''.
+ */
 export function txRecordOf(r: TxRow): TxRecord {
-  const events = unpackEvents(r.events);
+  const stored = { text: r.raw_log, packed: r.log_packed, form: r.log_form };
+  // a log written from the events (SDKs before 0.50) is made from them again
+  const events = stored.form ? unpackEvents(r.events) : unpackEventsJson(r.events);
   return {
     hash: r.hash,
     height: Number(r.height),
@@ -150,7 +156,7 @@ export function txRecordOf(r: TxRow): TxRecord {
     time: r.time,
     code: r.code,
     codespace: r.codespace,
-    log: logOf({ text: r.raw_log, packed: r.log_packed, form: r.log_form }, events),
+    log: logOf(stored, typeof events === 'string' ? [] : events),
     data: '',
     gasWanted: r.gas_wanted,
     gasUsed: r.gas_used,

@@ -24,7 +24,8 @@ export interface TxRecord {
   gasWanted: string;
   gasUsed: string;
   bytes: Uint8Array;
-  events: RestEvent[];
+  /** The result's events: as the node's answer gave them, or, from the index, their JSON text (unpackEventsJson). */
+  events: RestEvent[] | string;
   /** Read through from the node (the index does not hold it, or not yet). */
   fromNode?: boolean;
 }
@@ -136,7 +137,10 @@ export function logsOf(log: string): AbciMessageLog[] {
 /** `tx_response.timestamp`: the block time in RFC 3339 without fraction, as the SDK formats it. */
 export const txTimestamp = (time: Date) => `${time.toISOString().slice(0, 19)}Z`;
 
-/** The SDK's TxResponse of a transaction whose `tx` is already decoded. */
+/**
+ * The SDK's TxResponse of a transaction whose `tx` is already decoded; events given as JSON
+ * text are left empty here (`[]`): txResponseText prints them.
+ */
 export function txResponseJson(r: TxRecord, tx: TxJson | null) {
   return {
     height: String(r.height),
@@ -151,14 +155,25 @@ export function txResponseJson(r: TxRecord, tx: TxJson | null) {
     gas_used: r.gasUsed,
     tx: tx ? { '@type': '/cosmos.tx.v1beta1.Tx', ...tx } : null,
     timestamp: txTimestamp(r.time),
-    events: r.events,
+    // the last member: txResponseText writes events kept as text in place of this `[]`
+    events: typeof r.events === 'string' ? [] : r.events,
   };
 }
 
-/** `{tx, tx_response}` as `GET /cosmos/tx/v1beta1/txs/{hash}` answers. */
-export function txWithResponse(r: TxRecord) {
+const EMPTY_EVENTS = '"events":[]}';
+
+/** The TxResponse's JSON text (txResponseJson printed, with events kept as text written in). */
+export function txResponseText(r: TxRecord, tx: TxJson | null): string {
+  const json = JSON.stringify(txResponseJson(r, tx));
+  if (typeof r.events !== 'string') return json;
+  if (!json.endsWith(EMPTY_EVENTS)) throw new Error('tx_response: events is not its last member');
+  return `${json.slice(0, -3)}${r.events}}`;
+}
+
+/** `{tx, tx_response}` as `GET /cosmos/tx/v1beta1/txs/{hash}` answers: the decoded tx, and the answer's JSON text. */
+export function txWithResponse(r: TxRecord): { tx: TxJson | null; text: string } {
   const tx = txJson(r.bytes);
-  return { tx, tx_response: txResponseJson(r, tx) };
+  return { tx, text: `{"tx":${JSON.stringify(tx)},"tx_response":${txResponseText(r, tx)}}` };
 }
 
 /** A result's data bytes as the SDK prints `tx_response.data`. */

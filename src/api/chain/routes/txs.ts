@@ -7,7 +7,7 @@
 import { toBase64 } from '@cosmjs/encoding';
 import { z } from 'zod';
 import { render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
-import { sendJson } from '../../http/respond.ts';
+import { sendJson, sendJsonText } from '../../http/respond.ts';
 import type { Route } from '../../http/routes.ts';
 import { cometBlockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
@@ -16,7 +16,7 @@ import { int64Param, pageRequest, single, uint64Param } from '../params.ts';
 import { schemaOf } from '../proto-json.ts';
 import { type HeightErrors, latestHeight, loadBlock, loadTx, txRecordOf } from '../read-through.ts';
 import { answer, heightSchema, notFoundAnswer, paginated, TAGS, uint64 } from '../route-docs.ts';
-import { txJson, txResponseJson, txWithResponse } from '../tx-json.ts';
+import { txJson, txResponseText, txWithResponse } from '../tx-json.ts';
 import {
   type Condition,
   checkConditionCount,
@@ -159,11 +159,12 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       const rendered = await ctx.answers.remember(key, async () => {
         const found = await loadTx(ctx, hash);
         if (!found) throw notFound(`tx not found: ${sent}`);
-        const json = txWithResponse(found);
+        const { tx, text } = txWithResponse(found);
         // a tx in the index is final; read through from the node it carries the result's data
         // the index does not keep, and a message type not known yet prints as base64 until it is
-        const final = !found.fromNode && everyTypePrinted(json);
-        return { rendered: { ...render(200, JSON.stringify(json)), final }, immutable: final };
+        // (only `tx` holds Anys: tx_response repeats it, its logs and events are strings)
+        const final = !found.fromNode && everyTypePrinted(tx);
+        return { rendered: { ...render(200, text), final }, immutable: final };
       });
       const lifetime = rendered.final === false ? { maxAgeSeconds: NOT_FINAL_TX_MAX_AGE_SECONDS } : 'immutable';
       await sendRendered(req, res, rendered, lifetime, { cache: ctx.answers, key });
@@ -219,15 +220,15 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         const record = txRecordOf(row);
         const tx = txJson(record.bytes);
         txs.push(tx);
-        responses.push(txResponseJson(record, tx));
+        responses.push(txResponseText(record, tx));
       }
       const total = result.total ?? '0';
-      sendJson(res, 200, {
-        txs,
-        tx_responses: responses,
-        pagination: { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total },
-        total,
-      });
+      const pagination = { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total };
+      sendJsonText(
+        res,
+        200,
+        `{"txs":${JSON.stringify(txs)},"tx_responses":[${responses.join(',')}],"pagination":${JSON.stringify(pagination)},"total":${JSON.stringify(total)}}`,
+      );
     },
   },
 ];
