@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { GZIP_ON_LOOP_MAX_BYTES } from '../../src/api/http/compress.ts';
+import { GZIP_ON_LOOP_MAX_BYTES, gzipOrAsIs } from '../../src/api/http/compress.ts';
 import {
   createImmutableCache,
   type ImmutableCache,
@@ -146,6 +146,17 @@ test('answers on both sides of the size compressed on the event loop are sent gz
     assert.is(served.loads(), 3, 'each answer rendered once');
   } finally {
     await served.close();
+  }
+});
+
+test('a kept answer holds its own bytes, not a view of a larger allocation: rendered, or gzipped on the event loop or off it', async () => {
+  for (const size of [300, 2000, 7000, GZIP_ON_LOOP_MAX_BYTES + 2048, 600_000]) {
+    const rendered = render(200, answerOf(`k${size}`, size));
+    assert.is(rendered.body.buffer.byteLength, rendered.body.length, `${size} bytes rendered`);
+    const gzip = (await gzipOrAsIs(rendered.body))!;
+    assert.ok(gzip.length < rendered.body.length, `${size} bytes gzipped`);
+    assert.is(gzip.buffer.byteLength, gzip.length, `the gzip of ${size} bytes (${gzip.length})`);
+    assert.ok(gunzipSync(gzip).equals(rendered.body));
   }
 });
 

@@ -13,6 +13,8 @@ export const GZIP_MIN_BYTES = 1024;
  * for a 7 kB tx, ~75 µs for 64 KiB).
  */
 const GZIP_OPTIONS: zlib.ZlibOptions = { level: 1 };
+/** Off the loop, zlib hands its output back a chunk at a time: 64 KiB chunks take a 1.2 MB block's gzip in 6 instead of 21. */
+const GZIP_OFF_LOOP_OPTIONS: zlib.ZlibOptions = { ...GZIP_OPTIONS, chunkSize: 64 * 1024 };
 const gzipOffLoop = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.gzip);
 
 /**
@@ -33,13 +35,25 @@ export function acceptsGzip(req: IncomingMessage): boolean {
 /** The gzip of each body being or once compressed, for as long as the body itself is kept. */
 const compressed = new WeakMap<Buffer, Promise<Buffer>>();
 
-function gzipOf(body: Buffer): Promise<Buffer> {
-  if (body.length > GZIP_ON_LOOP_MAX_BYTES) return gzipOffLoop(body, GZIP_OPTIONS);
-  try {
-    return Promise.resolve(zlib.gzipSync(body, GZIP_OPTIONS));
-  } catch (error) {
-    return Promise.reject(error);
-  }
+/**
+ * Bytes of their own, for bytes that are kept: zlib's output is a view of its output chunk
+ * (16 KiB on the loop), so a kept 1.3 kB gzip held 16 KiB, twelve times what the cache
+ * counts for it, and a Buffer under 4 KiB made from a string is a view of Node's shared 8 KiB
+ * pool, which one kept answer pins. Copied into an allocation of their own size.
+ */
+export function ownBytes(bytes: Buffer): Buffer {
+  if (bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength) return bytes;
+  const own = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(own);
+  return own;
+}
+
+async function gzipOf(body: Buffer): Promise<Buffer> {
+  return ownBytes(
+    body.length > GZIP_ON_LOOP_MAX_BYTES
+      ? await gzipOffLoop(body, GZIP_OFF_LOOP_OPTIONS)
+      : zlib.gzipSync(body, GZIP_OPTIONS),
+  );
 }
 
 /**
@@ -57,7 +71,10 @@ function gzipOnce(body: Buffer): Promise<Buffer> {
   return pending;
 }
 
-/** gzipOnce, or undefined when zlib failed (out of memory): the answer is then sent as it is. */
+/**
+ * gzipOnce, or undefined when zlib failed (out of memory): the answer is then sent as it is.
+ * The gzip is bytes of its own, its length all the memory it holds.
+ */
 export function gzipOrAsIs(body: Buffer): Promise<Buffer | undefined> {
   return gzipOnce(body).catch(() => undefined);
 }

@@ -15,7 +15,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { acceptsGzip, GZIP_MIN_BYTES, gzipOrAsIs } from './compress.ts';
+import { acceptsGzip, GZIP_MIN_BYTES, gzipOrAsIs, ownBytes } from './compress.ts';
 import { CORS_HEADERS, JSON_TYPE } from './respond.ts';
 
 /** A JSON answer: its bytes (as rendered, or gzipped) and their ETag. */
@@ -43,8 +43,9 @@ const IMMUTABLE_MAX_AGE_SECONDS = 31_536_000;
 const GUNZIP_OFF_LOOP_BYTES = 16 * 1024;
 const gunzipOffLoop = promisify<zlib.InputType, Buffer>(zlib.gunzip);
 
-export function render(status: number, json: string): Rendered {
-  const body = Buffer.from(json);
+/** A JSON answer as it is kept: its bytes (made from its text, or made already) and their ETag. */
+export function render(status: number, json: string | Buffer): Rendered {
+  const body = ownBytes(typeof json === 'string' ? Buffer.from(json) : json);
   // a strong validator of the bytes: 128 bits of SHA-256, base64url
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   return { status, body, etag };
