@@ -24,9 +24,10 @@ import {
   FieldDescriptorProto_Type as Type,
 } from 'cosmjs-types/google/protobuf/descriptor';
 import { Timestamp } from 'cosmjs-types/google/protobuf/timestamp';
+import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { cometBlockJson } from '../../src/api/chain/block-json.ts';
+import { type BlockParts, blockJson, blockJsonBytes, cometBlockJson } from '../../src/api/chain/block-json.ts';
 import { anyJson, schemaJson } from '../../src/api/chain/proto-json.ts';
 import { logsOf, type TxRecord, txJson, txResponseJson } from '../../src/api/chain/tx-json.ts';
 import { MsgBurnForBridgeOut } from '../../src/chain/bridge-msg.ts';
@@ -790,6 +791,33 @@ test('evidence: stored with the block and served in the gateway’s order; a blo
   const none = restBlock(cometBlock([])) as Json;
   assert.not.ok('evidence' in none);
   assert.equal(cometBlockJson(none, []).block.evidence, { evidence: [] });
+});
+
+test("a block's answer as bytes is blockJson printed, byte for byte: no txs, one, many; with evidence; any chain id", () => {
+  const withEvidence = restBlock(cometBlock(RPC_BLOCK.evidence.evidence));
+  const printed = (parts: BlockParts, txs: Uint8Array[]) =>
+    Buffer.from(JSON.stringify(blockJson(parts, txs, 'crovalcons')));
+  for (const count of [0, 1, 3, 1000]) {
+    const txs = Array.from({ length: count }, (_, i) =>
+      Uint8Array.from({ length: 1 + (i % 700) }, (_, j) => (i * 31 + j) % 256),
+    );
+    for (const parts of [withEvidence, restBlock(cometBlock([]))]) {
+      const bytes = blockJsonBytes(parts, txs, 'crovalcons');
+      assert.ok(bytes.equals(printed(parts, txs)), `${count} txs`);
+      assert.is(bytes.buffer.byteLength, bytes.length, 'bytes of its own');
+    }
+  }
+  fc.assert(
+    fc.property(
+      fc.string({ unit: 'binary' }),
+      fc.array(fc.uint8Array({ maxLength: 300 }), { maxLength: 20 }),
+      (chainId, txs) => {
+        const parts = { ...withEvidence, header: { ...withEvidence.header, chain_id: chainId } };
+        assert.ok(blockJsonBytes(parts, txs, 'crovalcons').equals(printed(parts, txs)));
+      },
+    ),
+    { numRuns: 300 },
+  );
 });
 
 test('evidence: a LightClientAttackEvidence (its CometBFT RPC form) as tendermint.types.Evidence prints it', () => {

@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { type Lifetime, render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
 import type { Route } from '../../http/routes.ts';
-import { blockJson } from '../block-json.ts';
+import { blockJsonBytes } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
 import { GatewayError, GRPC } from '../gateway.ts';
 import { int64Param } from '../params.ts';
@@ -35,7 +35,7 @@ async function sendBlock(
   const rendered = await ctx.answers.remember(key, async () => {
     const block = await loadBlock(ctx, height);
     return {
-      rendered: render(200, JSON.stringify(blockJson(block.parts, block.txs, ctx.prefixes.consensus))),
+      rendered: render(200, blockJsonBytes(block.parts, block.txs, ctx.prefixes.consensus)),
       immutable: true,
     };
   });
