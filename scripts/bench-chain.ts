@@ -21,7 +21,7 @@
 // <tmp>/chain-bench-N/db (with DATABASE_URL: database chain_bench_N on that server; N-K
 // and N_K when K is not 1000), so a second run reuses both; an index of another chain (the
 // devnet was rebuilt) is rebuilt, one that stops short is extended; `--fresh` rebuilds
-// everything. The first 1M run takes most of an hour (pregenerating, then the backfill);
+// everything. The first 1M run spends ~10 minutes pregenerating, then backfilling;
 // later ones spend a few minutes replaying the devnet's chain.
 //
 // The API keeps answers within CACHE_MB, read from the environment as the service reads it.
