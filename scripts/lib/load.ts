@@ -1,7 +1,7 @@
 // The HTTP load of the benches: autocannon in the bench's own process, against one origin,
 // each request's path picked by a function (a random token, height or hash per request).
-// autocannon is patched (patches/autocannon+9.0.0.patch) not to decode each answer's body as
-// UTF-8 text when nothing reads it: binary bodies (gzip) decode at ~80 MB/s, so a 314 KiB
+// autocannon is patched (patches/autocannon+9.0.0.dev.patch) not to decode each answer's body as
+// UTF-8 text when nothing reads it: binary bodies (gzip) decode at ~80 MB/s, so a 329 KiB
 // gzipped block cost the load generator ~4 ms a response, 15 times what the API spent
 // sending it, and every large gzipped route measured the load generator.
 import autocannon from 'autocannon';

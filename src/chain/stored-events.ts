@@ -139,6 +139,22 @@ export function unpackEventsJson(packed: Uint8Array): string {
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+/** What a token is copied as it is without: escapes, and control characters JSON does not allow raw. */
+const ESCAPES_OR_CONTROLS = /[\\\u0000-\u001f]/u;
+
+/**
+ * A token with escapes, as JSON.stringify prints its string (what it already is, written by
+ * JSON.stringify), or undefined when it is not a JSON string at all: a corrupted row is left to
+ * the fallback, which refuses it, rather than copied into an answer kept for good.
+ */
+function printedAgain(token: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(token);
+    return typeof value === 'string' ? JSON.stringify(value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * `[[type,[[key,value],…]],…]` as `[{"type":…,"attributes":[{"key":…,"value":…,"index":true},…]},…]`,
@@ -163,7 +179,7 @@ export function restJsonOfCompact(text: string): string | undefined {
       if (backslashes % 2 === 0) {
         const token = text.slice(at, quote + 1);
         at = quote + 1;
-        return token;
+        return ESCAPES_OR_CONTROLS.test(token) ? printedAgain(token) : token;
       }
       from = quote + 1;
     }

@@ -61,6 +61,21 @@ function manualClock() {
   };
 }
 
+test('a kept body holds its own bytes, not a view of the shared pool a small Buffer made from text is', async () => {
+  const cache = createBytesCache();
+  for (const text of [
+    '{"a":1}',
+    JSON.stringify({ list: 'x'.repeat(3000) }),
+    JSON.stringify({ list: 'y'.repeat(9000) }),
+  ]) {
+    const kept = await cache.remember(`k${text.length}`, [ANY], 60_000, async () => text);
+    assert.is(kept.toString(), text);
+    assert.is(kept.buffer.byteLength, kept.length, `${text.length} bytes`);
+    const again = await cache.remember(`k${text.length}`, [ANY], 60_000, async () => 'recomputed');
+    assert.is(again, kept, 'the same bytes, kept');
+  }
+});
+
 test('concurrent misses share one computation; an invalidated tag recomputes', async () => {
   const cache = createResponseCache();
   const g = gate();

@@ -29,7 +29,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type BlockParts, blockJson, blockJsonBytes, cometBlockJson } from '../../src/api/chain/block-json.ts';
 import { anyJson, schemaJson } from '../../src/api/chain/proto-json.ts';
-import { logsOf, type TxRecord, txJson, txResponseJson } from '../../src/api/chain/tx-json.ts';
+import { logsOf, type TxRecord, txJson, txResponseJson, txResponseText } from '../../src/api/chain/tx-json.ts';
 import { MsgBurnForBridgeOut } from '../../src/chain/bridge-msg.ts';
 import { builtinSchema, builtinTypeUrls, FIELD_HINTS, warmBuiltinTypes } from '../../src/chain/proto-types.ts';
 import {
@@ -43,6 +43,7 @@ import {
   useChainTypes,
 } from '../../src/chain/reflection.ts';
 import { type CometBlock, restBlock, restEvidence } from '../../src/chain/rest-block.ts';
+import { packEvents, type RestEvent, unpackEvents, unpackEventsJson } from '../../src/chain/stored-events.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
 import { fixture } from '../helpers/rest-shape.ts';
 
@@ -681,6 +682,25 @@ test('logs: each recorded tx_response is ours from the same bytes and result', a
   });
   const aura = fixture('tx-by-hash-aura-feegrant-contract') as Json;
   sameJson(logsOf(aura.tx_response.raw_log), aura.tx_response.logs, 'aura logs');
+});
+
+test('a tx_response whose events are kept as text is the same JSON, byte for byte, as with its events as objects', () => {
+  let events = 0;
+  for (const name of LOGS_AS_RECORDED) {
+    const recordedAs = recordOf(recorded(name).tx_response, bytesOf(name));
+    // as the index keeps them: packed, and served again
+    const stored = packEvents(recordedAs.events as RestEvent[]);
+    const withObjects = { ...recordedAs, events: unpackEvents(stored) };
+    const asText = { ...recordedAs, events: unpackEventsJson(stored) };
+    events += withObjects.events.length;
+    const tx = txJson(bytesOf(name));
+    assert.is(txResponseText(asText, tx), JSON.stringify(txResponseJson(withObjects, tx)), name);
+    assert.is(txResponseText(withObjects, tx), JSON.stringify(txResponseJson(withObjects, tx)), name);
+    assert.equal(txResponseJson(asText, tx), txResponseJson(withObjects, tx), `${name}: txResponseJson reads the text`);
+  }
+  assert.ok(events > 20, `${events} events`);
+  const none = { ...recordOf(recorded('failed-undelegate').tx_response, bytesOf('failed-undelegate')), events: '[]' };
+  assert.is(JSON.parse(txResponseText(none, null)).events.length, 0);
 });
 
 test('logs: a failed tx’s log is its error text, and its logs are []', () => {

@@ -140,6 +140,14 @@ test("the events' JSON printed straight from the stored text is the unpacked eve
     '[["t",[["k","v",1]]]]',
   ])
     assert.is(restJsonOfCompact(other), undefined, other);
+  // a string that is not JSON (a corrupted row: raw DEFLATE has no checksum) is left to it too,
+  // and one JSON.stringify would print otherwise is printed as it would
+  for (const bad of ['[["t",[["k","\\x"]]]]', '[["t",[["k","\\u00"]]]]', '[["t",[["k","a\nb"]]]]'])
+    assert.is(restJsonOfCompact(bad), undefined, bad);
+  assert.is(
+    restJsonOfCompact('[["\\u0041",[["\\/","\\uD800"]]]]'),
+    JSON.stringify([{ type: 'A', attributes: [{ key: '/', value: '\ud800', index: true }] }]),
+  );
 });
 
 test('the attribute index keeps each indexed (type.key, value) of a tx once, in order of first appearance', () => {

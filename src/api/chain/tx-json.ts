@@ -137,11 +137,7 @@ export function logsOf(log: string): AbciMessageLog[] {
 /** `tx_response.timestamp`: the block time in RFC 3339 without fraction, as the SDK formats it. */
 export const txTimestamp = (time: Date) => `${time.toISOString().slice(0, 19)}Z`;
 
-/**
- * The SDK's TxResponse of a transaction whose `tx` is already decoded; events given as JSON
- * text are left empty here (`[]`): txResponseText prints them.
- */
-export function txResponseJson(r: TxRecord, tx: TxJson | null) {
+function txResponseObject(r: TxRecord, tx: TxJson | null, events: unknown) {
   return {
     height: String(r.height),
     txhash: r.hash,
@@ -155,19 +151,25 @@ export function txResponseJson(r: TxRecord, tx: TxJson | null) {
     gas_used: r.gasUsed,
     tx: tx ? { '@type': '/cosmos.tx.v1beta1.Tx', ...tx } : null,
     timestamp: txTimestamp(r.time),
-    // the last member: txResponseText writes events kept as text in place of this `[]`
-    events: typeof r.events === 'string' ? [] : r.events,
+    // the last member: txResponseText writes events kept as text in place of an empty list
+    events,
   };
 }
 
-const EMPTY_EVENTS = '"events":[]}';
+/** The SDK's TxResponse of a transaction whose `tx` is already decoded. */
+export function txResponseJson(r: TxRecord, tx: TxJson | null) {
+  return txResponseObject(r, tx, typeof r.events === 'string' ? JSON.parse(r.events) : r.events);
+}
 
-/** The TxResponse's JSON text (txResponseJson printed, with events kept as text written in). */
+const EMPTY_LIST = '[]';
+const EMPTY_EVENTS = `"events":${EMPTY_LIST}}`;
+
+/** The TxResponse's JSON text: txResponseJson printed, events kept as text written in as they are. */
 export function txResponseText(r: TxRecord, tx: TxJson | null): string {
-  const json = JSON.stringify(txResponseJson(r, tx));
-  if (typeof r.events !== 'string') return json;
+  if (typeof r.events !== 'string') return JSON.stringify(txResponseObject(r, tx, r.events));
+  const json = JSON.stringify(txResponseObject(r, tx, []));
   if (!json.endsWith(EMPTY_EVENTS)) throw new Error('tx_response: events is not its last member');
-  return `${json.slice(0, -3)}${r.events}}`;
+  return `${json.slice(0, -(EMPTY_LIST.length + 1))}${r.events}}`;
 }
 
 /** `{tx, tx_response}` as `GET /cosmos/tx/v1beta1/txs/{hash}` answers: the decoded tx, and the answer's JSON text. */

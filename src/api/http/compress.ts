@@ -10,7 +10,7 @@ export const GZIP_MIN_BYTES = 1024;
 
 /**
  * Level 1: within ~10% of level 6's size for this JSON, at a fraction of its time (~15 µs
- * for a 7 kB tx, ~75 µs for 64 KiB).
+ * for a 7 kB tx).
  */
 const GZIP_OPTIONS: zlib.ZlibOptions = { level: 1 };
 /** Off the loop, zlib hands its output back a chunk at a time: 64 KiB chunks take a 1.2 MB block's gzip in 6 instead of 21. */
@@ -21,10 +21,11 @@ const gzipOffLoop = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.gzi
  * Bodies up to this size are compressed on the event loop, larger ones on libuv's threads.
  * Handing a body to a thread costs ~70–100 µs of CPU whatever its size (the stream, the
  * thread's wake-up, the callback): five times the compression itself for a 7 kB tx, which
- * under load is CPU the answers of other requests wait for. At 64 KiB the loop is held
- * ~75 µs; a 1.2 MB block (~2.5 ms) still goes to a thread.
+ * under load is CPU the answers of other requests wait for. At 16 KiB the loop is held ~25 µs
+ * for JSON text and ~0.1–0.2 ms at worst (base64, which deflate finds little to shorten in: a
+ * block's txs); a 1.2 MB block (~2.5 ms) goes to a thread.
  */
-export const GZIP_ON_LOOP_MAX_BYTES = 64 * 1024;
+export const GZIP_ON_LOOP_MAX_BYTES = 16 * 1024;
 
 /** Whether the request takes `Content-Encoding: gzip` (Accept-Encoding, q-values heeded). */
 export function acceptsGzip(req: IncomingMessage): boolean {
