@@ -140,6 +140,7 @@ export function unpackEventsJson(packed: Uint8Array): string {
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 /** What a token is copied as it is without: escapes, and control characters JSON does not allow raw. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters JSON forbids raw is the point
 const ESCAPES_OR_CONTROLS = /[\\\u0000-\u001f]/u;
 
 /**
