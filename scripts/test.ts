@@ -6,7 +6,9 @@
 // The server is TEST_DATABASE_URL when set, else a testcontainers TimescaleDB when a Docker
 // engine answers, else a throwaway PostgreSQL cluster with the TimescaleDB extension made
 // from this machine's binaries for the run (test/helpers/postgres-server.ts). Without one the
-// server run is skipped with the reason, except under CI=true, where that is a failure.
+// server run is skipped with the reason, except under CI=true, where that is a failure. When
+// a server process of a cluster the runner started crashed, the run ends with the server's
+// lines about it (the signal, and the statement it ran).
 //
 // The server run leaves out the files about the embedded database alone (EMBEDDED_ONLY_FILES).
 // The files that read the node's wire forms (PROTOCOL_FILES: indexer, SSE, Chain API) run again
@@ -323,7 +325,13 @@ console.log('');
 try {
   await runAll(runs);
 } finally {
-  if (server && !('skip' in server)) await server.stop();
+  if (server && !('skip' in server)) {
+    // a crashed server process fails every file on the server at that moment: say so, with
+    // the statement it ran, rather than leave a scatter of lost connections unexplained
+    const crashes = server.crashes?.() ?? [];
+    if (crashes.length > 0) console.log(`\nThe server run's PostgreSQL logged a crash:\n  ${crashes.join('\n  ')}`);
+    await server.stop();
+  }
 }
 for (const run of runs) {
   const sum = (k: 'passed' | 'failed' | 'skipped') => run.outcomes.reduce((n, o) => n + o[k], 0);

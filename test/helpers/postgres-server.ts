@@ -15,8 +15,20 @@ export interface PostgresServer {
   description: string;
   /** The cluster's data directory, when this process started it (for restart tests). */
   dataDir?: string;
+  /**
+   * What the server logged of its processes that crashed (a backend or worker killed by a
+   * signal, with the statement it was running): a failure of every test on the server at
+   * once, said where it came from. Empty for a server this process did not start.
+   */
+  crashes?(): string[];
   stop(): Promise<void>;
 }
+
+/** The postmaster's lines about a process that crashed, and the ones it follows them with. */
+const CRASH_LINE =
+  /terminated by signal|Failed process was running|terminating any other active server processes|all server processes terminated/u;
+/** How much of a throwaway server's log is kept for crashes (its newest lines). */
+const KEPT_LOG_BYTES = 1024 * 1024;
 
 export type ServerOrReason = PostgresServer | { skip: string };
 
@@ -106,7 +118,10 @@ export async function startThrowawayCluster(): Promise<ServerOrReason> {
   ]);
   const child: ChildProcess = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
-  child.stderr?.on('data', (d) => (log += d));
+  child.stderr?.on('data', (d) => {
+    log += d;
+    if (log.length > 2 * KEPT_LOG_BYTES) log = log.slice(-KEPT_LOG_BYTES);
+  });
   const ready = await new Promise<boolean>((resolve) => {
     const deadline = Date.now() + 20_000;
     const poll = () => {
@@ -136,6 +151,7 @@ export async function startThrowawayCluster(): Promise<ServerOrReason> {
     timescale,
     description: `throwaway PostgreSQL ${version} cluster${timescale ? ' with TimescaleDB' : ''}`,
     dataDir,
+    crashes: () => log.split('\n').filter((line) => CRASH_LINE.test(line)),
     stop,
   };
 }
