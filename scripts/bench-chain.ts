@@ -476,8 +476,8 @@ async function runOnce(route: Route, seconds: number, into?: Tally): Promise<voi
   into.seconds += result.duration;
   // a second without a completed response counts as 0
   for (let i = 0; i < Math.floor(result.duration); i++) into.perSecond.push(buckets[i] ?? 0);
-  const expected304 = route.status === 304 ? (result.statusCodeStats?.['304']?.count ?? 0) : 0;
-  into.unexpected += route.status === 304 ? result['2xx'] + result.non2xx - expected304 : result.non2xx;
+  const expected = route.status === 304 ? (result.statusCodeStats?.['304']?.count ?? 0) : result['2xx'];
+  into.unexpected += result['2xx'] + result.non2xx - expected;
   into.errors += result.errors - result.timeouts; // autocannon counts timeouts among errors
   into.timeouts += result.timeouts;
   into.bytes += result.throughput.total;

@@ -6,6 +6,7 @@
 // Any other log (an error text, another serialisation) is kept as the node wrote it: as it
 // is when short, else raw-DEFLATE compressed.
 import zlib from 'node:zlib';
+import { ownBytes } from '../internal/bytes.ts';
 import { messageBoundaries } from './node-events.ts';
 import type { ChainEvent } from './stored-events.ts';
 
@@ -224,7 +225,7 @@ export function storedLog(log: string, code: number, events: readonly ChainEvent
   if (form) return { text: '', packed: null, form };
   // copied out of zlib's 16 KiB output chunk: a batch keeps thousands of these, and a block
   // worker's message would copy each whole chunk (src/indexer/read-block.ts)
-  return { text: '', packed: Buffer.from(zlib.deflateRawSync(log, { level: 1 })), form: null };
+  return { text: '', packed: ownBytes(zlib.deflateRawSync(log, { level: 1 })), form: null };
 }
 
 /** The log as the node wrote it, from its stored form and the tx's stored events. */

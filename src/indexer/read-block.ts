@@ -9,6 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import { NodeError } from '../chain/errors.ts';
 import { answerFailure } from '../chain/rpc-client.ts';
+import { asBuffer } from '../internal/bytes.ts';
 import type { BlockRequest } from './block-worker.ts';
 import { BlockShapeError } from './errors.ts';
 import { type BlockInput, type FetchedBlock, type ReadOutcome, readBlockAnswers } from './shape-block.ts';
@@ -88,8 +89,6 @@ function inWorker(block: Buffer, results: Buffer, input: BlockInput): Promise<Re
     thread.ref(); // answers are awaited: the process stays up for them
   });
 }
-
-const asBuffer = (u: Uint8Array) => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
 
 /**
  * A block read from its two answers: shaped, or the typed failure an answer means

@@ -4,6 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import Negotiator from 'negotiator';
+import { ownBytes } from '../../internal/bytes.ts';
 
 /** Smaller bodies are sent as they are (their gzip would save less than its headers and time cost). */
 export const GZIP_MIN_BYTES = 1024;
@@ -35,19 +36,6 @@ export function acceptsGzip(req: IncomingMessage): boolean {
 
 /** The gzip of each body being or once compressed, for as long as the body itself is kept. */
 const compressed = new WeakMap<Buffer, Promise<Buffer>>();
-
-/**
- * Bytes of their own, for bytes that are kept: zlib's output is a view of its output chunk
- * (16 KiB on the loop), so a kept 1.3 kB gzip held 16 KiB, twelve times what the cache
- * counts for it, and a Buffer under 4 KiB made from a string is a view of Node's shared 8 KiB
- * pool, which one kept answer pins. Copied into an allocation of their own size.
- */
-export function ownBytes(bytes: Buffer): Buffer {
-  if (bytes.byteOffset === 0 && bytes.length === bytes.buffer.byteLength) return bytes;
-  const own = Buffer.allocUnsafeSlow(bytes.length);
-  bytes.copy(own);
-  return own;
-}
 
 async function gzipOf(body: Buffer): Promise<Buffer> {
   return ownBytes(

@@ -15,7 +15,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import { acceptsGzip, GZIP_MIN_BYTES, gzipOrAsIs, ownBytes } from './compress.ts';
+import { ownBytes } from '../../internal/bytes.ts';
+import { acceptsGzip, GZIP_MIN_BYTES, gzipOrAsIs } from './compress.ts';
 import { CORS_HEADERS, JSON_TYPE } from './respond.ts';
 
 /** A JSON answer: its bytes (as rendered, or gzipped) and their ETag. */
@@ -45,7 +46,7 @@ const gunzipOffLoop = promisify<zlib.InputType, Buffer>(zlib.gunzip);
 
 /** A JSON answer as it is kept: its bytes (made from its text, or made already) and their ETag. */
 export function render(status: number, json: string | Buffer): Rendered {
-  const body = ownBytes(typeof json === 'string' ? Buffer.from(json) : json);
+  const body = ownBytes(json);
   // a strong validator of the bytes: 128 bits of SHA-256, base64url
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
   return { status, body, etag };

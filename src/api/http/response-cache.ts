@@ -2,7 +2,7 @@
 // src/api/http/freshness.ts names them and drops them as the indexer announces changes);
 // a TTL bounds staleness for what no change announces (the sliding 24 h window).
 import { LRUCache } from 'lru-cache';
-import { ownBytes } from './compress.ts';
+import { ownBytes } from '../../internal/bytes.ts';
 import { DEFAULT_CACHE_BYTES } from './http-cache.ts';
 
 /** An answer's JSON: computed as text (or its bytes), kept and returned as bytes (sent without encoding again). */
@@ -89,7 +89,7 @@ interface Revalidated {
 }
 
 /** A body's bytes as kept: of their own (a small one made from a string is a view of Node's shared pool). */
-const bytesOf = (body: Body): Buffer => ownBytes(typeof body === 'string' ? Buffer.from(body) : body);
+const bytesOf = (body: Body): Buffer => ownBytes(body);
 
 /** A monotonic clock for staleness (a wall-clock jump must not stretch or cut it). */
 const monotonic = () => performance.now();
