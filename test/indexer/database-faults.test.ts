@@ -38,7 +38,7 @@ const test = suite('database faults');
 
 /** Log lines as the operator reads them. */
 function recordingLogger() {
-  const lines: { msg: string; level: number }[] = [];
+  const lines: { msg: string; level: number; time: number; err?: string | { message?: string } }[] = [];
   const stream = new Writable({
     write(chunk, _enc, done) {
       for (const line of String(chunk).split('\n').filter(Boolean)) lines.push(JSON.parse(line));
@@ -48,7 +48,13 @@ function recordingLogger() {
   return { logger: pino({ level: 'info' }, stream), lines };
 }
 
-const step = (what: string) => process.env.TEST_VERBOSE && console.error(`${new Date().toISOString()} ${what}`);
+/** The test's steps as they happened (told when the story of the outage is not what it should be). */
+const stepTimes: [string, string][] = [];
+const step = (what: string) => {
+  const at = new Date().toISOString();
+  stepTimes.push([at, what]);
+  if (process.env.TEST_VERBOSE) console.error(`${at} ${what}`);
+};
 const ADDRESS = /\b\d{1,3}(\.\d{1,3}){3}\b|:\d{4,5}\b|localhost|postgres:\/\/|\buser\b/i;
 
 /** GETs a path and says how it went, within a bound: a hung request fails the test. */
@@ -234,7 +240,19 @@ if (!serverUrl) {
           story[i]!.startsWith(i % 2 === 0 ? 'Lost the database' : 'Recovered'),
           `alternating lost/recovered: ${JSON.stringify(story)}`,
         );
-      if (dataDir) assert.ok(story.length <= 2 * 3, `at most one pair per fault: ${JSON.stringify(story)}`);
+      // when, and from what error: a second pair for one fault is told apart from one per fault
+      const told = lines
+        .filter((l) => l.msg.startsWith('Lost the database') || l.msg.startsWith('Recovered'))
+        .map((l) => {
+          const err = typeof l.err === 'string' ? l.err : l.err?.message;
+          return `${new Date(l.time).toISOString()} ${l.msg}${err ? ` (${err})` : ''}`;
+        });
+      const steps = stepTimes.map(([at, what]) => `${at} ${what}`);
+      if (dataDir)
+        assert.ok(
+          story.length <= 2 * 3,
+          `at most one pair per fault: ${JSON.stringify(story)}; told: ${JSON.stringify(told)}; steps: ${JSON.stringify(steps)}`,
+        );
     } finally {
       step('cleaning up');
       load = false;
