@@ -294,10 +294,7 @@ async function benchBackfill() {
       if (prints.some((p) => p !== stored))
         throw new Error(`the paths stored other trades than the backfill: ${prints.join(' | ')} vs ${stored}`);
       console.log(`    all three tables hold the trades the backfill stored: ${stored}${retriedNote()}`);
-      const copyLabel =
-        db.kind === 'embedded'
-          ? 'raw binary COPY of the same trades (db.copyIn, no ON CONFLICT)'
-          : 'raw db.copyIn of the same trades (server adapter: INSERT … unnest of literals, no ON CONFLICT)';
+      const copyLabel = 'raw binary COPY of the same trades (db.copyIn, no ON CONFLICT)';
       console.log(
         `    project write path (writeBatch: chain index, tokens, trades, cursor): ${project.describe('trades', 'batch', 'batches')}`,
       );

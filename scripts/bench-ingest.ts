@@ -59,10 +59,7 @@ try {
   const prints = await storedFingerprints(db);
   if (new Set(prints).size !== 1) throw new Error(`the paths stored different rows: ${prints.join(' | ')}`);
   console.log(`  all three tables hold the same rows: ${prints[0]}`);
-  const copyLabel =
-    db.kind === 'embedded'
-      ? 'raw binary COPY into an identical table (db.copyIn, no ON CONFLICT)'
-      : 'raw db.copyIn into an identical table (the server adapter: INSERT … unnest of literals, no ON CONFLICT)';
+  const copyLabel = 'raw binary COPY into an identical table (db.copyIn, no ON CONFLICT)';
   console.log(
     `project write path (insertTrades, hypertable + 4 continuous aggregates): ${paths.project.tally.describe('rows')}`,
   );

@@ -1,9 +1,7 @@
 // The baselines of the write benchmarks, into hypertables identical to trades (same
 // columns, constraints and indexes) without continuous aggregates:
 // - the ceiling: db.copyIn of the very rows writeTrades builds (TRADE_COLUMNS, tradeRow),
-//   without ignoreDuplicates: on the embedded database one binary COPY straight into the
-//   table; on a server the adapter's bulk path, one INSERT … SELECT FROM unnest of array
-//   literals (postgres.js has no COPY the adapter can use);
+//   without ignoreDuplicates: one binary COPY straight into the table, on either database;
 // - one INSERT … SELECT FROM unnest(…) of 18 typed JS arrays, as a hand-written insert sends.
 import type { Database, Queryable } from '../../src/db/types.ts';
 import type { Trade } from '../../src/domain/events.ts';

@@ -85,8 +85,11 @@ const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
 
 /** A growing buffer that owns its memory (transferable to a worker). */
 class Writer {
-  buf = Buffer.from(new ArrayBuffer(1 << 16));
+  buf: Buffer;
   pos = 0;
+  constructor(size = 1 << 16) {
+    this.buf = Buffer.from(new ArrayBuffer(size));
+  }
   ensure(n: number) {
     if (this.pos + n <= this.buf.length) return;
     let size = this.buf.length * 2;
@@ -184,8 +187,37 @@ function boolean(v: unknown): boolean {
   throw invalidInput('boolean', v);
 }
 
+/**
+ * A whole number of decimal digits (`/^\d+$/`) as numeric's binary form: the common case of
+ * the index's amounts (bigints), without the general path's regular expressions and arrays.
+ */
+function writeWholeNumber(w: Writer, digits: string) {
+  let start = 0;
+  while (start < digits.length - 1 && digits.charCodeAt(start) === 48) start++;
+  const length = digits.length - start;
+  const groups = Math.ceil(length / 4);
+  // the first group takes what is left over; each one after, four digits
+  const head = start + length - 4 * (groups - 1) - 4;
+  let used = groups; // trailing zero groups are left out (the weight keeps their place)
+  while (used > 0 && digitGroup(digits, Math.max(start, head + 4 * (used - 1)), head + 4 * used) === 0) used--;
+  w.int32(8 + used * 2);
+  w.int16(used);
+  w.int16(used === 0 ? 0 : groups - 1);
+  w.int16(0);
+  w.int16(0);
+  for (let g = 0; g < used; g++) w.int16(digitGroup(digits, Math.max(start, head + 4 * g), head + 4 * g + 4));
+}
+
+/** The number the decimal digits `digits[from, to)` spell. */
+function digitGroup(digits: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + digits.charCodeAt(i) - 48;
+  return n;
+}
+
 /** numeric's binary form: base-10000 digit groups with a weight, sign and display scale. */
 function writeNumeric(w: Writer, v: unknown) {
+  if (typeof v === 'bigint' && v >= 0n) return writeWholeNumber(w, v.toString());
   const [, minus, whole, fraction = ''] = DECIMAL.exec(decimalText(v))!;
   const intDigits = whole!.replace(/^0+/, '');
   const intGroups: number[] = [];
@@ -277,19 +309,53 @@ function writeField(w: Writer, type: BinaryColumnType, v: unknown) {
   }
 }
 
+const TRAILER = -1;
+
+/** COPY's binary header: its signature, no flags, no header extension. */
+function startCopy(w: Writer) {
+  w.ensure(19);
+  w.buf.set(SIGNATURE, w.pos);
+  w.pos += SIGNATURE.length;
+  w.int32(0); // flags
+  w.int32(0); // header extension length
+}
+
+function writeRow(w: Writer, types: readonly BinaryColumnType[], row: readonly unknown[]) {
+  if (row.length !== types.length) throw new TypeError(`a row has ${row.length} values for ${types.length} columns`);
+  w.int16(types.length);
+  for (let i = 0; i < types.length; i++) writeField(w, types[i]!, row[i]);
+}
+
 /** Rows (arrays in column order) in COPY's binary format, in a buffer of their own. */
 export function copyBinary(types: readonly BinaryColumnType[], rows: readonly (readonly unknown[])[]): Uint8Array {
   const w = new Writer();
-  w.ensure(19);
-  w.buf.set(SIGNATURE, 0);
-  w.pos = SIGNATURE.length;
-  w.int32(0); // flags
-  w.int32(0); // header extension length
-  for (const row of rows) {
-    if (row.length !== types.length) throw new TypeError(`a row has ${row.length} values for ${types.length} columns`);
-    w.int16(types.length);
-    for (let i = 0; i < types.length; i++) writeField(w, types[i]!, row[i]);
-  }
-  w.int16(-1);
+  startCopy(w);
+  for (const row of rows) writeRow(w, types, row);
+  w.int16(TRAILER);
   return new Uint8Array(w.buf.buffer, 0, w.pos);
+}
+
+/**
+ * The same bytes as `copyBinary`, in pieces of about `chunkBytes` (whole rows each), each
+ * made only when the one before has been taken: a COPY of megabytes is streamed to the
+ * server without holding the thread or the memory of all of it at once. A value the encoder
+ * refuses throws from the piece that holds it.
+ */
+export function* copyBinaryChunks(
+  types: readonly BinaryColumnType[],
+  rows: readonly (readonly unknown[])[],
+  chunkBytes: number,
+): Generator<Buffer> {
+  const size = chunkBytes + (chunkBytes >> 2);
+  let w = new Writer(size);
+  startCopy(w);
+  for (const row of rows) {
+    writeRow(w, types, row);
+    if (w.pos >= chunkBytes) {
+      yield w.buf.subarray(0, w.pos);
+      w = new Writer(size);
+    }
+  }
+  w.int16(TRAILER);
+  yield w.buf.subarray(0, w.pos);
 }

@@ -1,7 +1,16 @@
 // Server adapter: a TimescaleDB (PostgreSQL) server reached with postgres.js.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import postgres from 'postgres';
 import { createColumnTypes } from './column-types.ts';
-import { copyTarget, quoteIdent, valueText } from './copy-format.ts';
+import {
+  type BinaryColumnType,
+  binaryColumnType,
+  copyBinaryChunks,
+  copyTarget,
+  quoteIdent,
+  valueText,
+} from './copy-format.ts';
 import { storable, storableRows } from './nul.ts';
 import { type Sql, statement } from './sql.ts';
 import { type Database, DatabaseError, errorPosition, parseInt8, type Queryable } from './types.ts';
@@ -90,6 +99,8 @@ function copyElement(v: unknown): string {
  * long while it is written out, and each is made only when the one before has been sent.
  */
 const COPY_STATEMENT_BYTES = 1 << 20;
+/** A binary COPY's data is sent in pieces of this size, each encoded when the one before was taken. */
+const COPY_CHUNK_BYTES = 256 * 1024;
 function* copyStatements(
   rows: readonly (readonly unknown[])[],
   width: number,
@@ -181,9 +192,12 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         throw wrap(error);
       }
     },
-    // postgres.js loses the server's error when COPY … FROM STDIN fails after the data
-    // was sent (its stream never finishes), so the server adapter bulk-loads with one
-    // INSERT … SELECT FROM unnest(…) typed by the table's columns, which PostgreSQL parses natively.
+    // A copy that fails on a duplicate is COPY … FROM STDIN in the binary format (bytea as its
+    // bytes, not hex; no array literals for the server to parse), streamed in pieces; one
+    // statement, so all or nothing by itself. postgres.js is patched to report the server's
+    // error when it comes after the data (patches/postgres+3.4.9.patch). A copy that skips
+    // duplicates, or of a type the binary encoder does not write, is one INSERT … SELECT FROM
+    // unnest(…) typed by the table's columns (ON CONFLICT needs an INSERT).
     async copyIn(table, columns, rows, { ignoreDuplicates = false } = {}) {
       if (rows.length === 0) return 0;
       try {
@@ -195,6 +209,12 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           if (!type) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
           return `$${i + 1}::${type.declared}[]`;
         });
+        const binary = columns.map((c) => binaryColumnType(types.get(c)?.base));
+        if (!ignoreDuplicates && binary.every((t): t is BinaryColumnType => t !== undefined)) {
+          const copy = await s.unsafe(`COPY ${copyTarget(table, columns)} FROM STDIN (FORMAT binary)`).writable();
+          await pipeline(Readable.from(copyBinaryChunks(binary, storableRows(rows), COPY_CHUNK_BYTES)), copy);
+          return rows.length;
+        }
         const values = storableRows(rows);
         const text = `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')}) ${ignoreDuplicates ? 'ON CONFLICT DO NOTHING' : ''} RETURNING 1)
            SELECT count(*)::int AS n FROM stored`;

@@ -217,6 +217,34 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     );
   });
 
+  test('copyIn stores every whole amount up to 2^256 exactly, given as a bigint or as text', async ({ db }) => {
+    await db.exec('DROP TABLE IF EXISTS seam_amounts; CREATE TABLE seam_amounts (id int, a numeric, b numeric)');
+    // digit runs with zeros inside and at the end (whole base-10000 groups of zeros)
+    const amounts = fc.sample(
+      fc.oneof(
+        fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }),
+        fc.bigInt({ min: 0n, max: 99_999n }),
+        fc
+          .tuple(fc.bigInt({ min: 0n, max: 10n ** 30n }), fc.nat({ max: 46 }))
+          .map(([n, zeros]) => n * 10n ** BigInt(zeros)),
+      ),
+      { numRuns: 400, seed: 26 },
+    );
+    amounts.push(0n, 10_000n, 10n ** 77n, 2n ** 256n - 1n);
+    await db.copyIn(
+      'seam_amounts',
+      ['id', 'a', 'b'],
+      amounts.map((n, i) => [i, n, `00${n}`]),
+    );
+    const back = await db.query<{ a: string; b: string }>(
+      'SELECT a::text AS a, b::text AS b FROM seam_amounts ORDER BY id',
+    );
+    assert.equal(
+      back.map((r) => [r.a, r.b]),
+      amounts.map((n) => [n.toString(), n.toString()]),
+    );
+  });
+
   test('copyIn: integers of every width, amounts and decimals, exact timestamps, json text', async ({ db }) => {
     await db.exec(`DROP TABLE IF EXISTS seam_copy3; DROP DOMAIN IF EXISTS seam_amount;
       CREATE DOMAIN seam_amount AS numeric CHECK (VALUE >= 0);
@@ -460,6 +488,18 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       assert.is(err.code, '23505');
       const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seam_copy6')) as [{ n: number }];
       assert.is(n, 6000);
+    }
+    // a value refused at the end of megabytes (the server has been sent pieces of the copy
+    // already) fails it whole with the input function's error, and the next copy works
+    const refused = [...Array.from({ length: 3000 }, (_, i) => row(30_000 + i)), [33_000, 'not bytes', 't']];
+    for (const copy of [
+      () => db.transaction((tx) => tx.copyIn('seam_copy6', ['id', 'b', 't'], refused)),
+      () => db.copyIn('seam_copy6', ['id', 'b', 't'], refused),
+    ]) {
+      const err = await copy().catch((e) => e);
+      assert.ok(err instanceof Error, `the copy is refused: ${err}`);
+      const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seam_copy6')) as [{ n: number }];
+      assert.is(n, 6000, 'none of its rows is stored');
     }
     // rows that grow along the copy (a small first tx, then large ones) are all stored
     const growing = Array.from({ length: 400 }, (_, i) => [20_000 + i, new Uint8Array(i === 0 ? 1 : 20_000), 'g']);
