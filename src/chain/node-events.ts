@@ -62,10 +62,23 @@ function fromBase64Key(s: string | null | undefined): string {
   return text;
 }
 
-/** Events in plain text whatever the wire form (base64 in 0.34); absent keys and values are ''. */
+/** Whether an event of 0.37 or later already has the plain-text shape (a type, and a key and value to each attribute). */
+function inTextForm(e: WireEvent): boolean {
+  if (typeof e.type !== 'string' || !Array.isArray(e.attributes)) return false;
+  for (const a of e.attributes) if (typeof a?.key !== 'string' || typeof a.value !== 'string') return false;
+  return true;
+}
+
+/**
+ * Events in plain text whatever the wire form (base64 in 0.34); absent keys and values are ''.
+ * Events of 0.37 and later that have every type, key and value are returned as they are (their
+ * attributes keep the node's `index` flags, which nothing reads).
+ */
 export function readEvents(events: readonly WireEvent[] | null | undefined, protocol: CometProtocol): ChainEvent[] {
   if (!events) return [];
   const base64 = protocol === '0.34';
+  // text as sent, every type, key and value present: the node's own objects are read as they are
+  if (!base64 && events.every(inTextForm)) return events as ChainEvent[];
   return events.map((e) => ({
     type: e.type ?? '',
     attributes: (e.attributes ?? []).map((a) =>

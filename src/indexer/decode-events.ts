@@ -36,28 +36,45 @@ export class MalformedEventError extends ServiceError {
 
 const UINT = /^\d+$/;
 
-function attributeReader(event: RawEvent) {
-  const map = new Map<string, string>();
-  for (const a of event.attributes) if (!map.has(a.key)) map.set(a.key, a.value);
-  const text = (key: string) => {
-    const v = map.get(key);
-    if (v === undefined) throw new MalformedEventError(`${event.type} has no ${key} attribute`);
-    return v;
-  };
-  return {
-    text,
-    optionalText: (key: string) => map.get(key) ?? '',
-    amount: (key: string) => {
-      const v = text(key);
-      if (!UINT.test(v))
-        throw new MalformedEventError(`${event.type}.${key} is not an unsigned integer: ${JSON.stringify(v)}`);
-      return BigInt(v);
-    },
-    contract: () => map.get(CONTRACT_ADDRESS_ATTRIBUTE),
-  };
-}
+/**
+ * An event's attributes by key (the first of a repeated key). A class, not closures made per
+ * event: a full block reads thousands of events.
+ */
+class Reader {
+  #map: Map<string, string> | undefined;
+  constructor(readonly event: RawEvent) {}
 
-type Reader = ReturnType<typeof attributeReader>;
+  #value(key: string): string | undefined {
+    if (!this.#map) {
+      this.#map = new Map();
+      for (const a of this.event.attributes) if (!this.#map.has(a.key)) this.#map.set(a.key, a.value);
+    }
+    return this.#map.get(key);
+  }
+
+  text(key: string): string {
+    const v = this.#value(key);
+    if (v === undefined) throw new MalformedEventError(`${this.event.type} has no ${key} attribute`);
+    return v;
+  }
+
+  optionalText(key: string): string {
+    return this.#value(key) ?? '';
+  }
+
+  amount(key: string): bigint {
+    const v = this.text(key);
+    if (!UINT.test(v))
+      throw new MalformedEventError(`${this.event.type}.${key} is not an unsigned integer: ${JSON.stringify(v)}`);
+    return BigInt(v);
+  }
+
+  /** The contract that emitted it: its first `_contract_address`, found without reading the others. */
+  contract(): string | undefined {
+    for (const a of this.event.attributes) if (a.key === CONTRACT_ADDRESS_ATTRIBUTE) return a.value;
+    return undefined;
+  }
+}
 
 /** price = volume_unative × 10^6 ÷ volume_token (integer division); 0 when no token moved. */
 export function tradePrice(volumeUnative: bigint, volumeToken: bigint): bigint {
@@ -230,22 +247,20 @@ export function decodeBlockEvents(
   for (const tx of block.txs) {
     if (tx.code !== 0) continue; // a failed tx changed no contract state
     let messages: number[] | undefined; // which message emitted each event, worked out once it matters
-    const messageOf = (eventIndex: number) => {
-      messages ??= messageIndexes(tx.events);
-      return messages[eventIndex]!;
-    };
-    tx.events.forEach((event, eventIndex) => {
+    for (let eventIndex = 0; eventIndex < tx.events.length; eventIndex++) {
+      const event = tx.events[eventIndex]!;
       const oracle = event.type === LAUNCHPAD_ORACLE_UPDATE.type;
-      if (!oracle && !event.type.startsWith('wasm-')) return;
-      const r = attributeReader(event);
+      if (!oracle && !event.type.startsWith('wasm-')) continue;
+      const r = new Reader(event);
       const contract = r.contract();
-      if (contract !== contracts.launchpad && contract !== contracts.amm) return;
+      if (contract !== contracts.launchpad && contract !== contracts.amm) continue;
+      messages ??= messageIndexes(tx.events);
       const at: EventPosition = {
         blockHeight: block.height,
         time: block.time,
         txHash: tx.hash,
         txIndex: tx.index,
-        msgIndex: messageOf(eventIndex),
+        msgIndex: messages[eventIndex]!,
         eventIndex,
       };
       if (oracle) {
@@ -257,7 +272,7 @@ export function decodeBlockEvents(
             at,
             nativeUsdMicro: oraclePrice(r.optionalText(LAUNCHPAD_ORACLE_UPDATE.priceAttribute)),
           });
-        return;
+        continue;
       }
       try {
         const decoded =
@@ -269,7 +284,7 @@ export function decodeBlockEvents(
         if (!(error instanceof MalformedEventError)) throw error;
         result.malformed.push({ at, type: event.type, error: error.message });
       }
-    });
+    }
   }
   return result;
 }
