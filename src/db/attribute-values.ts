@@ -31,13 +31,14 @@ function add(ids: AttributeIds, rows: readonly IdRow[]): void {
 function distinct(pairs: Iterable<readonly [string, string]>): { keys: string[]; values: string[] } {
   const keys: string[] = [];
   const values: string[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, Set<string>>(); // the values seen of each key
   for (const [k, v] of pairs) {
     const key = storableText(k);
     const value = storableText(v);
-    const both = `${key.length}:${key}${value}`;
-    if (seen.has(both)) continue;
-    seen.add(both);
+    let ofKey = seen.get(key);
+    if (!ofKey) seen.set(key, (ofKey = new Set()));
+    else if (ofKey.has(value)) continue;
+    ofKey.add(value);
     keys.push(key);
     values.push(value);
   }

@@ -81,6 +81,9 @@ export function binaryColumnType(type: string | undefined): BinaryColumnType | u
 
 const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00]; // PGCOPY\n\377\r\n\0
 const POSTGRES_EPOCH_MICROS = 946_684_800_000_000n; // 2000-01-01T00:00:00Z
+const POSTGRES_EPOCH_MS = 946_684_800_000;
+/** Integers a double holds exactly, as text: up to 15 digits. */
+const SHORT_INTEGER = /^-?\d{1,15}$/;
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/;
 
 /** A growing buffer that owns its memory (transferable to a worker). */
@@ -115,6 +118,18 @@ class Writer {
     const n = this.buf.write(s, start + head, 'utf8');
     this.buf.writeInt32BE(n + head, this.pos);
     this.pos = start + head + n;
+  }
+  /**
+   * A safe integer as a big-endian int64, without BigInt (Node's writeBigInt64BE allocates
+   * several BigInts a call): the high word by division, which rounds a negative one down as
+   * two's complement needs.
+   */
+  int64(v: number) {
+    this.ensure(8);
+    const high = Math.floor(v / 4294967296);
+    this.buf.writeInt32BE(high, this.pos);
+    this.buf.writeUInt32BE(v - high * 4294967296, this.pos + 4);
+    this.pos += 8;
   }
   bytesField(b: Uint8Array) {
     this.ensure(4 + b.byteLength);
@@ -283,6 +298,8 @@ function writeField(w: Writer, type: BinaryColumnType, v: unknown) {
       return w.int32(integer(v, 32));
     case 'bigint':
       w.int32(8);
+      if (typeof v === 'number' && Number.isSafeInteger(v)) return w.int64(v);
+      if (typeof v === 'string' && SHORT_INTEGER.test(v)) return w.int64(Number(v)); // a tx's gas, say
       w.ensure(8);
       w.pos = w.buf.writeBigInt64BE(BigInt(v as bigint | number | string), w.pos);
       return;
@@ -290,6 +307,11 @@ function writeField(w: Writer, type: BinaryColumnType, v: unknown) {
       return writeNumeric(w, v);
     case 'timestamp with time zone':
       w.int32(8);
+      if (v instanceof Date) {
+        // microseconds since 2000 as a double: exact for any date within ±285,000 years of it
+        const micros = (v.getTime() - POSTGRES_EPOCH_MS) * 1000;
+        if (Number.isSafeInteger(micros)) return w.int64(micros);
+      }
       w.ensure(8);
       w.pos = w.buf.writeBigInt64BE(timestampMicros(v), w.pos);
       return;

@@ -245,6 +245,35 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     );
   });
 
+  test('copyIn stores bigints at the edges of a double and of each 32-bit word, and times far from 2000, exactly', async ({
+    db,
+  }) => {
+    await db.exec(
+      'DROP TABLE IF EXISTS seam_int64; CREATE TABLE seam_int64 (id int, n bigint, t bigint, at timestamptz)',
+    );
+    const edges = [0, -1, 1, 2 ** 31, -(2 ** 31) - 1, 2 ** 32 - 1, 2 ** 32, -(2 ** 32), -(2 ** 32) - 1];
+    const numbers = [...edges, Number.MAX_SAFE_INTEGER, Number.MIN_SAFE_INTEGER, 999_999_999_999_999];
+    const times = [
+      '0001-01-01T00:00:00.000Z',
+      '1969-12-31T23:59:59.999Z',
+      '1999-12-31T23:59:59.999Z',
+      '9999-12-31T23:59:59.999Z',
+    ];
+    const rows = numbers.map((n, i) => [i, n, String(n), new Date(times[i % times.length]!)]);
+    rows.push([rows.length, '-9223372036854775808', '9223372036854775807', null]);
+    await db.copyIn('seam_int64', ['id', 'n', 't', 'at'], rows);
+    const back = await db.query<{ n: string; t: string; at: string | null }>(
+      `SELECT n::text AS n, t::text AS t, to_char(at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at FROM seam_int64 ORDER BY id`,
+    );
+    assert.equal(
+      back.map((r) => [r.n, r.t, r.at]),
+      [
+        ...numbers.map((n, i) => [String(n), String(n), times[i % times.length]]),
+        ['-9223372036854775808', '9223372036854775807', null],
+      ],
+    );
+  });
+
   test('copyIn: integers of every width, amounts and decimals, exact timestamps, json text', async ({ db }) => {
     await db.exec(`DROP TABLE IF EXISTS seam_copy3; DROP DOMAIN IF EXISTS seam_amount;
       CREATE DOMAIN seam_amount AS numeric CHECK (VALUE >= 0);
