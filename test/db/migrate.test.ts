@@ -212,7 +212,7 @@ test('upgrading a database whose trades are in the columnstore keeps every trade
   }
 });
 
-test('upgrading keeps every indexed attribute of every tx (each pair numbered once, the view shows the rows as before: 0017), every tx hash (as its bytes: 0018), and finds each tx by its hash (tx_hashes, txs partitioned by height: 0019)', async () => {
+test('upgrading keeps every indexed attribute of every tx (each pair numbered once, the view shows the rows as before: 0017), every tx hash (as its bytes: 0018), and finds each tx by its hash (tx_hashes, txs partitioned by height: 0019), written through their primary keys alone (0020)', async () => {
   const { db, dispose } = await openTestDatabase({ migrated: false });
   try {
     await migrate(
@@ -236,7 +236,12 @@ test('upgrading keeps every indexed attribute of every tx (each pair numbered on
        VALUES ($1, 2, 3, now(), 0, '', 1, 1, '\\x00', '\\x00')`,
       [hash],
     );
-    assert.equal(await migrate(db), ['0017_attribute_values', '0018_txs_hash_bytes', '0019_chain_index_columnstore']);
+    assert.equal(await migrate(db), [
+      '0017_attribute_values',
+      '0018_txs_hash_bytes',
+      '0019_chain_index_columnstore',
+      '0020_chain_index_height_indexes',
+    ]);
     const [tx] = await db.query<{ hex: string; bytes: number }>(
       `SELECT upper(encode(hash, 'hex')) AS hex, octet_length(hash) AS bytes FROM txs`,
     );
@@ -256,6 +261,14 @@ test('upgrading keeps every indexed attribute of every tx (each pair numbered on
     assert.equal(
       hypertables.map((r) => r.name),
       ['tx_attribute_refs', 'txs'],
+    );
+    // each is written through its primary key alone, which every read by height uses (0020)
+    const indexes = await db.query<{ name: string }>(
+      `SELECT indexname AS name FROM pg_indexes WHERE schemaname = 'public' AND tablename IN ('txs', 'tx_attribute_refs') ORDER BY 1`,
+    );
+    assert.equal(
+      indexes.map((r) => r.name),
+      ['tx_attribute_refs_pkey', 'txs_pkey'],
     );
     const after = await db.query<{ key: string; value: string; height: number; tx_index: number }>(
       `SELECT key, value, height, tx_index FROM tx_attributes ORDER BY height, tx_index, key`,
