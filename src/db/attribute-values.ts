@@ -36,8 +36,10 @@ function distinct(pairs: Iterable<readonly [string, string]>): { keys: string[];
     const key = storableText(k);
     const value = storableText(v);
     let ofKey = seen.get(key);
-    if (!ofKey) seen.set(key, (ofKey = new Set()));
-    else if (ofKey.has(value)) continue;
+    if (!ofKey) {
+      ofKey = new Set();
+      seen.set(key, ofKey);
+    } else if (ofKey.has(value)) continue;
     ofKey.add(value);
     keys.push(key);
     values.push(value);

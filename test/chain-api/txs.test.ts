@@ -4,6 +4,7 @@
 // a second Chain API whose index starts later reads older txs and blocks through from the
 // node; every error case; the same answers once the chain index is in the columnstore.
 
+import zlib from 'node:zlib';
 import { sha256 } from '@cosmjs/crypto';
 import { fromHex, toBase64, toHex } from '@cosmjs/encoding';
 import { decodeTxRaw } from '@cosmjs/proto-signing';
@@ -461,6 +462,25 @@ test('the shape of a node’s search answer (txs-search.json; pagination an obje
     assert.equal(body.tx_responses[i].tx, { '@type': '/cosmos.tx.v1beta1.Tx', ...body.txs[i] });
   const byHash = await chainGet(ctx.api, `${TXS}/${ctx.tx2.hash}`);
   assert.equal(body.tx_responses[1], byHash.body.tx_response);
+});
+
+test('a search page is gzipped for a client that takes gzip, and the same JSON as it is for one that does not', async (ctx) => {
+  const url = `${ctx.api.url}${TXS}?events=${q(`transfer.recipient='${ctx.r1}'`)}`;
+  const gzipped = await getRaw(url, { 'Accept-Encoding': 'gzip, deflate, br' });
+  assert.is(gzipped.status, 200);
+  assert.is(gzipped.headers['content-encoding'], 'gzip');
+  assert.is(gzipped.headers.vary, 'Accept-Encoding');
+  const json = zlib.gunzipSync(gzipped.body);
+  assert.ok(gzipped.body.length < json.length / 2, `${json.length} bytes, ${gzipped.body.length} gzipped`);
+  for (const refuses of [{}, { 'Accept-Encoding': 'gzip;q=0, identity' }] as Record<string, string>[]) {
+    const plain = await getRaw(url, refuses);
+    assert.is(plain.status, 200);
+    assert.is(plain.headers['content-encoding'], undefined, JSON.stringify(refuses));
+    assert.is(plain.headers.vary, 'Accept-Encoding');
+    assert.is(Number(plain.headers['content-length']), plain.body.length);
+    assert.ok(plain.body.equals(json), 'the same JSON in both forms');
+  }
+  assert.is(JSON.parse(json.toString('utf8')).txs.length, 2);
 });
 
 test('search errors', async (ctx) => {

@@ -259,7 +259,7 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       '1999-12-31T23:59:59.999Z',
       '9999-12-31T23:59:59.999Z',
     ];
-    const rows = numbers.map((n, i) => [i, n, String(n), new Date(times[i % times.length]!)]);
+    const rows: unknown[][] = numbers.map((n, i) => [i, n, String(n), new Date(times[i % times.length]!)]);
     rows.push([rows.length, '-9223372036854775808', '9223372036854775807', null]);
     await db.copyIn('seam_int64', ['id', 'n', 't', 'at'], rows);
     const back = await db.query<{ n: string; t: string; at: string | null }>(

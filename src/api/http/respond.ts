@@ -37,12 +37,13 @@ export function sendJson(
 }
 
 /**
- * Sends a JSON answer kept as bytes in a cache (the same Buffer for every request while it is
- * kept): gzipped to a client that takes gzip, compressed once for all of them, from 1 KiB
- * (`Vary: Accept-Encoding` on both forms then). Compression costs memory beside the cache's
- * budget while the answer is kept: a seventh to a fifth of its bytes.
+ * Sends a JSON answer's bytes, gzipped to a client that takes gzip, from 1 KiB
+ * (`Vary: Accept-Encoding` on both forms then). An answer kept as bytes in a cache (the same
+ * Buffer for every request while it is kept) is compressed once for all of them: compression
+ * then costs memory beside the cache's budget while the answer is kept, a seventh to a fifth
+ * of its bytes. An answer made for one request (a page of the tx search) is compressed for it.
  */
-export async function sendCachedJson(
+export async function sendJsonBytes(
   req: IncomingMessage,
   res: ServerResponse,
   body: Buffer,

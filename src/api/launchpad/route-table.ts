@@ -2,7 +2,7 @@
 // each written once in its own file as data (src/api/http/routes.ts). The server mounts it, the
 // metrics label requests by it and GET /api/openapi.json describes it.
 import { z } from 'zod';
-import { sendCachedJson } from '../http/respond.ts';
+import { sendJsonBytes } from '../http/respond.ts';
 import type { LaunchpadRoute } from './context.ts';
 import { launchpadOpenApi } from './openapi.ts';
 import { candleRoutes } from './routes/candles.ts';
@@ -33,7 +33,7 @@ const serviceRoutes: LaunchpadRoute[] = [
       let body: Buffer | undefined;
       return async (req, res) => {
         body ??= Buffer.from(JSON.stringify(launchpadOpenApi(LAUNCHPAD_ROUTES)));
-        await sendCachedJson(req, res, body, { 'Cache-Control': 'public, max-age=60' });
+        await sendJsonBytes(req, res, body, { 'Cache-Control': 'public, max-age=60' });
       };
     },
   },

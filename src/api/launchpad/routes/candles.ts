@@ -7,7 +7,7 @@ import { CANDLES_KEPT_MS, isStoredToken } from '../../../db/tokens.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import { reads } from '../../http/freshness.ts';
 import { render, sendRendered } from '../../http/http-cache.ts';
-import { sendCachedJson } from '../../http/respond.ts';
+import { sendJsonBytes } from '../../http/respond.ts';
 import type { Handler } from '../../http/routes.ts';
 import { bech32Address, EARLIEST_TIME, isoDateTime, LATEST_TIME, parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { LaunchpadContext, LaunchpadRoute } from '../context.ts';
@@ -130,7 +130,7 @@ export function candles(ctx: LaunchpadContext): Handler {
     }
     const { tags, ttlMs } = reads.candles(tokenAddress);
     const body = await cache.remember(key, tags, ttlMs, compute);
-    await sendCachedJson(req, res, body, { 'Cache-Control': `public, max-age=${OPEN_CANDLES_MAX_AGE_SECONDS}` });
+    await sendJsonBytes(req, res, body, { 'Cache-Control': `public, max-age=${OPEN_CANDLES_MAX_AGE_SECONDS}` });
   };
 }
 

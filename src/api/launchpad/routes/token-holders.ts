@@ -6,7 +6,7 @@ import { sql } from '../../../db/sql.ts';
 import { isStoredToken, storedSupply, topHolders } from '../../../db/tokens.ts';
 import { notFound } from '../../http/errors.ts';
 import { reads } from '../../http/freshness.ts';
-import { sendCachedJson } from '../../http/respond.ts';
+import { sendJsonBytes } from '../../http/respond.ts';
 import type { Handler } from '../../http/routes.ts';
 import { bech32Address, parseOrThrow, queryInt } from '../../http/validate.ts';
 import type { LaunchpadContext, LaunchpadRoute } from '../context.ts';
@@ -40,7 +40,7 @@ function tokenHolders(ctx: LaunchpadContext): Handler {
       });
     });
     if (body.length === 0) throw notFound('Token not found');
-    await sendCachedJson(req, res, body);
+    await sendJsonBytes(req, res, body);
   };
 }
 
@@ -82,7 +82,7 @@ function tokenTraders(ctx: LaunchpadContext): Handler {
       });
     });
     if (body.length === 0) throw notFound('Token not found');
-    await sendCachedJson(req, res, body);
+    await sendJsonBytes(req, res, body);
   };
 }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ListedToken } from '../../../db/tokens.ts';
 import { notFound } from '../../http/errors.ts';
 import { reads } from '../../http/freshness.ts';
-import { sendCachedJson } from '../../http/respond.ts';
+import { sendJsonBytes } from '../../http/respond.ts';
 import type { Handler } from '../../http/routes.ts';
 import { bech32Address, parseOrThrow } from '../../http/validate.ts';
 import type { LaunchpadContext, LaunchpadRoute } from '../context.ts';
@@ -133,7 +133,7 @@ export function listTokens(ctx: LaunchpadContext): Handler {
       },
       { maxStaleMs: LIST_MAX_STALE_MS },
     );
-    await sendCachedJson(req, res, body);
+    await sendJsonBytes(req, res, body);
   };
 }
 
@@ -166,7 +166,7 @@ export function getToken(ctx: LaunchpadContext): Handler {
     const { address } = parseOrThrow(tokenParams, req.params, 'Invalid token address');
     const body = await findToken(ctx, address);
     if (!body) throw notFound('Token not found');
-    await sendCachedJson(req, res, body);
+    await sendJsonBytes(req, res, body);
   };
 }
 

@@ -5,7 +5,7 @@ import { sql } from '../../../db/sql.ts';
 import { tradeTimes } from '../../../db/tokens.ts';
 import type { Database } from '../../../db/types.ts';
 import { reads } from '../../http/freshness.ts';
-import { sendCachedJson } from '../../http/respond.ts';
+import { sendJsonBytes } from '../../http/respond.ts';
 import type { ResponseCache } from '../../http/response-cache.ts';
 import type { Handler } from '../../http/routes.ts';
 import { bech32Address, parseOrThrow, queryInt } from '../../http/validate.ts';
@@ -175,7 +175,7 @@ export function recentTrades(db: Database, cache: ResponseCache): Handler {
       : await cache.remember(key, recent.tags, recent.ttlMs, async () =>
           JSON.stringify({ trades: (await newestTrades(db, q, undefined)).map(tradeJson) }),
         );
-    await sendCachedJson(req, res, body);
+    await sendJsonBytes(req, res, body);
   };
 }
 

@@ -7,7 +7,7 @@
 // up to VOUCHED_CACHE_MS.
 import { z } from 'zod';
 import { reads } from '../../http/freshness.ts';
-import { sendCachedJson, sendJsonText } from '../../http/respond.ts';
+import { sendJsonBytes, sendJsonText } from '../../http/respond.ts';
 import type { ResponseCache } from '../../http/response-cache.ts';
 import type { Handler } from '../../http/routes.ts';
 import { parseOrThrow } from '../../http/validate.ts';
@@ -37,7 +37,7 @@ export function walletTokens(
       };
     };
     if (ttlMs <= 0) return sendJsonText(res, 200, (await compute()).body);
-    await sendCachedJson(
+    await sendJsonBytes(
       req,
       res,
       await cache.rememberTagged(`holdings:${address}`, reads.holdings(address, ttlMs).tags, ttlMs, compute),
