@@ -43,9 +43,10 @@ export function copyTarget(table: string, columns: readonly string[]): string {
   return `${quoteIdent(table)} (${columnList(columns)})`;
 }
 
-// PostgreSQL's COPY binary format, used by the embedded adapter: no text to escape and
-// parse, bytea without hex (half the bytes), and one buffer handed to the database
-// worker without copying. Column types come from the catalog (see `binaryColumnType`).
+// PostgreSQL's COPY binary format, the bulk load of both adapters: no text to escape and
+// parse, bytea without hex (half the bytes); one buffer handed to the embedded database's
+// worker without copying, pieces streamed to a server (`copyBinaryChunks`). Column types come
+// from the catalog (see `binaryColumnType`).
 
 /** The column types the binary encoder writes (a domain counts as its base type). */
 export type BinaryColumnType =
@@ -157,8 +158,9 @@ function withoutExponent(s: string): string | undefined {
   return `${sign === '-' ? '-' : ''}${body}`;
 }
 
-// A value the binary encoder cannot write is refused as PostgreSQL's own input functions
-// refuse it (what the server adapter reports for the same row): SQLSTATE and message alike.
+// A number, integer or boolean the binary encoder cannot write is refused as PostgreSQL's own
+// input functions refuse its text (what an INSERT of it would report): SQLSTATE and message
+// alike. Bytes for a bytea column must be bytes (a TypeError otherwise).
 const invalidInput = (type: string, v: unknown) =>
   new DatabaseError(`invalid input syntax for type ${type}: "${String(v)}"`, { code: '22P02' });
 const outOfRange = (type: string, v: unknown) =>
@@ -168,7 +170,12 @@ function decimalText(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
   let s: string | undefined;
   if (typeof v === 'number' && Number.isFinite(v)) s = Number.isInteger(v) ? BigInt(v).toString() : String(v);
-  else if (typeof v === 'string') s = v.trim().replace(/^\+/, '');
+  else if (typeof v === 'string')
+    s = v
+      .trim()
+      .replace(/^\+/, '')
+      .replace(/^(-?)\.(?=\d)/, '$10.') // `.5` is 0.5
+      .replace(/(\d)\.$/, '$1'); // `5.` is 5
   if (s !== undefined) {
     if (DECIMAL.test(s)) return s;
     const expanded = withoutExponent(s);
@@ -188,6 +195,21 @@ function integer(v: unknown, bits: 16 | 32): number {
   if (!Number.isInteger(n)) throw invalidInput(type, v);
   const limit = 2 ** (bits - 1);
   if (n < -limit || n >= limit) throw outOfRange(type, v);
+  return n;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+
+/** A bigint column's value, as int8's input takes it: an integer, or its decimal digits as text. */
+function bigint64(v: unknown): bigint {
+  let n: bigint;
+  if (typeof v === 'bigint') n = v;
+  else if (typeof v === 'number' && Number.isInteger(v)) n = BigInt(v);
+  else if (typeof v === 'string' && INTEGER_TEXT.test(v)) n = BigInt(v.trim());
+  else throw invalidInput('bigint', v);
+  if (n < INT64_MIN || n > INT64_MAX) throw outOfRange('bigint', v);
   return n;
 }
 
@@ -301,7 +323,7 @@ function writeField(w: Writer, type: BinaryColumnType, v: unknown) {
       if (typeof v === 'number' && Number.isSafeInteger(v)) return w.int64(v);
       if (typeof v === 'string' && SHORT_INTEGER.test(v)) return w.int64(Number(v)); // a tx's gas, say
       w.ensure(8);
-      w.pos = w.buf.writeBigInt64BE(BigInt(v as bigint | number | string), w.pos);
+      w.pos = w.buf.writeBigInt64BE(bigint64(v), w.pos);
       return;
     case 'numeric':
       return writeNumeric(w, v);

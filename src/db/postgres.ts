@@ -18,6 +18,7 @@ import { type Database, DatabaseError, errorPosition, parseInt8, type Queryable 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
+  'EPIPE',
   'ENOTFOUND',
   'ETIMEDOUT',
   'EHOSTUNREACH',
@@ -211,8 +212,15 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
         });
         const binary = columns.map((c) => binaryColumnType(types.get(c)?.base));
         if (!ignoreDuplicates && binary.every((t): t is BinaryColumnType => t !== undefined)) {
-          const copy = await s.unsafe(`COPY ${copyTarget(table, columns)} FROM STDIN (FORMAT binary)`).writable();
-          await pipeline(Readable.from(copyBinaryChunks(binary, storableRows(rows), COPY_CHUNK_BYTES)), copy);
+          const stream = async (on: postgres.Sql | postgres.TransactionSql) => {
+            const copy = await on.unsafe(`COPY ${copyTarget(table, columns)} FROM STDIN (FORMAT binary)`).writable();
+            await pipeline(Readable.from(copyBinaryChunks(binary, storableRows(rows), COPY_CHUNK_BYTES)), copy);
+          };
+          // On the pool, in a transaction of its own, which reserves the connection: a query the
+          // pool sent down it while the copy streams would break the copy's protocol. A
+          // transaction's or a session's connection is its caller's, who awaits the copy.
+          if (atomic === 'begin') await (s as postgres.Sql).begin((tx) => stream(tx));
+          else await stream(s);
           return rows.length;
         }
         const values = storableRows(rows);

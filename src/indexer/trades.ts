@@ -1,5 +1,6 @@
-// The write path of trades: one bulk load per batch (COPY on the embedded database), idempotent
-// on the trade's event key when asked, so a replayed block stores nothing twice.
+// The write path of trades: one bulk load per batch (a binary COPY, or an INSERT when
+// duplicates are skipped), idempotent on the trade's event key when asked, so a replayed
+// block stores nothing twice.
 import type { CopyOptions, Queryable } from '../db/types.ts';
 import type { Trade } from '../domain/events.ts';
 

@@ -274,6 +274,45 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     );
   });
 
+  test('copyIn reads numeric and bigint text as their input functions do, and refuses what they refuse, with their errors', async ({
+    db,
+  }) => {
+    await db.exec('DROP TABLE IF EXISTS seam_texts; CREATE TABLE seam_texts (id int, dec numeric, big bigint)');
+    await db.copyIn(
+      'seam_texts',
+      ['id', 'dec', 'big'],
+      [
+        [1, '.5', ' +7 '],
+        [2, '-.25', '-0'],
+        [3, '5.', '9223372036854775807'],
+        [4, '+1.50', -(2n ** 63n)],
+      ],
+    );
+    const back = await db.query<{ dec: string; big: string }>(
+      'SELECT dec::text AS dec, big::text AS big FROM seam_texts ORDER BY id',
+    );
+    assert.equal(
+      back.map((r) => [r.dec, r.big]),
+      [
+        ['0.5', '7'],
+        ['-0.25', '0'],
+        ['5', '9223372036854775807'],
+        ['1.50', '-9223372036854775808'],
+      ],
+    );
+    for (const [big, code, message] of [
+      ['', '22P02', 'invalid input syntax for type bigint: ""'],
+      ['12abc', '22P02', 'invalid input syntax for type bigint: "12abc"'],
+      [true, '22P02', 'invalid input syntax for type bigint: "true"'],
+      [1.5, '22P02', 'invalid input syntax for type bigint: "1.5"'],
+      ['9223372036854775808', '22003', 'value "9223372036854775808" is out of range for type bigint'],
+    ] as const) {
+      const err = await db.copyIn('seam_texts', ['id', 'big'], [[9, big]]).catch((e: unknown) => e);
+      assert.instance(err, DatabaseError, `${JSON.stringify(big)}: ${err}`);
+      assert.equal({ code: (err as DatabaseError).code, message: (err as DatabaseError).message }, { code, message });
+    }
+  });
+
   test('copyIn: integers of every width, amounts and decimals, exact timestamps, json text', async ({ db }) => {
     await db.exec(`DROP TABLE IF EXISTS seam_copy3; DROP DOMAIN IF EXISTS seam_amount;
       CREATE DOMAIN seam_amount AS numeric CHECK (VALUE >= 0);
@@ -518,8 +557,8 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seam_copy6')) as [{ n: number }];
       assert.is(n, 6000);
     }
-    // a value refused at the end of megabytes (the server has been sent pieces of the copy
-    // already) fails it whole with the input function's error, and the next copy works
+    // a value the encoder refuses at the end of megabytes (a server has been sent pieces of
+    // the copy already, then its CopyFail) fails it whole, and the next copy works
     const refused = [...Array.from({ length: 3000 }, (_, i) => row(30_000 + i)), [33_000, 'not bytes', 't']];
     for (const copy of [
       () => db.transaction((tx) => tx.copyIn('seam_copy6', ['id', 'b', 't'], refused)),

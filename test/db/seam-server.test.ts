@@ -4,9 +4,10 @@ import postgres from 'postgres';
 import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createServerDatabase } from '../../src/db/postgres.ts';
+import { DatabaseError } from '../../src/db/types.ts';
 import { freshServerDatabase } from '../helpers/database.ts';
 import { startPostgresServer } from '../helpers/postgres-server.ts';
-import { sleep } from '../helpers/wait.ts';
+import { sleep, waitFor, within } from '../helpers/wait.ts';
 import { seamContract } from './seam-contract.ts';
 
 const server = await startPostgresServer();
@@ -70,6 +71,79 @@ if ('skip' in server) {
         assert.equal({ ...row }, { one: 1 }, 'the pool serves again');
       } finally {
         await sql.end({ timeout: 5 });
+        await killer.close();
+      }
+    },
+  );
+  contract(
+    'a copy whose backend is killed while it streams fails as unavailable, and the pool answers every query after it, kill after kill',
+    async () => {
+      // The copy's rows are slowed by a trigger, so that each kill lands while it streams. More
+      // kills than the pool's connections: a connection lost to one would show at the next.
+      const db = createServerDatabase({ url: fresh.url, max: 2 });
+      const killer = createServerDatabase({ url: fresh.url, max: 1 });
+      try {
+        await db.exec(`
+          DROP TABLE IF EXISTS seam_killed;
+          CREATE TABLE seam_killed (id int, b bytea);
+          CREATE OR REPLACE FUNCTION seam_slow_row() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN PERFORM pg_sleep(0.002); RETURN NEW; END $$;
+          CREATE TRIGGER seam_slow BEFORE INSERT ON seam_killed FOR EACH ROW EXECUTE FUNCTION seam_slow_row();`);
+        const rows = Array.from({ length: 5000 }, (_, i) => [i, new Uint8Array(100)]);
+        for (const inTransaction of [false, true, false, true, false]) {
+          const copying = (
+            inTransaction
+              ? db.transaction((tx) => tx.copyIn('seam_killed', ['id', 'b'], rows))
+              : db.copyIn('seam_killed', ['id', 'b'], rows)
+          ).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          const killed = await waitFor(
+            async () =>
+              (
+                await killer.query(
+                  `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+                   WHERE query LIKE 'COPY "seam_killed"%' AND state = 'active' AND pid <> pg_backend_pid()`,
+                )
+              ).length > 0,
+            20_000,
+            5,
+          );
+          assert.ok(killed, 'the copy was found streaming and its backend killed');
+          const err = await within(copying, 20_000, 'the killed copy to fail');
+          assert.instance(err, DatabaseError, `${inTransaction ? 'in a transaction' : 'on the pool'}: ${err}`);
+          assert.ok((err as DatabaseError).unavailable, `a lost connection: ${(err as DatabaseError).code}`);
+          // a query sent down the dying connection before it closed may fail as unavailable, as
+          // any query while a connection is lost does (callers retry); none may wait for good
+          const answered = async () =>
+            db.query('SELECT 1').then(
+              () => true,
+              (e: unknown) => {
+                if (!(e instanceof DatabaseError && e.unavailable)) throw e;
+                return false;
+              },
+            );
+          assert.ok(
+            await within(waitFor(answered, 10_000), 20_000, 'a query after the kill'),
+            'the pool answers again',
+          );
+          const answers = await within(
+            Promise.all(Array.from({ length: 4 }, (_, i) => db.query<{ n: number }>('SELECT $1::int AS n', [i]))),
+            20_000,
+            'the queries after the kill',
+          );
+          assert.equal(
+            answers.map(([r]) => r!.n),
+            [0, 1, 2, 3],
+          );
+        }
+        const [{ n }] = (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seam_killed')) as [
+          { n: number },
+        ];
+        assert.is(n, 0, 'no killed copy left a row');
+      } finally {
+        await db.close();
         await killer.close();
       }
     },
