@@ -166,6 +166,18 @@ const invalidInput = (type: string, v: unknown) =>
 const outOfRange = (type: string, v: unknown) =>
   new DatabaseError(`value "${String(v)}" is out of range for type ${type}`, { code: '22003' });
 
+/** numeric's sign word for NaN and the infinities (PostgreSQL 14 and later), as its input reads them. */
+function specialNumeric(v: unknown): number | undefined {
+  if (typeof v === 'number')
+    return Number.isNaN(v) ? 0xc000 : v === Infinity ? 0xd000 : v === -Infinity ? 0xf000 : undefined;
+  if (typeof v !== 'string') return undefined;
+  const text = v.trim().toLowerCase();
+  if (text === 'nan') return 0xc000;
+  if (text === 'infinity' || text === '+infinity' || text === 'inf' || text === '+inf') return 0xd000;
+  if (text === '-infinity' || text === '-inf') return 0xf000;
+  return undefined;
+}
+
 function decimalText(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
   let s: string | undefined;
@@ -255,6 +267,15 @@ function digitGroup(digits: string, from: number, to: number): number {
 /** numeric's binary form: base-10000 digit groups with a weight, sign and display scale. */
 function writeNumeric(w: Writer, v: unknown) {
   if (typeof v === 'bigint' && v >= 0n) return writeWholeNumber(w, v.toString());
+  const special = specialNumeric(v);
+  if (special !== undefined) {
+    w.int32(8);
+    w.int16(0);
+    w.int16(0);
+    w.int16(special - 0x10000); // the unsigned word, as int16 writes it
+    w.int16(0);
+    return;
+  }
   const [, minus, whole, fraction = ''] = DECIMAL.exec(decimalText(v))!;
   const intDigits = whole!.replace(/^0+/, '');
   const intGroups: number[] = [];

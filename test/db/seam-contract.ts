@@ -286,6 +286,10 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
         [2, '-.25', '-0'],
         [3, '5.', '9223372036854775807'],
         [4, '+1.50', -(2n ** 63n)],
+        [5, 'NaN', 0],
+        [6, ' -inf ', 0],
+        [7, Number.POSITIVE_INFINITY, 0],
+        [8, Number.NaN, 0],
       ],
     );
     const back = await db.query<{ dec: string; big: string }>(
@@ -298,6 +302,10 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
         ['-0.25', '0'],
         ['5', '9223372036854775807'],
         ['1.50', '-9223372036854775808'],
+        ['NaN', '0'],
+        ['-Infinity', '0'],
+        ['Infinity', '0'],
+        ['NaN', '0'],
       ],
     );
     for (const [big, code, message] of [
