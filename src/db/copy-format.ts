@@ -166,16 +166,15 @@ const invalidInput = (type: string, v: unknown) =>
 const outOfRange = (type: string, v: unknown) =>
   new DatabaseError(`value "${String(v)}" is out of range for type ${type}`, { code: '22003' });
 
-/** numeric's sign word for NaN and the infinities (PostgreSQL 14 and later), as its input reads them. */
+/** NaN and the infinities as numeric's input reads them: `nan`, `[+-]inf`, `[+-]infinity`, any case. */
+const SPECIAL_NUMERIC = /^\s*(?:(nan)|([+-])?inf(?:inity)?)\s*$/i;
+
+/** numeric's sign word for NaN and the infinities (PostgreSQL 14 and later). */
 function specialNumeric(v: unknown): number | undefined {
   if (typeof v === 'number')
     return Number.isNaN(v) ? 0xc000 : v === Infinity ? 0xd000 : v === -Infinity ? 0xf000 : undefined;
-  if (typeof v !== 'string') return undefined;
-  const text = v.trim().toLowerCase();
-  if (text === 'nan') return 0xc000;
-  if (text === 'infinity' || text === '+infinity' || text === 'inf' || text === '+inf') return 0xd000;
-  if (text === '-infinity' || text === '-inf') return 0xf000;
-  return undefined;
+  const m = typeof v === 'string' ? SPECIAL_NUMERIC.exec(v) : null;
+  return !m ? undefined : m[1] ? 0xc000 : m[2] === '-' ? 0xf000 : 0xd000;
 }
 
 function decimalText(v: unknown): string {
@@ -393,25 +392,23 @@ function writeRow(w: Writer, types: readonly BinaryColumnType[], row: readonly u
 
 /** Rows (arrays in column order) in COPY's binary format, in a buffer of their own. */
 export function copyBinary(types: readonly BinaryColumnType[], rows: readonly (readonly unknown[])[]): Uint8Array {
-  const w = new Writer();
-  startCopy(w);
-  for (const row of rows) writeRow(w, types, row);
-  w.int16(TRAILER);
-  return new Uint8Array(w.buf.buffer, 0, w.pos);
+  const [all] = copyBinaryChunks(types, rows, Number.POSITIVE_INFINITY);
+  return all!;
 }
 
 /**
  * The same bytes as `copyBinary`, in pieces of about `chunkBytes` (whole rows each), each
  * made only when the one before has been taken: a COPY of megabytes is streamed to the
  * server without holding the thread or the memory of all of it at once. A value the encoder
- * refuses throws from the piece that holds it.
+ * refuses throws from the piece that holds it. Each piece is a view of a buffer of its own.
  */
 export function* copyBinaryChunks(
   types: readonly BinaryColumnType[],
   rows: readonly (readonly unknown[])[],
   chunkBytes: number,
 ): Generator<Buffer> {
-  const size = chunkBytes + (chunkBytes >> 2);
+  // room for a piece and its last row; a buffer that grows for the whole copy
+  const size = Number.isFinite(chunkBytes) ? chunkBytes + (chunkBytes >> 2) : undefined;
   let w = new Writer(size);
   startCopy(w);
   for (const row of rows) {

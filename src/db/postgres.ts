@@ -210,11 +210,12 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           if (!type) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
           return `$${i + 1}::${type.declared}[]`;
         });
+        const values = storableRows(rows);
         const binary = columns.map((c) => binaryColumnType(types.get(c)?.base));
         if (!ignoreDuplicates && binary.every((t): t is BinaryColumnType => t !== undefined)) {
           const stream = async (on: postgres.Sql | postgres.TransactionSql) => {
             const copy = await on.unsafe(`COPY ${copyTarget(table, columns)} FROM STDIN (FORMAT binary)`).writable();
-            await pipeline(Readable.from(copyBinaryChunks(binary, storableRows(rows), COPY_CHUNK_BYTES)), copy);
+            await pipeline(Readable.from(copyBinaryChunks(binary, values, COPY_CHUNK_BYTES)), copy);
           };
           // On the pool, in a transaction of its own, which reserves the connection: a query the
           // pool sent down it while the copy streams would break the copy's protocol. A
@@ -223,7 +224,6 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           else await stream(s);
           return rows.length;
         }
-        const values = storableRows(rows);
         const text = `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')}) ${ignoreDuplicates ? 'ON CONFLICT DO NOTHING' : ''} RETURNING 1)
            SELECT count(*)::int AS n FROM stored`;
         const send = async (on: postgres.Sql | postgres.TransactionSql, params: string[]) =>
