@@ -5,8 +5,8 @@
 // text only its form is stored, and the log is rebuilt from the stored events when served.
 // Any other log (an error text, another serialisation) is kept as the node wrote it: as it
 // is when short, else raw-DEFLATE compressed.
-import zlib from 'node:zlib';
 import { ownBytes } from '../internal/bytes.ts';
+import { sizedDeflateRaw, sizedInflateRaw } from '../internal/sized-zlib.ts';
 import { messageBoundaries } from './node-events.ts';
 import type { ChainEvent } from './stored-events.ts';
 
@@ -37,6 +37,8 @@ interface Sink {
 // Go's encoding/json (before Go 1.22) escapes `<`, `>`, `&`, U+2028 and U+2029, and writes
 // backspace and form feed as \u0008 and \u000c, where JSON.stringify writes them as they
 // are and as \b and \f. Escapes are matched whole, so an escaped backslash stays one.
+const deflateLog = sizedDeflateRaw(1);
+
 const GO_ESCAPE = /\\(.)|[<>&\u2028\u2029]/g;
 const unicodeEscape = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
 const goEscape = (match: string, escaped: string | undefined) =>
@@ -223,9 +225,9 @@ export function storedLog(log: string, code: number, events: readonly ChainEvent
   if (log.length <= LOG_PACKED_ABOVE) return { text: log, packed: null, form: null };
   const form = logFormOf(log, code, events);
   if (form) return { text: '', packed: null, form };
-  // copied out of zlib's 16 KiB output chunk: a batch keeps thousands of these, and a block
-  // worker's message would copy each whole chunk (src/indexer/read-block.ts)
-  return { text: '', packed: ownBytes(zlib.deflateRawSync(log, { level: 1 })), form: null };
+  // copied out of zlib's output chunk: a batch keeps thousands of these, and a block worker's
+  // message would copy each whole chunk (src/indexer/read-block.ts)
+  return { text: '', packed: ownBytes(deflateLog(log)), form: null };
 }
 
 /** The log as the node wrote it, from its stored form and the tx's stored events. */
@@ -234,5 +236,5 @@ export function logOf(
   events: readonly ChainEvent[],
 ): string {
   if (stored.form) return messageLog(events, stored.form as LogForm);
-  return stored.packed ? zlib.inflateRawSync(stored.packed).toString('utf8') : stored.text;
+  return stored.packed ? sizedInflateRaw(stored.packed).toString('utf8') : stored.text;
 }
