@@ -12,6 +12,7 @@ import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChainApi } from '../../src/api/chain/server.ts';
+import { pageIsFinal, type SearchRequest } from '../../src/api/chain/tx-search.ts';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { readEvents } from '../../src/chain/node-events.ts';
 import { type ChainCtx, chainGet, closeChainApi, openChainApi, startTestChainApi } from '../helpers/chain-api.ts';
@@ -481,6 +482,87 @@ test('a search page is gzipped for a client that takes gzip, and the same JSON a
     assert.ok(plain.body.equals(json), 'the same JSON in both forms');
   }
   assert.is(JSON.parse(json.toString('utf8')).txs.length, 2);
+});
+
+test('a search page that can never change is kept and says so (ETag, immutable, 304); one that can change does not', async (ctx) => {
+  const sender = `events=${q(`message.sender='${ctx.a1}'`)}&pagination.limit=3`;
+  // the index starts at height 1 and has the match after the page: nothing can join its 3 txs
+  const first = await assertEncodings(`${ctx.api.url}${TXS}?${sender}`);
+  const page = JSON.parse(first.json.toString('utf8'));
+  assert.is(page.txs.length, 3);
+  assert.ok(page.pagination.next_key);
+  const again = await getRaw(`${ctx.api.url}${TXS}?${sender}`);
+  assert.is(again.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.ok(again.body.equals(first.json), 'the same bytes, kept');
+  const held = await getRaw(`${ctx.api.url}${TXS}?pagination.limit=3&events=${q(`message.sender='${ctx.a1}'`)}`, {
+    'If-None-Match': first.etag,
+  });
+  assert.is(held.status, 304, 'the same page asked another way, by a client that holds it');
+  // the next page, by key, both directions
+  const next = await getRaw(`${ctx.api.url}${TXS}?${sender}&pagination.key=${q(page.pagination.next_key)}`);
+  assert.is(next.headers['cache-control'], 'public, max-age=31536000, immutable');
+  const newest = await getRaw(`${ctx.api.url}${TXS}?${sender}&order_by=ORDER_BY_DESC`);
+  assert.is(newest.status, 200);
+  assert.is(newest.headers['cache-control'], undefined, 'the newest first: new txs come on top');
+  assert.is(newest.headers.etag, undefined);
+  const older = JSON.parse(newest.body.toString('utf8')).pagination.next_key as string;
+  const below = await getRaw(`${ctx.api.url}${TXS}?${sender}&order_by=ORDER_BY_DESC&pagination.key=${q(older)}`);
+  assert.is(below.headers['cache-control'], 'public, max-age=31536000, immutable', 'below a key, newest first');
+  // pages that can change: the last (more may match later), a counted total, an index that may be backfilled below
+  const { hashes } = await searchAll(ctx.api, `events=${q(`message.sender='${ctx.a1}'`)}`, 3);
+  const lastKey = JSON.parse(
+    (
+      await getRaw(
+        `${ctx.api.url}${TXS}?events=${q(`message.sender='${ctx.a1}'`)}&pagination.limit=${hashes.length - 1}`,
+      )
+    ).body.toString('utf8'),
+  ).pagination.next_key as string;
+  const last = await getRaw(`${ctx.api.url}${TXS}?${sender}&pagination.key=${q(lastKey)}`);
+  assert.is(JSON.parse(last.body.toString('utf8')).pagination.next_key, null, 'the last page');
+  assert.is(last.headers['cache-control'], undefined, 'the last page: a new match would join it');
+  const counted = await getRaw(`${ctx.api.url}${TXS}?${sender}&pagination.count_total=true`);
+  assert.is(counted.headers['cache-control'], undefined, 'its total grows');
+  const late = `events=${q(`message.action='${EXECUTE}'`)}&pagination.limit=2`;
+  const lateFirst = await getRaw(`${ctx.late.api.url}${TXS}?${late}`);
+  const latePage = JSON.parse(lateFirst.body.toString('utf8'));
+  assert.ok(latePage.pagination.next_key);
+  assert.is(
+    lateFirst.headers['cache-control'],
+    undefined,
+    'an index from a later height: a backfill may add older txs',
+  );
+  const lateNext = await getRaw(`${ctx.late.api.url}${TXS}?${late}&pagination.key=${q(latePage.pagination.next_key)}`);
+  assert.is(lateNext.headers['cache-control'], 'public, max-age=31536000, immutable', 'from a key within the index');
+});
+
+test('which pages are final: from where each starts to the match after it, all within the index', () => {
+  const span = { first: 10, last: 100 };
+  const page = (req: Partial<SearchRequest>, next?: number) =>
+    pageIsFinal(
+      { conditions: [], descending: false, offset: 0, limit: 3, countTotal: false, ...req },
+      { rows: [], next: next === undefined ? undefined : { height: next, txIndex: 0 } },
+      span,
+    );
+  const fromOne = (req: Partial<SearchRequest>, next?: number) =>
+    pageIsFinal(
+      { conditions: [], descending: false, offset: 0, limit: 3, countTotal: false, ...req },
+      { rows: [], next: next === undefined ? undefined : { height: next, txIndex: 0 } },
+      { first: 1, last: 100 },
+    );
+  assert.ok(fromOne({}, 50), 'from the chain’s start');
+  assert.ok(fromOne({ offset: 30 }, 50), 'an offset from the chain’s start');
+  assert.not.ok(page({}, 50), 'from the start of an index that a backfill may extend below');
+  assert.ok(page({ cursor: { height: 10, txIndex: 0 } }, 50));
+  assert.not.ok(page({ cursor: { height: 9, txIndex: 0 } }, 50), 'from below the index');
+  assert.not.ok(page({ cursor: { height: 20, txIndex: 0 } }), 'no match after it');
+  assert.not.ok(page({ cursor: { height: 20, txIndex: 0 }, countTotal: true }, 50), 'a total');
+  assert.ok(page({ conditions: [{ key: 'tx.height', value: '40' }] }, 40), 'one height, within the index');
+  assert.not.ok(page({ conditions: [{ key: 'tx.height', value: '5' }] }, 5), 'one height, below it');
+  assert.not.ok(page({ descending: true }, 50), 'the newest first');
+  assert.ok(page({ descending: true, cursor: { height: 90, txIndex: 0 } }, 50));
+  assert.not.ok(page({ descending: true, cursor: { height: 101, txIndex: 0 } }, 50), 'from above the tip');
+  assert.not.ok(page({ descending: true, cursor: { height: 90, txIndex: 0 } }, 9), 'down to below the index');
+  assert.ok(page({ descending: true, conditions: [{ key: 'tx.height', value: '40' }] }, 40));
 });
 
 test('search errors', async (ctx) => {

@@ -18,7 +18,7 @@ export interface ChainApiContext {
    * change slowly). A failed load is not kept.
    */
   slow<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>;
-  /** Answers that never change (a block, a transaction by hash), kept rendered within CACHE_MB. */
+  /** Answers that never change (a block, a transaction by hash, a search page nothing can join), kept rendered within CACHE_MB. */
   answers: ImmutableCache;
 }
 

@@ -149,6 +149,39 @@ export interface SearchResult {
   total?: string;
 }
 
+/** The heights the index holds with none missing: from where its live index began to its newest block. */
+export interface IndexedSpan {
+  first: number;
+  last: number;
+}
+
+export async function indexedSpan(db: Queryable): Promise<IndexedSpan | undefined> {
+  const [row] = await db.query<{ first_height: string; last_height: string }>(
+    'SELECT first_height, last_height FROM indexer_state',
+  );
+  return row ? { first: Number(row.first_height), last: Number(row.last_height) } : undefined;
+}
+
+/**
+ * Whether a page can never change (docs/chain-api.md "Caching"). Its txs are the first
+ * `limit` matches from where it starts, and the match after them (its next_key) exists: so
+ * nothing after that match can join it, and a page whose every height, from where it starts to
+ * that match, lies within `span` (the index's heights with none missing, written in order:
+ * new blocks come after its last, a backfill only below its first) has all its txs already.
+ * A page that starts at the chain's beginning (no key, ascending, no height named) starts at
+ * height 1. Never a page whose total is counted (it grows), nor the newest txs first without a
+ * key (new txs come on top).
+ */
+export function pageIsFinal(req: SearchRequest, result: SearchResult, span: IndexedSpan): boolean {
+  if (req.countTotal || !result.next) return false;
+  const named = req.conditions.find((c) => c.key === TX_HEIGHT);
+  const height = named ? Number(named.value) : undefined;
+  const [from, to] = req.descending
+    ? [result.next.height, req.cursor?.height ?? height ?? Number.POSITIVE_INFINITY]
+    : [req.cursor?.height ?? height ?? 1, result.next.height];
+  return from >= span.first && to <= span.last;
+}
+
 /** Least selective last: an action is shared by many txs, an address by few. */
 const selectivity = (c: Condition) => (c.key === 'message.action' ? 1 : 0);
 

@@ -1,6 +1,7 @@
 // Answers kept rendered, and what HTTP caches in front of the service are told about them
 // (docs/chain-api.md "Caching"): an answer that can never change (a block below the
-// indexed tip, a transaction by hash, a closed candle period: CometBFT's finality is instant)
+// indexed tip, a transaction by hash, a search page with nothing left to join it, a closed
+// candle period: CometBFT's finality is instant)
 // is kept as bytes in a bounded cache and sent with `Cache-Control: public, max-age=…,
 // immutable`; one that can change gets a short max-age. Both carry an ETag, and a request
 // whose If-None-Match names it is answered 304 without a body.

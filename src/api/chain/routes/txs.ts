@@ -22,8 +22,11 @@ import {
   checkConditionCount,
   decodeCursor,
   encodeCursor,
+  indexedSpan,
+  pageIsFinal,
   parseEvent,
   parseQuery,
+  type SearchRequest,
   searchTxs,
 } from '../tx-search.ts';
 
@@ -176,7 +179,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
     tag: TAGS.blocks,
     summary: 'Transactions matching event conditions (AND)',
     description:
-      "Conditions on `message.sender`, `message.action`, `transfer.recipient` and `tx.height`, as `events=` (repeat for more) and/or `query=` (SDK 0.50's syntax, joined by AND). Pages by `pagination.*`, or SDK 0.47's `page` and `limit`.",
+      "Conditions on `message.sender`, `message.action`, `transfer.recipient` and `tx.height`, as `events=` (repeat for more) and/or `query=` (SDK 0.50's syntax, joined by AND). Pages by `pagination.*`, or SDK 0.47's `page` and `limit`. A page nothing can join any more (its next_key names a match, and the index holds every height from where it starts to that match) is immutable: ETag, Cache-Control, 304.",
     query: paginated({
       events: z.string().optional().describe("a condition `type.attribute='value'`; repeat the parameter for more"),
       query: z.string().optional().describe("conditions `type.attribute='value'` joined by ` AND `"),
@@ -205,7 +208,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
           : legacyPage && legacyPage > 1n
             ? (legacyPage - 1n) * limit
             : 0n;
-      const result = await searchTxs(ctx.db, {
+      const request: SearchRequest = {
         conditions,
         descending: descending !== page.reverse,
         cursor,
@@ -213,25 +216,34 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         limit: Number(limit),
         // as the SDK's Paginate: counted when asked, or when no page size was sent; never for a key page
         countTotal: !cursor && (page.countTotal || page.limit === 0n),
+      };
+      // one key for every way of asking the same page (order of parameters, page/limit or pagination.*)
+      const key = `txs?${JSON.stringify(request)}`;
+      if (sendNotModified(req, res, ctx.answers, key)) return;
+      const rendered = await ctx.answers.remember(key, async () => {
+        // read before the page: every height up to its last is in the index when the page is read
+        const span = await indexedSpan(ctx.db);
+        const result = await searchTxs(ctx.db, request);
+        const txs = [];
+        const responses = [];
+        for (const row of result.rows) {
+          const record = txRecordOf(row);
+          const tx = txJson(record.bytes);
+          txs.push(tx);
+          responses.push(txResponseText(record, tx));
+        }
+        const total = result.total ?? '0';
+        const pagination = { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total };
+        const text = `{"txs":${JSON.stringify(txs)},"tx_responses":[${responses.join(',')}],"pagination":${JSON.stringify(pagination)},"total":${JSON.stringify(total)}}`;
+        const final = span !== undefined && pageIsFinal(request, result, span) && txs.every(everyTypePrinted);
+        // a page that can change is made for its request alone: no ETag to compute
+        return final
+          ? { rendered: { ...render(200, text), final }, immutable: true }
+          : { rendered: { status: 200, body: Buffer.from(text), etag: '', final }, immutable: false };
       });
-      const txs = [];
-      const responses = [];
-      for (const row of result.rows) {
-        const record = txRecordOf(row);
-        const tx = txJson(record.bytes);
-        txs.push(tx);
-        responses.push(txResponseText(record, tx));
-      }
-      const total = result.total ?? '0';
-      const pagination = { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total };
       // gzipped for a client that takes it (a page of 100 txs is ~0.7 MB of JSON, ~57 kB gzipped)
-      await sendJsonBytes(
-        req,
-        res,
-        Buffer.from(
-          `{"txs":${JSON.stringify(txs)},"tx_responses":[${responses.join(',')}],"pagination":${JSON.stringify(pagination)},"total":${JSON.stringify(total)}}`,
-        ),
-      );
+      if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.answers, key });
+      else await sendJsonBytes(req, res, rendered.body);
     },
   },
 ];
