@@ -11,6 +11,7 @@ import { decodeTxRaw } from '@cosmjs/proto-signing';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import type { TxRow } from '../../src/api/chain/read-through.ts';
 import type { ChainApi } from '../../src/api/chain/server.ts';
 import { pageIsFinal, type SearchRequest } from '../../src/api/chain/tx-search.ts';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
@@ -498,6 +499,14 @@ test('a search page that can never change is kept and says so (ETag, immutable, 
     'If-None-Match': first.etag,
   });
   assert.is(held.status, 304, 'the same page asked another way, by a client that holds it');
+  // a key this search did not give (the position of no match) is answered, but its page is not kept
+  const madeUp = new Uint8Array(12);
+  new DataView(madeUp.buffer).setBigUint64(0, BigInt(ctx.tx1.height));
+  new DataView(madeUp.buffer).setUint32(8, 9999);
+  const invented = await getRaw(`${ctx.api.url}${TXS}?${sender}&pagination.key=${q(toBase64(madeUp))}`);
+  assert.is(invented.status, 200);
+  assert.ok(JSON.parse(invented.body.toString('utf8')).pagination.next_key, 'a page with a match after it');
+  assert.is(invented.headers['cache-control'], undefined);
   // the next page, by key, both directions
   const next = await getRaw(`${ctx.api.url}${TXS}?${sender}&pagination.key=${q(page.pagination.next_key)}`);
   assert.is(next.headers['cache-control'], 'public, max-age=31536000, immutable');
@@ -535,34 +544,35 @@ test('a search page that can never change is kept and says so (ETag, immutable, 
   assert.is(lateNext.headers['cache-control'], 'public, max-age=31536000, immutable', 'from a key within the index');
 });
 
-test('which pages are final: from where each starts to the match after it, all within the index', () => {
-  const span = { first: 10, last: 100 };
-  const page = (req: Partial<SearchRequest>, next?: number) =>
-    pageIsFinal(
-      { conditions: [], descending: false, offset: 0, limit: 3, countTotal: false, ...req },
-      { rows: [], next: next === undefined ? undefined : { height: next, txIndex: 0 } },
-      span,
-    );
-  const fromOne = (req: Partial<SearchRequest>, next?: number) =>
-    pageIsFinal(
-      { conditions: [], descending: false, offset: 0, limit: 3, countTotal: false, ...req },
-      { rows: [], next: next === undefined ? undefined : { height: next, txIndex: 0 } },
-      { first: 1, last: 100 },
-    );
-  assert.ok(fromOne({}, 50), 'from the chain’s start');
-  assert.ok(fromOne({ offset: 30 }, 50), 'an offset from the chain’s start');
-  assert.not.ok(page({}, 50), 'from the start of an index that a backfill may extend below');
-  assert.ok(page({ cursor: { height: 10, txIndex: 0 } }, 50));
-  assert.not.ok(page({ cursor: { height: 9, txIndex: 0 } }, 50), 'from below the index');
-  assert.not.ok(page({ cursor: { height: 20, txIndex: 0 } }), 'no match after it');
-  assert.not.ok(page({ cursor: { height: 20, txIndex: 0 }, countTotal: true }, 50), 'a total');
-  assert.ok(page({ conditions: [{ key: 'tx.height', value: '40' }] }, 40), 'one height, within the index');
-  assert.not.ok(page({ conditions: [{ key: 'tx.height', value: '5' }] }, 5), 'one height, below it');
-  assert.not.ok(page({ descending: true }, 50), 'the newest first');
-  assert.ok(page({ descending: true, cursor: { height: 90, txIndex: 0 } }, 50));
-  assert.not.ok(page({ descending: true, cursor: { height: 101, txIndex: 0 } }, 50), 'from above the tip');
-  assert.not.ok(page({ descending: true, cursor: { height: 90, txIndex: 0 } }, 9), 'down to below the index');
-  assert.ok(page({ descending: true, conditions: [{ key: 'tx.height', value: '40' }] }, 40));
+test('which pages are final: from a key it gave (or the start) to the match after it, all within the index', () => {
+  const check = (req: Partial<SearchRequest>, next?: number, span = { first: 10, last: 100 }) => {
+    const full = { conditions: [], descending: false, offset: 0, limit: 3, countTotal: false, ...req };
+    // a key page begins with the match the key names
+    const rows = full.cursor ? [{ height: full.cursor.height, tx_index: full.cursor.txIndex } as TxRow] : [];
+    return pageIsFinal(full, { rows, next: next === undefined ? undefined : { height: next, txIndex: 0 } }, span);
+  };
+  const fromOne = { first: 1, last: 100 };
+  assert.ok(check({}, 50, fromOne), 'from the chain’s start');
+  assert.ok(check({ offset: 30 }, 50, fromOne), 'an offset from the chain’s start');
+  assert.not.ok(check({}, 50), 'from the start of an index that a backfill may extend below');
+  assert.ok(check({ cursor: { height: 10, txIndex: 0 } }, 50));
+  assert.not.ok(check({ cursor: { height: 9, txIndex: 0 } }, 50), 'from below the index');
+  assert.not.ok(check({ cursor: { height: 20, txIndex: 0 } }), 'no match after it');
+  assert.not.ok(check({ cursor: { height: 20, txIndex: 0 } }, 101), 'the match after it past the index (not read yet)');
+  assert.not.ok(check({ cursor: { height: 20, txIndex: 0 }, countTotal: true }, 50), 'a total');
+  const madeUp = pageIsFinal(
+    { conditions: [], descending: false, offset: 0, limit: 3, countTotal: false, cursor: { height: 20, txIndex: 7 } },
+    { rows: [{ height: 20, tx_index: 8 } as TxRow], next: { height: 50, txIndex: 0 } },
+    { first: 10, last: 100 },
+  );
+  assert.not.ok(madeUp, 'a key that names no match');
+  assert.ok(check({ conditions: [{ key: 'tx.height', value: '40' }] }, 40), 'one height, within the index');
+  assert.not.ok(check({ conditions: [{ key: 'tx.height', value: '5' }] }, 5), 'one height, below it');
+  assert.not.ok(check({ descending: true }, 50), 'the newest first');
+  assert.ok(check({ descending: true, cursor: { height: 90, txIndex: 0 } }, 50));
+  assert.not.ok(check({ descending: true, cursor: { height: 101, txIndex: 0 } }, 50), 'from above the tip');
+  assert.not.ok(check({ descending: true, cursor: { height: 90, txIndex: 0 } }, 9), 'down to below the index');
+  assert.ok(check({ descending: true, conditions: [{ key: 'tx.height', value: '40' }] }, 40));
 });
 
 test('search errors', async (ctx) => {
@@ -724,6 +734,12 @@ test('the chain index in the columnstore: every tx by hash, a search’s pages a
     assert.is(found.body.tx.body.memo, 'after');
     const search = await chainGet(cold, `${TXS}?events=${q(`transfer.recipient='${ctx.r1}'`)}&order_by=ORDER_BY_DESC`);
     assert.is(search.body.tx_responses[0].txhash, after.transactionHash);
+    // a search page kept as final (nothing could join it) is what a fresh read gives after the sender's newer tx
+    const kept = `${TXS}?events=${q(`message.sender='${ctx.a1}'`)}&pagination.limit=3`;
+    const [fresh, served] = [await chainGet(cold, kept), await chainGet(ctx.api, kept)];
+    assert.is(served.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(fresh.body, served.body);
+    assert.is(fresh.headers.get('etag'), served.headers.get('etag'));
   } finally {
     await cold.close();
   }

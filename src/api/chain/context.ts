@@ -18,8 +18,13 @@ export interface ChainApiContext {
    * change slowly). A failed load is not kept.
    */
   slow<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T>;
-  /** Answers that never change (a block, a transaction by hash, a search page nothing can join), kept rendered within CACHE_MB. */
+  /** Answers that never change (a block, a transaction by hash), kept rendered within CACHE_MB. */
   answers: ImmutableCache;
+  /**
+   * Search pages nothing can join any more, kept rendered within a share of CACHE_MB of their
+   * own: a page is up to ~0.7 MB, and pages asked for once must not push blocks and txs out.
+   */
+  searchPages: ImmutableCache;
 }
 
 export function createSlowCache(): ChainApiContext['slow'] {

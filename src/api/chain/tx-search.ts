@@ -170,10 +170,15 @@ export async function indexedSpan(db: Queryable): Promise<IndexedSpan | undefine
  * new blocks come after its last, a backfill only below its first) has all its txs already.
  * A page that starts at the chain's beginning (no key, ascending, no height named) starts at
  * height 1. Never a page whose total is counted (it grows), nor the newest txs first without a
- * key (new txs come on top).
+ * key or a height (new txs come on top), nor a page from a key this search did not give (the
+ * position of no match: there are billions of such keys, each a page to keep).
  */
 export function pageIsFinal(req: SearchRequest, result: SearchResult, span: IndexedSpan): boolean {
   if (req.countTotal || !result.next) return false;
+  // a key this search gave (the position of a match) begins its page; any other is not kept
+  const [first] = result.rows;
+  if (req.cursor && !(first && Number(first.height) === req.cursor.height && first.tx_index === req.cursor.txIndex))
+    return false;
   const named = req.conditions.find((c) => c.key === TX_HEIGHT);
   const height = named ? Number(named.value) : undefined;
   const [from, to] = req.descending

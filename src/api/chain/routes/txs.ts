@@ -219,8 +219,8 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       };
       // one key for every way of asking the same page (order of parameters, page/limit or pagination.*)
       const key = `txs?${JSON.stringify(request)}`;
-      if (sendNotModified(req, res, ctx.answers, key)) return;
-      const rendered = await ctx.answers.remember(key, async () => {
+      if (sendNotModified(req, res, ctx.searchPages, key)) return;
+      const rendered = await ctx.searchPages.remember(key, async () => {
         // read before the page: every height up to its last is in the index when the page is read
         const span = await indexedSpan(ctx.db);
         const result = await searchTxs(ctx.db, request);
@@ -242,7 +242,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
           : { rendered: { status: 200, body: Buffer.from(text), etag: '', final }, immutable: false };
       });
       // gzipped for a client that takes it (a page of 100 txs is ~0.7 MB of JSON, ~57 kB gzipped)
-      if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.answers, key });
+      if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.searchPages, key });
       else await sendJsonBytes(req, res, rendered.body);
     },
   },
