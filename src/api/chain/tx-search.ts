@@ -174,17 +174,26 @@ export async function indexedSpan(db: Queryable): Promise<IndexedSpan | undefine
  * position of no match: there are billions of such keys, each a page to keep).
  */
 export function pageIsFinal(req: SearchRequest, result: SearchResult, span: IndexedSpan): boolean {
-  if (req.countTotal || !result.next) return false;
+  const start = pageStart(req);
+  if (start === undefined || !result.next) return false;
   // a key this search gave (the position of a match) begins its page; any other is not kept
   const [first] = result.rows;
   if (req.cursor && !(first && Number(first.height) === req.cursor.height && first.tx_index === req.cursor.txIndex))
     return false;
-  const named = req.conditions.find((c) => c.key === TX_HEIGHT);
-  const height = named ? Number(named.value) : undefined;
-  const [from, to] = req.descending
-    ? [result.next.height, req.cursor?.height ?? height ?? Number.POSITIVE_INFINITY]
-    : [req.cursor?.height ?? height ?? 1, result.next.height];
+  const [from, to] = req.descending ? [result.next.height, start] : [start, result.next.height];
   return from >= span.first && to <= span.last;
+}
+
+/**
+ * The height a page starts at (its key's, the one its `tx.height` names, or 1 for the oldest
+ * first), or undefined for a page that can change whatever the index holds (a counted total,
+ * the newest first from the top): pageIsFinal's question, asked before the page is read.
+ */
+export function pageStart(req: SearchRequest): number | undefined {
+  if (req.countTotal) return undefined;
+  const named = req.conditions.find((c) => c.key === TX_HEIGHT);
+  const start = req.cursor?.height ?? (named ? Number(named.value) : req.descending ? undefined : 1);
+  return start !== undefined && Number.isSafeInteger(start) ? start : undefined;
 }
 
 /** Least selective last: an action is shared by many txs, an address by few. */

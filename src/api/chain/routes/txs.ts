@@ -24,6 +24,7 @@ import {
   encodeCursor,
   indexedSpan,
   pageIsFinal,
+  pageStart,
   parseEvent,
   parseQuery,
   type SearchRequest,
@@ -222,7 +223,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       if (sendNotModified(req, res, ctx.searchPages, key)) return;
       const rendered = await ctx.searchPages.remember(key, async () => {
         // read before the page: every height up to its last is in the index when the page is read
-        const span = await indexedSpan(ctx.db);
+        const span = pageStart(request) === undefined ? undefined : await indexedSpan(ctx.db);
         const result = await searchTxs(ctx.db, request);
         const txs = [];
         const responses = [];
