@@ -655,6 +655,19 @@ test('a block’s txs: GetBlockWithTxs from the index, pages, read through below
   const beyond = await chainGet(ctx.api, `${TXS}/block/${ctx.busy}?pagination.offset=${hashes.length}`);
   assert.is(beyond.status, 400);
   assert.is(beyond.body.code, 3);
+  assert.is(beyond.headers.get('cache-control'), null, 'an error is not kept');
+  assert.is((await chainGet(ctx.api, `${TXS}/block/${ctx.busy}?pagination.offset=${hashes.length}`)).status, 400);
+
+  // final once the block exists: kept, ETag and immutable, 304 for a client that holds a page
+  const pageUrl = `${ctx.api.url}${TXS}/block/${ctx.busy}?pagination.limit=2`;
+  const { json, etag } = await assertEncodings(pageUrl);
+  assert.equal(JSON.parse(json.toString('utf8')).txs, singles.slice(0, 2));
+  const kept = await getRaw(pageUrl);
+  assert.is(kept.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.ok(kept.body.equals(json));
+  assert.is((await getRaw(pageUrl, { 'If-None-Match': etag })).status, 304);
+  const other = await getRaw(`${ctx.api.url}${TXS}/block/${ctx.busy}?pagination.limit=2&pagination.reverse=true`);
+  assert.not.equal(other.headers.etag, etag, 'another page, another answer');
 
   // below the late index: read through from the node, the same answer
   for (const height of [ctx.tx1.height, ctx.series[3]!.height, ctx.busy]) {

@@ -7,7 +7,7 @@
 import { toBase64 } from '@cosmjs/encoding';
 import { z } from 'zod';
 import { render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
-import { sendJson, sendJsonBytes } from '../../http/respond.ts';
+import { sendJsonBytes } from '../../http/respond.ts';
 import type { Route } from '../../http/routes.ts';
 import { cometBlockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
@@ -33,7 +33,7 @@ import {
 
 const BASE = '/cosmos/tx/v1beta1/txs';
 
-/** How long an HTTP cache may keep a tx answer that is not its final form (read through, or a type printed as base64). */
+/** How long an HTTP cache may keep a tx answer (or a block's txs) not in its final form (read through, or a type printed as base64). */
 const NOT_FINAL_TX_MAX_AGE_SECONDS = 60;
 
 /** Whether every Any in the answer printed its fields (no `{"@type", "value"}` of a type no schema knows). */
@@ -103,7 +103,8 @@ export const txsRoutes: Route<ChainApiContext>[] = [
     method: 'get',
     path: `${BASE}/block/:height`,
     tag: TAGS.blocks,
-    summary: "A block with its transactions (GetBlockWithTxs), a page of the block's txs",
+    summary:
+      "A block with its transactions (GetBlockWithTxs), a page of the block's txs; immutable: ETag, Cache-Control, 304",
     params: z.object({ height: heightSchema }),
     query: paginated(),
     responses: { 200: answer('txs, block_id, block, pagination') },
@@ -113,37 +114,48 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         const height = int64Param('height', req.params.height)!;
         const q = req.query as Query;
         const page = pageRequest(q);
-        const block = await loadBlock(ctx, height, errors);
-        const n = block.txs.length;
-        const order = block.txs.map((_, i) => i);
-        if (page.reverse) order.reverse();
         const limit = Number(min(page.limit > 0n ? page.limit : DEFAULT_PAGE, MAX_PAGE));
-        let start: number;
-        if (page.key.length > 0) {
-          if (page.key.length !== 4) throw invalidArgument('invalid pagination.key: not a next_key of this block');
-          const from = new DataView(page.key.buffer, page.key.byteOffset, 4).getUint32(0);
-          start = order.indexOf(from);
-          if (start < 0) start = n;
-        } else {
-          if (page.offset >= BigInt(n) && n !== 0)
-            throw invalidArgument(
-              `out of range: cannot paginate ${n} txs with offset ${page.offset} and limit ${limit}: invalid request`,
-            );
-          start = Number(page.offset);
-        }
-        const shown = order.slice(start, start + limit);
-        const next = order[start + limit];
-        let nextKey: string | null = null;
-        if (next !== undefined) {
-          const key = new Uint8Array(4);
-          new DataView(key.buffer).setUint32(0, next);
-          nextKey = toBase64(key);
-        }
-        sendJson(res, 200, {
-          txs: shown.map((i) => txJson(block.txs[i]!)),
-          ...cometBlockJson(block.parts, block.txs),
-          pagination: { next_key: nextKey, total: String(n) },
+        // a block is final once it exists, and so is each page of its txs
+        const key = `block-txs:${height}?${JSON.stringify({ reverse: page.reverse, key: toBase64(page.key), offset: String(page.offset), limit })}`;
+        if (sendNotModified(req, res, ctx.answers, key)) return;
+        const rendered = await ctx.answers.remember(key, async () => {
+          const block = await loadBlock(ctx, height, errors);
+          const n = block.txs.length;
+          const order = block.txs.map((_, i) => i);
+          if (page.reverse) order.reverse();
+          let start: number;
+          if (page.key.length > 0) {
+            if (page.key.length !== 4) throw invalidArgument('invalid pagination.key: not a next_key of this block');
+            const from = new DataView(page.key.buffer, page.key.byteOffset, 4).getUint32(0);
+            start = order.indexOf(from);
+            if (start < 0) start = n;
+          } else {
+            if (page.offset >= BigInt(n) && n !== 0)
+              throw invalidArgument(
+                `out of range: cannot paginate ${n} txs with offset ${page.offset} and limit ${limit}: invalid request`,
+              );
+            start = Number(page.offset);
+          }
+          const shown = order.slice(start, start + limit);
+          const next = order[start + limit];
+          let nextKey: string | null = null;
+          if (next !== undefined) {
+            const bytes = new Uint8Array(4);
+            new DataView(bytes.buffer).setUint32(0, next);
+            nextKey = toBase64(bytes);
+          }
+          const txs = shown.map((i) => txJson(block.txs[i]!));
+          const text = JSON.stringify({
+            txs,
+            ...cometBlockJson(block.parts, block.txs),
+            pagination: { next_key: nextKey, total: String(n) },
+          });
+          // a message type not known yet prints as base64 until it is
+          const final = txs.every(everyTypePrinted);
+          return { rendered: { ...render(200, text), final }, immutable: final };
         });
+        const lifetime = rendered.final === false ? { maxAgeSeconds: NOT_FINAL_TX_MAX_AGE_SECONDS } : 'immutable';
+        await sendRendered(req, res, rendered, lifetime, { cache: ctx.answers, key });
       };
     },
   },
