@@ -7,7 +7,6 @@
 import { toBase64 } from '@cosmjs/encoding';
 import { z } from 'zod';
 import { render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
-import { sendJsonBytes } from '../../http/respond.ts';
 import type { Route } from '../../http/routes.ts';
 import { cometBlockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
@@ -46,6 +45,9 @@ function everyTypePrinted(json: unknown): boolean {
     return false;
   return Object.values(o).every(everyTypePrinted);
 }
+
+/** How long an HTTP cache may keep a search page that can still change (a new block comes every second or few). */
+const CHANGING_PAGE_MAX_AGE_SECONDS = 1;
 
 /** The most txs one page holds (CometBFT's tx_search caps a page at 100 too). */
 export const MAX_PAGE = 100n;
@@ -192,7 +194,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
     tag: TAGS.blocks,
     summary: 'Transactions matching event conditions (AND)',
     description:
-      "Conditions on `message.sender`, `message.action`, `transfer.recipient` and `tx.height`, as `events=` (repeat for more) and/or `query=` (SDK 0.50's syntax, joined by AND). Pages by `pagination.*`, or SDK 0.47's `page` and `limit`. A page nothing can join any more (its next_key names a match, and the index holds every height from where it starts to that match) is immutable: ETag, Cache-Control, 304.",
+      "Conditions on `message.sender`, `message.action`, `transfer.recipient` and `tx.height`, as `events=` (repeat for more) and/or `query=` (SDK 0.50's syntax, joined by AND). Pages by `pagination.*`, or SDK 0.47's `page` and `limit`. A page nothing can join any more (its next_key names a match, and the index holds every height from where it starts to that match) is immutable: ETag, Cache-Control, 304; any other page says max-age=1, with its ETag.",
     query: paginated({
       events: z.string().optional().describe("a condition `type.attribute='value'`; repeat the parameter for more"),
       query: z.string().optional().describe("conditions `type.attribute='value'` joined by ` AND `"),
@@ -249,14 +251,12 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         const pagination = { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total };
         const text = `{"txs":${JSON.stringify(txs)},"tx_responses":[${responses.join(',')}],"pagination":${JSON.stringify(pagination)},"total":${JSON.stringify(total)}}`;
         const final = span !== undefined && pageIsFinal(request, result, span) && txs.every(everyTypePrinted);
-        // a page that can change is made for its request alone: no ETag to compute
-        return final
-          ? { rendered: { ...render(200, text), final }, immutable: true }
-          : { rendered: { status: 200, body: Buffer.from(text), etag: '', final }, immutable: false };
+        // a page that can change is made for its request alone, not kept
+        return { rendered: { ...render(200, text), final }, immutable: final };
       });
       // gzipped for a client that takes it (a page of 100 txs is ~0.7 MB of JSON, ~57 kB gzipped)
       if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.searchPages, key });
-      else await sendJsonBytes(req, res, rendered.body);
+      else await sendRendered(req, res, rendered, { maxAgeSeconds: CHANGING_PAGE_MAX_AGE_SECONDS });
     },
   },
 ];
