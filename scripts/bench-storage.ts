@@ -375,7 +375,7 @@ async function chainReads(db: Database, chain: ChainClient): Promise<ChainRead[]
     prefixes: prefixesOf('native'),
     slow: createSlowCache(),
     answers: createImmutableCache(0),
-    searchPages: createImmutableCache(0),
+    txPages: createImmutableCache(0),
   };
   const hashes = await db.query<{ hash: string }>(
     `SELECT upper(encode(hash, 'hex')) AS hash FROM tx_hashes ORDER BY md5(hash::text) LIMIT 20`,

@@ -21,10 +21,11 @@ export interface ChainApiContext {
   /** Answers that never change (a block, a transaction by hash), kept rendered within CACHE_MB. */
   answers: ImmutableCache;
   /**
-   * Search pages nothing can join any more, kept rendered within a share of CACHE_MB of their
-   * own: a page is up to ~0.7 MB, and pages asked for once must not push blocks and txs out.
+   * Pages of txs that never change (a search page nothing can join any more, a page of a
+   * block's txs), kept rendered within a share of CACHE_MB of their own: a page is up to ~1 MB,
+   * and pages asked for once must not push blocks and txs (or their ETags) out.
    */
-  searchPages: ImmutableCache;
+  txPages: ImmutableCache;
 }
 
 export function createSlowCache(): ChainApiContext['slow'] {

@@ -30,12 +30,12 @@ export interface ChainApiOptions {
   /** 0 picks a free port. */
   port: number;
   rateLimit: { reads: number; broadcasts: number; windowSeconds: number; trustedHops: number };
-  /** Bytes of rendered answers that never change (blocks, transactions, search pages) kept in memory (CACHE_MB; default 64 MiB). */
+  /** Bytes of rendered answers that never change (blocks, transactions, pages of txs) kept in memory (CACHE_MB; default 64 MiB). */
   cacheBytes?: number;
 }
 
-/** The share of CACHE_MB that keeps search pages (docs/chain-api.md "Caching"); blocks and txs keep the rest. */
-const SEARCH_PAGES_SHARE = 1 / 8;
+/** The share of CACHE_MB that keeps pages of txs (docs/chain-api.md "Caching"); blocks and txs keep the rest. */
+const TX_PAGES_SHARE = 1 / 8;
 
 export interface ChainApi {
   url: string;
@@ -59,15 +59,15 @@ export async function startChainApi(options: ChainApiOptions): Promise<ChainApi>
   const { db, chain, logger } = options;
   const prefixes = prefixesOf(options.accountPrefix);
   const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
-  const searchPageBytes = Math.floor(cacheBytes * SEARCH_PAGES_SHARE);
+  const txPageBytes = Math.floor(cacheBytes * TX_PAGES_SHARE);
   const ctx: ChainApiContext = {
     db,
     chain,
     logger,
     prefixes,
     slow: createSlowCache(),
-    answers: createImmutableCache(cacheBytes - searchPageBytes),
-    searchPages: createImmutableCache(searchPageBytes),
+    answers: createImmutableCache(cacheBytes - txPageBytes),
+    txPages: createImmutableCache(txPageBytes),
   };
   const stopChainTypes = startChainTypes(
     async (path, data) => (await chain.queries.queryAbci(path, data)).value,

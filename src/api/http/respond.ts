@@ -41,7 +41,7 @@ export function sendJson(
  * (`Vary: Accept-Encoding` on both forms then). An answer kept as bytes in a cache (the same
  * Buffer for every request while it is kept) is compressed once for all of them: compression
  * then costs memory beside the cache's budget while the answer is kept, a seventh to a fifth
- * of its bytes. An answer made for one request (a page of the tx search) is compressed for it.
+ * of its bytes. An answer made for one request is compressed for it.
  */
 export async function sendJsonBytes(
   req: IncomingMessage,

@@ -119,8 +119,8 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         const limit = Number(min(page.limit > 0n ? page.limit : DEFAULT_PAGE, MAX_PAGE));
         // a block is final once it exists, and so is each page of its txs
         const key = `block-txs:${height}?${JSON.stringify({ reverse: page.reverse, key: toBase64(page.key), offset: String(page.offset), limit })}`;
-        if (sendNotModified(req, res, ctx.answers, key)) return;
-        const rendered = await ctx.answers.remember(key, async () => {
+        if (sendNotModified(req, res, ctx.txPages, key)) return;
+        const rendered = await ctx.txPages.remember(key, async () => {
           const block = await loadBlock(ctx, height, errors);
           const n = block.txs.length;
           const order = block.txs.map((_, i) => i);
@@ -154,10 +154,11 @@ export const txsRoutes: Route<ChainApiContext>[] = [
           });
           // a message type not known yet prints as base64 until it is
           const final = txs.every(everyTypePrinted);
-          return { rendered: { ...render(200, text), final }, immutable: final };
+          // a key that names no tx of the block (one of 2^32) gets its empty page, not kept
+          return { rendered: { ...render(200, text), final }, immutable: final && start < n };
         });
         const lifetime = rendered.final === false ? { maxAgeSeconds: NOT_FINAL_TX_MAX_AGE_SECONDS } : 'immutable';
-        await sendRendered(req, res, rendered, lifetime, { cache: ctx.answers, key });
+        await sendRendered(req, res, rendered, lifetime, { cache: ctx.txPages, key });
       };
     },
   },
@@ -234,10 +235,11 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       };
       // one key for every way of asking the same page (order of parameters, page/limit or pagination.*)
       const key = `txs?${JSON.stringify(request)}`;
-      if (sendNotModified(req, res, ctx.searchPages, key)) return;
-      const rendered = await ctx.searchPages.remember(key, async () => {
+      if (sendNotModified(req, res, ctx.txPages, key)) return;
+      const mayBeFinal = pageStart(request) !== undefined;
+      const load = async () => {
         // read before the page: every height up to its last is in the index when the page is read
-        const span = pageStart(request) === undefined ? undefined : await indexedSpan(ctx.db);
+        const span = mayBeFinal ? await indexedSpan(ctx.db) : undefined;
         const result = await searchTxs(ctx.db, request);
         const txs = [];
         const responses = [];
@@ -251,11 +253,12 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         const pagination = { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total };
         const text = `{"txs":${JSON.stringify(txs)},"tx_responses":[${responses.join(',')}],"pagination":${JSON.stringify(pagination)},"total":${JSON.stringify(total)}}`;
         const final = span !== undefined && pageIsFinal(request, result, span) && txs.every(everyTypePrinted);
-        // a page that can change is made for its request alone, not kept
         return { rendered: { ...render(200, text), final }, immutable: final };
-      });
+      };
+      // a page that can change whatever the index holds is made for its request alone
+      const rendered = mayBeFinal ? await ctx.txPages.remember(key, load) : (await load()).rendered;
       // gzipped for a client that takes it (a page of 100 txs is ~0.7 MB of JSON, ~57 kB gzipped)
-      if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.searchPages, key });
+      if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.txPages, key });
       else await sendRendered(req, res, rendered, { maxAgeSeconds: CHANGING_PAGE_MAX_AGE_SECONDS });
     },
   },
