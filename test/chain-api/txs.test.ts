@@ -13,7 +13,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TxRow } from '../../src/api/chain/read-through.ts';
 import type { ChainApi } from '../../src/api/chain/server.ts';
-import { pageIsFinal, type SearchRequest } from '../../src/api/chain/tx-search.ts';
+import { newestPageHolds, pageIsFinal, type SearchRequest } from '../../src/api/chain/tx-search.ts';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { readEvents } from '../../src/chain/node-events.ts';
 import { type ChainCtx, chainGet, closeChainApi, openChainApi, startTestChainApi } from '../helpers/chain-api.ts';
@@ -577,6 +577,24 @@ test('which pages are final: from a key it gave (or the start) to the match afte
   assert.ok(check({ descending: true, conditions: [{ key: 'tx.height', value: '40' }] }, 40));
 });
 
+test('which pages of the newest first hold until the next block: a backfill cannot reach them', () => {
+  const holds = (req: Partial<SearchRequest>, next?: number, span = { first: 10, last: 100 }) =>
+    newestPageHolds(
+      { conditions: [], descending: true, offset: 0, limit: 3, countTotal: false, ...req },
+      { rows: [], next: next === undefined ? undefined : { height: next, txIndex: 0 } },
+      span,
+    );
+  assert.ok(holds({}, 50), 'the match after it within the index');
+  assert.ok(holds({}, 10));
+  assert.not.ok(holds({}, 9), 'the match after it below the index’s first height (read through a backfill)');
+  assert.not.ok(holds({}), 'every match on the page: a backfill below may add more');
+  assert.ok(holds({}, undefined, { first: 1, last: 100 }), 'every match, from height 1');
+  assert.not.ok(holds({ countTotal: true }, 50), 'a total');
+  assert.not.ok(holds({ descending: false }, 50), 'the oldest first');
+  assert.not.ok(holds({ cursor: { height: 90, txIndex: 0 } }, 50), 'a key page (final or not, decided by pageIsFinal)');
+  assert.not.ok(holds({ conditions: [{ key: 'tx.height', value: '40' }] }, 40), 'one height');
+});
+
 test('search errors', async (ctx) => {
   const expect = async (params: string, message: string | RegExp) => {
     const { status, body } = await chainGet(ctx.api, `${TXS}${params}`);
@@ -737,6 +755,10 @@ test('the chain index in the columnstore: every tx by hash, a search’s pages a
   const cold = await startTestChainApi(ctx.t, ctx.running.chain);
   try {
     for (const [i, p] of paths.entries()) assert.equal((await chainGet(cold, p)).body, before[i]!.body, p);
+    // the newest first, asked twice before the next block: kept for that block
+    const newestUrl = `${ctx.api.url}${TXS}?events=${q(`transfer.recipient='${ctx.r1}'`)}&order_by=ORDER_BY_DESC&pagination.limit=1`;
+    const newestBefore = await getRaw(newestUrl);
+    assert.is(newestBefore.headers['cache-control'], 'public, max-age=1');
     // the indexer writes on into the compressed chunk; what it writes is found by hash and by search
     const one = await signingClient(ctx.devnet, 1);
     const after = await withBlocks(
@@ -749,6 +771,10 @@ test('the chain index in the columnstore: every tx by hash, a search’s pages a
     assert.is(found.body.tx.body.memo, 'after');
     const search = await chainGet(cold, `${TXS}?events=${q(`transfer.recipient='${ctx.r1}'`)}&order_by=ORDER_BY_DESC`);
     assert.is(search.body.tx_responses[0].txhash, after.transactionHash);
+    // the page kept for the block before is not the answer once a newer block is indexed
+    const newestAfter = JSON.parse((await getRaw(newestUrl)).body.toString('utf8'));
+    assert.is(newestAfter.tx_responses[0].txhash, after.transactionHash);
+    assert.is.not(JSON.parse(newestBefore.body.toString('utf8')).tx_responses[0].txhash, after.transactionHash);
     // a search page kept as final (nothing could join it) is what a fresh read gives after the sender's newer tx
     const kept = `${TXS}?events=${q(`message.sender='${ctx.a1}'`)}&pagination.limit=3`;
     const [fresh, served] = [await chainGet(cold, kept), await chainGet(ctx.api, kept)];

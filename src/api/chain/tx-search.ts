@@ -196,6 +196,17 @@ export function pageStart(req: SearchRequest): number | undefined {
   return start !== undefined && Number.isSafeInteger(start) ? start : undefined;
 }
 
+/**
+ * Whether a page of the newest matches first (no key, no height named, no total) stays as it is
+ * until the index's next block: new blocks add matches on top, and a backfill adds only
+ * heights below the index's first, which the page does not reach when the match after it is
+ * at or above that first height (or the index begins at height 1).
+ */
+export function newestPageHolds(req: SearchRequest, result: SearchResult, span: IndexedSpan): boolean {
+  if (!req.descending || req.cursor || req.countTotal || pageStart(req) !== undefined) return false;
+  return result.next ? result.next.height >= span.first : span.first === 1;
+}
+
 /** Least selective last: an action is shared by many txs, an address by few. */
 const selectivity = (c: Condition) => (c.key === 'message.action' ? 1 : 0);
 

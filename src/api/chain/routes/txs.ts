@@ -6,7 +6,7 @@
 // OpenAPI document, which describes it.
 import { toBase64 } from '@cosmjs/encoding';
 import { z } from 'zod';
-import { render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
+import { type Rendered, render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
 import type { Route } from '../../http/routes.ts';
 import { cometBlockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
@@ -21,7 +21,9 @@ import {
   checkConditionCount,
   decodeCursor,
   encodeCursor,
+  type IndexedSpan,
   indexedSpan,
+  newestPageHolds,
   pageIsFinal,
   pageStart,
   parseEvent,
@@ -48,6 +50,8 @@ function everyTypePrinted(json: unknown): boolean {
 
 /** How long an HTTP cache may keep a search page that can still change (a new block comes every second or few). */
 const CHANGING_PAGE_MAX_AGE_SECONDS = 1;
+/** How long a page of the newest txs first is kept for its block at most (a later block replaces it anyway). */
+const NEWEST_PAGE_KEEP_MS = 60_000;
 
 /** The most txs one page holds (CometBFT's tx_search caps a page at 100 too). */
 export const MAX_PAGE = 100n;
@@ -237,9 +241,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       const key = `txs?${JSON.stringify(request)}`;
       if (sendNotModified(req, res, ctx.txPages, key)) return;
       const mayBeFinal = pageStart(request) !== undefined;
-      const load = async () => {
-        // read before the page: every height up to its last is in the index when the page is read
-        const span = mayBeFinal ? await indexedSpan(ctx.db) : undefined;
+      const load = async (span: IndexedSpan | undefined) => {
         const result = await searchTxs(ctx.db, request);
         const txs = [];
         const responses = [];
@@ -252,11 +254,31 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         const total = result.total ?? '0';
         const pagination = { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total };
         const text = `{"txs":${JSON.stringify(txs)},"tx_responses":[${responses.join(',')}],"pagination":${JSON.stringify(pagination)},"total":${JSON.stringify(total)}}`;
-        const final = span !== undefined && pageIsFinal(request, result, span) && txs.every(everyTypePrinted);
-        return { rendered: { ...render(200, text), final }, immutable: final };
+        const printed = txs.every(everyTypePrinted);
+        const final = span !== undefined && pageIsFinal(request, result, span) && printed;
+        const holds = span !== undefined && newestPageHolds(request, result, span) && printed;
+        return { rendered: { ...render(200, text), final }, final, holds };
       };
-      // a page that can change whatever the index holds is made for its request alone
-      const rendered = mayBeFinal ? await ctx.txPages.remember(key, load) : (await load()).rendered;
+      let rendered: Rendered;
+      if (mayBeFinal) {
+        rendered = await ctx.txPages.remember(key, async () => {
+          // read before the page: every height up to its last is in the index when the page is read
+          const { rendered, final } = await load(await indexedSpan(ctx.db));
+          return { rendered, immutable: final };
+        });
+      } else if (!request.countTotal) {
+        // the newest first: kept until the index's next block (its newest height is in the key)
+        const span = await indexedSpan(ctx.db);
+        rendered = span
+          ? await ctx.txPages.remember(`${key}@${span.last}`, async () => {
+              const { rendered, holds } = await load(span);
+              return { rendered, immutable: holds, keepMs: NEWEST_PAGE_KEEP_MS };
+            })
+          : (await load(undefined)).rendered;
+      } else {
+        // a counted total grows with any block or backfill: made for its request alone
+        rendered = (await load(undefined)).rendered;
+      }
       // gzipped for a client that takes it (a page of 100 txs is ~0.7 MB of JSON, ~57 kB gzipped)
       if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.txPages, key });
       else await sendRendered(req, res, rendered, { maxAgeSeconds: CHANGING_PAGE_MAX_AGE_SECONDS });
