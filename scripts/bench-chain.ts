@@ -9,6 +9,7 @@
 //   GET /cosmos/tx/v1beta1/txs/{hash}                          vs RPC /tx?hash=0x…
 //   GET /cosmos/tx/v1beta1/txs?events=message.sender='…'&pagination.limit=100
 //                                                              vs RPC /tx_search?query="message.sender='…'"&per_page=100
+//   and the same search newest first (&order_by=ORDER_BY_DESC: an explorer's view of an address)
 // and, for blocks and txs, a hot set (the newest 1,000 blocks and their newest 10,000 txs,
 // Zipf-picked, the newest most often) and requests from a client that holds the answer
 // (If-None-Match with its ETag: 304). Targets: random blocks/{height} and txs/{hash} >= 0.8
@@ -568,6 +569,13 @@ try {
         side: 'api',
         origin: api,
         path: () => searchPath(pick(lists.senders).address),
+        goal: 0.1,
+      },
+      {
+        name: 'the same search, newest first',
+        side: 'api',
+        origin: api,
+        path: () => `${searchPath(pick(lists.senders).address)}&order_by=ORDER_BY_DESC`,
         goal: 0.1,
       },
       {

@@ -6,7 +6,7 @@
 // OpenAPI document, which describes it.
 import { toBase64 } from '@cosmjs/encoding';
 import { z } from 'zod';
-import { type Rendered, render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
+import { type KeptAs, type Rendered, render, sendNotModified, sendRendered } from '../../http/http-cache.ts';
 import type { Route } from '../../http/routes.ts';
 import { cometBlockJson } from '../block-json.ts';
 import type { ChainApiContext } from '../context.ts';
@@ -260,6 +260,8 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         return { rendered: { ...render(200, text), final }, final, holds };
       };
       let rendered: Rendered;
+      // where a page that holds until the next block is kept (its gzip form replaces it there)
+      let keptUntilNextBlock: KeptAs | undefined;
       if (mayBeFinal) {
         rendered = await ctx.txPages.remember(key, async () => {
           // read before the page: every height up to its last is in the index when the page is read
@@ -269,19 +271,20 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       } else if (!request.countTotal) {
         // the newest first: kept until the index's next block (its newest height is in the key)
         const span = await indexedSpan(ctx.db);
-        rendered = span
-          ? await ctx.txPages.remember(`${key}@${span.last}`, async () => {
-              const { rendered, holds } = await load(span);
-              return { rendered, immutable: holds, keepMs: NEWEST_PAGE_KEEP_MS };
-            })
-          : (await load(undefined)).rendered;
+        if (span) {
+          keptUntilNextBlock = { cache: ctx.txPages, key: `${key}@${span.last}` };
+          rendered = await ctx.txPages.remember(keptUntilNextBlock.key, async () => {
+            const { rendered, holds } = await load(span);
+            return { rendered, immutable: holds, keepMs: NEWEST_PAGE_KEEP_MS };
+          });
+        } else rendered = (await load(undefined)).rendered;
       } else {
         // a counted total grows with any block or backfill: made for its request alone
         rendered = (await load(undefined)).rendered;
       }
       // gzipped for a client that takes it (a page of 100 txs is ~0.7 MB of JSON, ~57 kB gzipped)
       if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.txPages, key });
-      else await sendRendered(req, res, rendered, { maxAgeSeconds: CHANGING_PAGE_MAX_AGE_SECONDS });
+      else await sendRendered(req, res, rendered, { maxAgeSeconds: CHANGING_PAGE_MAX_AGE_SECONDS }, keptUntilNextBlock);
     },
   },
 ];
