@@ -21,7 +21,6 @@ import {
   checkConditionCount,
   decodeCursor,
   encodeCursor,
-  type IndexedSpan,
   indexedSpan,
   newestPageHolds,
   pageIsFinal,
@@ -240,8 +239,8 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       // one key for every way of asking the same page (order of parameters, page/limit or pagination.*)
       const key = `txs?${JSON.stringify(request)}`;
       if (sendNotModified(req, res, ctx.txPages, key)) return;
-      const mayBeFinal = pageStart(request) !== undefined;
-      const load = async (span: IndexedSpan | undefined) => {
+      // the page's JSON, and whether it may be kept (no type in it printed as base64 until known)
+      const read = async () => {
         const result = await searchTxs(ctx.db, request);
         const txs = [];
         const responses = [];
@@ -254,33 +253,36 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         const total = result.total ?? '0';
         const pagination = { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total };
         const text = `{"txs":${JSON.stringify(txs)},"tx_responses":[${responses.join(',')}],"pagination":${JSON.stringify(pagination)},"total":${JSON.stringify(total)}}`;
-        const printed = txs.every(everyTypePrinted);
-        const final = span !== undefined && pageIsFinal(request, result, span) && printed;
-        const holds = span !== undefined && newestPageHolds(request, result, span) && printed;
-        return { rendered: { ...render(200, text), final }, final, holds };
+        return { result, text, printed: txs.every(everyTypePrinted) };
       };
       let rendered: Rendered;
       // where a page that holds until the next block is kept (its gzip form replaces it there)
       let keptUntilNextBlock: KeptAs | undefined;
-      if (mayBeFinal) {
+      if (pageStart(request) !== undefined) {
         rendered = await ctx.txPages.remember(key, async () => {
           // read before the page: every height up to its last is in the index when the page is read
-          const { rendered, final } = await load(await indexedSpan(ctx.db));
-          return { rendered, immutable: final };
+          const at = await indexedSpan(ctx.db);
+          const { result, text, printed } = await read();
+          const final = at !== undefined && pageIsFinal(request, result, at) && printed;
+          return { rendered: { ...render(200, text), final }, immutable: final };
         });
-      } else if (!request.countTotal) {
-        // the newest first: kept until the index's next block (its newest height is in the key)
-        const span = await indexedSpan(ctx.db);
-        if (span) {
-          keptUntilNextBlock = { cache: ctx.txPages, key: `${key}@${span.last}` };
-          rendered = await ctx.txPages.remember(keptUntilNextBlock.key, async () => {
-            const { rendered, holds } = await load(span);
-            return { rendered, immutable: holds, keepMs: NEWEST_PAGE_KEEP_MS };
-          });
-        } else rendered = (await load(undefined)).rendered;
       } else {
         // a counted total grows with any block or backfill: made for its request alone
-        rendered = (await load(undefined)).rendered;
+        const at = request.countTotal ? undefined : await indexedSpan(ctx.db);
+        if (at) {
+          // the newest first: kept until the index's next block (its newest height is in the key)
+          keptUntilNextBlock = { cache: ctx.txPages, key: `${key}@${at.last}` };
+          rendered = await ctx.txPages.remember(keptUntilNextBlock.key, async () => {
+            const { result, text, printed } = await read();
+            return {
+              rendered: render(200, text),
+              immutable: newestPageHolds(request, result, at) && printed,
+              keepMs: NEWEST_PAGE_KEEP_MS,
+            };
+          });
+        } else {
+          rendered = render(200, (await read()).text);
+        }
       }
       // gzipped for a client that takes it (a page of 100 txs is ~0.7 MB of JSON, ~57 kB gzipped)
       if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.txPages, key });
