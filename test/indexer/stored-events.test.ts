@@ -1,8 +1,9 @@
-// How a tx's events are kept (src/chain/stored-events.ts): packed with raw DEFLATE sized to
-// the events (src/internal/sized-zlib.ts), they read back as they were, whatever their size
-// and text; the stored bytes (and the API's gzip, sized the same way) are plain DEFLATE that
-// any inflater reads; and rows packed with zlib's default sizes (before the sizing, or by
-// another writer) read back the same.
+// How a tx's events are kept (src/chain/stored-events.ts): packed with LZ4 against the
+// dictionary, they read back as they were, whatever their size and text; a corrupted row is
+// refused with an error, never a crash or a huge allocation; the stored bytes say their length
+// as the format says. Rows packed with DEFLATE before read back the same, also when written
+// with zlib's default sizes; and the sized DEFLATE and gzip the service still writes (the API's
+// gzip, long logs; src/internal/sized-zlib.ts) are plain DEFLATE that any inflater reads.
 import zlib from 'node:zlib';
 import fc from 'fast-check';
 import { suite } from 'uvu';
@@ -53,6 +54,51 @@ test('a tx of ~200 kB of events (past any window or output chunk) and incompress
   assert.equal(unpackEvents(packed), restOf(big));
 });
 
+test('the stored form: marker 0x0e, the compact JSON’s length (uint32 LE), an LZ4 block', () => {
+  fc.assert(
+    fc.property(events, (evs) => {
+      const packed = packEvents(evs);
+      const compact = JSON.stringify(evs.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value])]));
+      assert.is(packed[0], 0x0e);
+      assert.is(packed.readUInt32LE(1), Buffer.byteLength(compact));
+    }),
+    { numRuns: 100 },
+  );
+});
+
+test('a corrupted row is refused with an error: truncated, bytes flipped, random, or claiming a length it cannot hold', () => {
+  const trade: ChainEvent[] = [
+    {
+      type: 'wasm-buy',
+      attributes: [
+        { key: 'buyer', value: 'wasm1qqq' },
+        { key: 'tokens_out', value: '123456789' },
+      ],
+    },
+  ];
+  const packed = packEvents(trade);
+  // a length of 4 GiB − 1 for a few bytes: refused before anything is allocated for it
+  const claims = Buffer.from(packed);
+  claims.writeUInt32LE(0xffff_ffff, 1);
+  assert.throws(() => unpackEvents(claims), /claims 4294967295/);
+  assert.throws(() => unpackEvents(packed.subarray(0, 3)), /shorter than its length/);
+  assert.throws(() => unpackEvents(packed.subarray(0, packed.length - 3)));
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 300 }), fc.nat(), fc.nat(255), (bytes, at, value) => {
+      const row = Buffer.concat([Buffer.from([0x0e]), bytes]);
+      for (const candidate of [row, Object.assign(Buffer.from(packed), { [1 + (at % (packed.length - 1))]: value })]) {
+        try {
+          // a flipped byte may still decode: then it is whatever events it decodes to, never a crash
+          unpackEvents(candidate);
+        } catch (error) {
+          assert.instance(error, Error);
+        }
+      }
+    }),
+    { numRuns: 3000 },
+  );
+});
+
 test('sized DEFLATE and gzip are what zlib’s own inflaters read, with and without a dictionary', () => {
   const dictionary = Buffer.from('["coin_spent",[["spender","'.repeat(30));
   const withDictionary = sizedDeflateRaw(1, dictionary);
@@ -70,7 +116,7 @@ test('sized DEFLATE and gzip are what zlib’s own inflaters read, with and with
   );
 });
 
-test('DEFLATE written with zlib’s default sizes (rows packed before) reads back, larger than the sized output chunk', () => {
+test('DEFLATE written with zlib’s default sizes (rows packed before LZ4) reads back, larger than the sized output chunk', () => {
   fc.assert(
     fc.property(
       fc.string({ unit: 'grapheme-ascii', maxLength: 100_000 }),
