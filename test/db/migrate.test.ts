@@ -212,7 +212,7 @@ test('upgrading a database whose trades are in the columnstore keeps every trade
   }
 });
 
-test('upgrading keeps every indexed attribute of every tx (each pair numbered once, the view shows the rows as before: 0017), every tx hash (as its bytes: 0018), and finds each tx by its hash (tx_hashes, txs partitioned by height: 0019), written through their primary keys alone (0020)', async () => {
+test('upgrading keeps every indexed attribute of every tx (each pair numbered once, the view shows the rows as before: 0017), every tx hash (as its bytes: 0018), and finds each tx by its hash (tx_hashes, txs partitioned by height: 0019), written through their primary keys alone (0020), its compression job redefined (0021)', async () => {
   const { db, dispose } = await openTestDatabase({ migrated: false });
   try {
     await migrate(
@@ -241,6 +241,7 @@ test('upgrading keeps every indexed attribute of every tx (each pair numbered on
       '0018_txs_hash_bytes',
       '0019_chain_index_columnstore',
       '0020_chain_index_height_indexes',
+      '0021_txs_columnstore_lz4',
     ]);
     const [tx] = await db.query<{ hex: string; bytes: number }>(
       `SELECT upper(encode(hash, 'hex')) AS hex, octet_length(hash) AS bytes FROM txs`,
