@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../internal/errors.ts';
-import type { Database } from './types.ts';
+import { type Database, isConflictCode } from './types.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../sql/', import.meta.url));
 const MIGRATION_LOCK = 0x6d696772; // "migr"
@@ -57,12 +57,10 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
 }
 
 /**
- * SQLSTATEs of a transaction the server chose to abort because it conflicted with another
- * (deadlock, serialization failure). A server's job scheduler starts a job the moment a
- * migration schedules it, and its refresh can deadlock with the next migration's DDL; the
- * aborted migration was rolled back whole, so it is applied again.
+ * A migration the server aborted for a conflict (`isConflictCode`: a server's job scheduler
+ * starts a job the moment a migration schedules it, and its refresh can deadlock with the next
+ * migration's DDL) was rolled back whole, so it is applied again.
  */
-const CONFLICT_CODES = new Set(['40P01', '40001']);
 const CONFLICT_RETRIES = 5;
 
 async function retryConflicts<T>(fn: () => Promise<T>): Promise<T> {
@@ -71,7 +69,7 @@ async function retryConflicts<T>(fn: () => Promise<T>): Promise<T> {
       return await fn();
     } catch (error) {
       const code = ((error as Error).cause as { code?: string } | undefined)?.code ?? (error as { code?: string }).code;
-      if (!code || !CONFLICT_CODES.has(code) || attempt >= CONFLICT_RETRIES) throw error;
+      if (!isConflictCode(code) || attempt >= CONFLICT_RETRIES) throw error;
       await new Promise((r) => setTimeout(r, 100 * attempt + Math.random() * 100));
     }
   }

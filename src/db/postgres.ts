@@ -13,7 +13,7 @@ import {
 } from './copy-format.ts';
 import { storable, storableRows } from './nul.ts';
 import { type Sql, statement } from './sql.ts';
-import { type Database, DatabaseError, errorPosition, parseInt8, type Queryable } from './types.ts';
+import { type Database, DatabaseError, errorPosition, isConflictCode, parseInt8, type Queryable } from './types.ts';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -29,6 +29,9 @@ const CONNECTION_CODES = new Set([
   '57P01',
   '57P03',
 ]);
+
+/** How long a statement given up for a conflict waits before it is sent again (up to twice this). */
+const CONFLICT_PAUSE_MS = 50;
 
 /**
  * A driver or server failure as a DatabaseError. An error thrown by the caller's own code
@@ -169,18 +172,36 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
    */
   const queryOn = (
     s: postgres.Sql | postgres.TransactionSql,
-    { prepared = true, atomic = 'in-transaction' as 'in-transaction' | 'begin' | 'one-statement' } = {},
+    {
+      prepared = true,
+      atomic = 'in-transaction' as 'in-transaction' | 'begin' | 'one-statement',
+      /** On the pool: each statement its own transaction (sent again after a conflict). */
+      pool = false,
+    } = {},
   ): Queryable => ({
     async query<T extends object>(given: string | Sql, values?: readonly unknown[]) {
       const { text, params } = statement(given, values);
+      const send = () =>
+        s.unsafe(text, params.map((p) => toParameter(storable(p))) as postgres.ParameterOrJSON<never>[], {
+          prepare: prepared && params.length > 0,
+        });
       try {
         // postgres.js resolves to its Result (an Array subclass with query metadata);
         // the seam promises plain arrays of rows, as the embedded adapter returns.
-        const result = await s.unsafe(
-          text,
-          params.map((p) => toParameter(storable(p))) as postgres.ParameterOrJSON<never>[],
-          { prepare: prepared && params.length > 0 },
-        );
+        let result: postgres.RowList<postgres.Row[]>;
+        try {
+          result = await send();
+        } catch (error) {
+          // On the pool a statement is its own transaction, rolled back whole when the server
+          // gives it up for a conflict: sent again, it does what it would have done. Once, after
+          // the other transaction has had a moment to finish (a compression holds its chunk's
+          // locks until it commits); a second conflict is the caller's (the APIs answer 503
+          // with Retry-After). Inside a transaction or a session the caller's transaction is
+          // what failed.
+          if (!pool || !isConflictCode((error as { code?: string }).code)) throw error;
+          await new Promise((resolve) => setTimeout(resolve, CONFLICT_PAUSE_MS * (1 + Math.random())));
+          result = await send();
+        }
         return Array.from(result) as unknown as T[];
       } catch (error) {
         throw wrap(error);
@@ -247,7 +268,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     },
   });
 
-  const root = queryOn(sql, { atomic: 'begin' });
+  const root = queryOn(sql, { atomic: 'begin', pool: true });
   return {
     kind: 'server',
     ...root,

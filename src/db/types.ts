@@ -100,6 +100,15 @@ export interface AdvisoryLock {
   release(): Promise<void>;
 }
 
+/**
+ * SQLSTATEs of a statement or transaction the server gave up, and rolled back whole, for a
+ * conflict with another transaction: a deadlock's victim (a read can be one while TimescaleDB
+ * compresses the chunk it reads; a migration's DDL against a job the scheduler started), or a
+ * serialization failure. Doing the same again is safe.
+ */
+const CONFLICT_CODES: ReadonlySet<string> = new Set(['40P01', '40001']);
+export const isConflictCode = (code: string | undefined) => code !== undefined && CONFLICT_CODES.has(code);
+
 /** Every database failure surfaces as this type, from either adapter. */
 export class DatabaseError extends ServiceError {
   /** SQLSTATE when the server sent one (e.g. 23505), otherwise a driver code (ECONNREFUSED). */
@@ -120,6 +129,11 @@ export class DatabaseError extends ServiceError {
     this.detail = opts.detail;
     this.unavailable = opts.unavailable ?? false;
     this.position = opts.position;
+  }
+
+  /** The server gave the statement or transaction up for a conflict with another (`isConflictCode`). */
+  get conflict(): boolean {
+    return isConflictCode(this.code);
   }
 }
 

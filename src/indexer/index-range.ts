@@ -138,7 +138,7 @@ export async function indexRange(from: number, to: number, options: RangeOptions
         }
         // A backfill beside the live indexer updates the same token rows; when the two
         // transactions deadlock (or conflict) the database aborts one: write it again.
-        if (error.code === '40P01' || error.code === '40001') {
+        if (error.conflict) {
           logger.warn(
             { from: blocks[0]!.height, to: blocks.at(-1)!.height, err: error.message },
             'Batch aborted by a concurrent writer; writing it again',

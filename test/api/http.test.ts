@@ -88,6 +88,27 @@ test('rate limit behind a trusted proxy: the client is the address the proxy saw
   }
 });
 
+test('a read the database gives up for a conflict (a deadlock with a compression, twice) is a 503 with Retry-After, not a 500', async (ctx) => {
+  await ctx.running.stop();
+  // every read of trades is given up as a deadlock's victim
+  await ctx.t.db.exec(`
+    ALTER TABLE trades RENAME TO trades_kept;
+    CREATE FUNCTION deadlocked() RETURNS SETOF trades_kept LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = 'deadlock_detected'; END $$;
+    CREATE VIEW trades AS SELECT * FROM deadlocked();
+  `);
+  try {
+    const busy = await get(ctx.api, '/api/trades/recent?limit=3');
+    assert.is(busy.status, 503);
+    assert.is(busy.headers.get('retry-after'), '1');
+    assert.equal(Object.keys(busy.body), ['error', 'request_id']);
+    assert.match(busy.body.error, /busy, retry/);
+  } finally {
+    await ctx.t.db.exec(`DROP VIEW trades; DROP FUNCTION deadlocked(); ALTER TABLE trades_kept RENAME TO trades`);
+  }
+  assert.is((await get(ctx.api, '/api/trades/recent?limit=2')).status, 200, 'answers again');
+});
+
 test('failures: a broken query is a 500 with a request id and no internals; a closed database makes health 503', async (ctx) => {
   await ctx.running.stop();
   await ctx.t.db.exec(`ALTER TABLE trades RENAME TO trades_moved`);

@@ -164,6 +164,49 @@ if ('skip' in server) {
       await db.close();
     }
   });
+  contract(
+    "a statement on the pool that the server gives up as a deadlock's victim is sent again and answers; in a transaction the conflict is the caller's",
+    async () => {
+      const db = createServerDatabase({ url: fresh.url });
+      const other = postgres(fresh.url, { max: 1, onnotice: () => {} });
+      try {
+        await db.exec(
+          'CREATE TABLE deadlock_a (x int); CREATE TABLE deadlock_b (x int); INSERT INTO deadlock_a VALUES (1); INSERT INTO deadlock_b VALUES (2)',
+        );
+        const read = 'SELECT a.x + b.x AS sum FROM deadlock_a a, deadlock_b b';
+        // `other` holds b and then asks for a, which the read holds while it waits for b: a
+        // deadlock, which the read's backend finds first (the other's check waits 10 s)
+        const deadlock = async (run: () => Promise<unknown>) => {
+          const session = await other.reserve();
+          try {
+            await session`SET deadlock_timeout = '10s'`;
+            await session`BEGIN`;
+            await session`LOCK deadlock_b IN ACCESS EXCLUSIVE MODE`;
+            const reading = run().then(
+              (rows) => ({ rows }),
+              (error: unknown) => ({ error }),
+            );
+            await sleep(200); // the read waits for b
+            await session`LOCK deadlock_a IN ACCESS EXCLUSIVE MODE`; // granted once the read gave up
+            await session`COMMIT`;
+            return await reading;
+          } finally {
+            session.release();
+          }
+        };
+        const onPool = await deadlock(() => db.query<{ sum: number }>(read));
+        assert.equal(onPool, { rows: [{ sum: 3 }] }, 'sent again after the other transaction committed');
+        const inTransaction = await deadlock(() => db.transaction((tx) => tx.query(read)));
+        assert.ok('error' in inTransaction, 'a transaction is not run again by the adapter');
+        const error = inTransaction.error as DatabaseError;
+        assert.instance(error, DatabaseError);
+        assert.equal([error.code, error.conflict, error.unavailable], ['40P01', true, false]);
+      } finally {
+        await other.end({ timeout: 5 });
+        await db.close();
+      }
+    },
+  );
   contract('an unreachable server is reported as unavailable', async () => {
     const db = createServerDatabase({ url: 'postgres://postgres@127.0.0.1:1/none' });
     const err = await db.query('SELECT 1').catch((e) => e);

@@ -1,8 +1,8 @@
 // The one place that turns failures into HTTP responses. Handlers throw HttpError for
-// what the client did wrong; anything else is a 503 (database unreachable) or a 500
-// whose cause is logged, never sent. Each API words its bodies in its own style: the
-// Launchpad API `{error, details}`, the Chain API the Cosmos gateway's `{code, message,
-// details}` (ErrorStyle).
+// what the client did wrong; anything else is a 503 (database unreachable, or a read it gave
+// up twice for a conflict) or a 500 whose cause is logged, never sent. Each API words its
+// bodies in its own style: the Launchpad API `{error, details}`, the Chain API the Cosmos
+// gateway's `{code, message, details}` (ErrorStyle).
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -69,6 +69,16 @@ export function createErrorHandler(logger: Logger, style: ErrorStyle = LAUNCHPAD
       );
       return sendJson(res, 503, style.body(503, 'Service unavailable: the database cannot be reached', requestId), {
         'Retry-After': 5,
+      });
+    }
+    if (err instanceof DatabaseError && err.conflict) {
+      // given up twice for a conflict (the server adapter sends a statement again once)
+      logger.warn(
+        { request_id: requestId, method: req.method, url: req.url, err: err.message },
+        'Request failed: the database gave the read up for a conflict',
+      );
+      return sendJson(res, 503, style.body(503, 'Service unavailable: the database is busy, retry', requestId), {
+        'Retry-After': 1,
       });
     }
     logger.error({ request_id: requestId, method: req.method, url: req.url, err }, 'Request failed');
