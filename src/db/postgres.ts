@@ -193,7 +193,8 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           result = await send();
         } catch (error) {
           // On the pool a statement is its own transaction, rolled back whole when the server
-          // gives it up for a conflict: sent again, it does what it would have done. Once, after
+          // gives it up for a conflict: sent again, it does what it would have done. (What
+          // commits partway, a CALL of a procedure that commits, goes through a session.) Once, after
           // the other transaction has had a moment to finish (a compression holds its chunk's
           // locks until it commits); a second conflict is the caller's (the APIs answer 503
           // with Retry-After). Inside a transaction or a session the caller's transaction is

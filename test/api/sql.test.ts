@@ -295,6 +295,26 @@ test('a query the database refuses: 400 with its SQLSTATE and where in the query
   assert.is(b.body.details[0].code, '22012');
 });
 
+test("a query the database gives up for a conflict (a deadlock with a compression job) is the database's failure: 503 with Retry-After, not 400", async () => {
+  // every read of native_usd_prices is given up as a deadlock's victim
+  await ctx.t.db.exec(`
+    ALTER TABLE native_usd_prices RENAME TO native_usd_prices_kept;
+    CREATE FUNCTION deadlocked_prices() RETURNS SETOF native_usd_prices_kept LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = 'deadlock_detected'; END $$;
+    CREATE VIEW native_usd_prices AS SELECT * FROM deadlocked_prices();
+    GRANT SELECT ON native_usd_prices TO launchpad_analyst;
+  `);
+  try {
+    const a = await query('SELECT * FROM native_usd_prices');
+    assert.is(a.status, 503, a.text);
+    assert.is(a.headers.get('retry-after'), '1');
+    assert.match(a.body.error, /busy, retry/);
+  } finally {
+    await ctx.t.db.exec(`DROP VIEW native_usd_prices; DROP FUNCTION deadlocked_prices();
+      ALTER TABLE native_usd_prices_kept RENAME TO native_usd_prices`);
+  }
+});
+
 test('a query too heavy for the time limit is refused (cost cap embedded, statement_timeout on a server)', async () => {
   const a = await query('SELECT count(*) FROM trades a, trades b, trades c, trades d, trades e, trades f, trades g');
   assert.is(a.status, 400, a.text);

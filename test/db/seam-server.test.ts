@@ -186,7 +186,12 @@ if ('skip' in server) {
               (rows) => ({ rows }),
               (error: unknown) => ({ error }),
             );
-            await sleep(200); // the read waits for b
+            // the read waits for b
+            const waiting = await waitFor(
+              async () => Number((await session`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)[0]!.n) > 0,
+              10_000,
+            );
+            assert.ok(waiting, 'the read waits for its lock');
             await session`LOCK deadlock_a IN ACCESS EXCLUSIVE MODE`; // granted once the read gave up
             await session`COMMIT`;
             return await reading;

@@ -1,6 +1,6 @@
 // The one place that turns failures into HTTP responses. Handlers throw HttpError for
-// what the client did wrong; anything else is a 503 (database unreachable, or a read it gave
-// up twice for a conflict) or a 500 whose cause is logged, never sent. Each API words its
+// what the client did wrong; anything else is a 503 (database unreachable, or a statement it
+// gave up for a conflict) or a 500 whose cause is logged, never sent. Each API words its
 // bodies in its own style: the Launchpad API `{error, details}`, the Chain API the Cosmos
 // gateway's `{code, message, details}` (ErrorStyle).
 import { randomUUID } from 'node:crypto';
@@ -72,7 +72,8 @@ export function createErrorHandler(logger: Logger, style: ErrorStyle = LAUNCHPAD
       });
     }
     if (err instanceof DatabaseError && err.conflict) {
-      // given up twice for a conflict (the server adapter sends a statement again once)
+      // given up for a conflict: on a server's pool after the statement was sent again once
+      // (src/db/postgres.ts); a transaction's, a session's or the embedded database's at once
       logger.warn(
         { request_id: requestId, method: req.method, url: req.url, err: err.message },
         'Request failed: the database gave the read up for a conflict',

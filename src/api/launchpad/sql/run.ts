@@ -120,7 +120,8 @@ export function createSqlRunner(db: Database, limits: SqlLimits): SqlRunner {
         { role: asRole, timeoutMs: limits.timeoutMs },
       )
       .catch((error: unknown) => {
-        if (!(error instanceof DatabaseError) || error.unavailable) throw error;
+        // unreachable, or given up for a conflict with a compression (the query is not at fault): 503
+        if (!(error instanceof DatabaseError) || error.unavailable || error.conflict) throw error;
         throw new SqlFailed(
           error.code === '57014'
             ? `canceled: the query ran longer than this server's limit of ${limits.timeoutMs} ms (SQL_TIMEOUT_MS)`
