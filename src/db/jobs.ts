@@ -10,8 +10,9 @@ export type JobGroup = 'refresh' | 'retention';
 const GROUP_PROCS: Record<JobGroup, string[]> = {
   refresh: ['refresh_candles'],
   // the hourly upkeep: what is past keeping, and the chunks moved to the columnstore: trades a
-  // week old (sql/0015_columnstore.sql), the chain index behind the tip (sql/0019_chain_index_columnstore.sql)
-  retention: ['prune_candles', 'prune_feed_events', 'policy_compression', 'compress_txs'],
+  // week old (sql/0022_trades_columnstore_lz4.sql), the chain index behind the tip (txs:
+  // sql/0021_txs_columnstore_lz4.sql; its attribute index by TimescaleDB's policy, 0019)
+  retention: ['prune_candles', 'prune_feed_events', 'compress_trades', 'policy_compression', 'compress_txs'],
 };
 
 /** Runs every job of the group now, in job id order; returns how long each took. */

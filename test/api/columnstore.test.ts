@@ -1,5 +1,6 @@
 // Trades a week old in the columnstore (sql/0015_columnstore.sql), compressed by the hourly
-// upkeep (runJobs 'retention', as the embedded service and a server's policy run it): a
+// upkeep (runJobs 'retention', as the embedded service and a server's job run it; its batches
+// in LZ4 where the server has it: sql/0022_trades_columnstore_lz4.sql): a
 // token's whole history pages back across compressed and uncompressed chunks, a trader's too,
 // candles equal the trades, and a backfill writes into a compressed chunk without duplicates.
 import { randomBytes } from 'node:crypto';
@@ -117,6 +118,31 @@ test('the hourly upkeep moves week-old chunks to the columnstore, and only those
      WHERE s.compression_status = 'Compressed' AND c.range_end > now() - interval '7 days'`,
   );
   assert.is(Number(hot!.n), 0, 'the last week stays in the rowstore');
+  // its batches' values compressed again with LZ4 where the server has it (0022), else pglz
+  const [{ lz4 }] = (await ctx.t.db.query<{ lz4: boolean }>(
+    `SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
+  )) as [{ lz4: boolean }];
+  const batches = await ctx.t.db.query<{ chunk: string }>(
+    `SELECT format('%I.%I', cc.schema_name, cc.table_name) AS chunk
+     FROM _timescaledb_catalog.chunk c
+     JOIN _timescaledb_catalog.chunk cc ON cc.id = c.compressed_chunk_id
+     JOIN _timescaledb_catalog.hypertable h ON h.id = c.hypertable_id
+     WHERE h.table_name = 'trades'`,
+  );
+  const methods = new Set<string>();
+  for (const { chunk } of batches)
+    for (const row of await ctx.t.db.query<{ method: string | null }>(
+      `SELECT DISTINCT m AS method FROM ${chunk}, LATERAL (VALUES (pg_column_compression(trader)),
+         (pg_column_compression(token_address)), (pg_column_compression(tx_hash)), (pg_column_compression(time))) v(m)`,
+    ))
+      if (row.method) methods.add(row.method);
+  // (pglz leaves a value as it is unless it saves a quarter: the embedded database's may show none)
+  if (lz4) assert.equal([...methods], ['lz4'], 'the batches compressed with LZ4');
+  else
+    assert.ok(
+      [...methods].every((m) => m === 'pglz'),
+      `pglz only: ${[...methods]}`,
+    );
 });
 
 test("a token's whole history, and a trader's, page back across compressed chunks: each trade once, newest first", async (ctx) => {

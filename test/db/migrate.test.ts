@@ -40,7 +40,7 @@ test('applied migrations are recorded with their checksums, and re-running chang
     );
     assert.equal(
       jobs.map((j) => j.proc_name),
-      ['compress_txs', 'prune_candles', 'prune_feed_events', 'refresh_candles'],
+      ['compress_trades', 'compress_txs', 'prune_candles', 'prune_feed_events', 'refresh_candles'],
     );
   } finally {
     await dispose();
@@ -123,7 +123,7 @@ if (!serverUrl)
       );
       assert.equal(
         jobs.map((j) => j.proc_name),
-        ['compress_txs', 'prune_candles', 'prune_feed_events', 'refresh_candles'],
+        ['compress_trades', 'compress_txs', 'prune_candles', 'prune_feed_events', 'refresh_candles'],
         'each job scheduled once',
       );
     } finally {
@@ -242,6 +242,7 @@ test('upgrading keeps every indexed attribute of every tx (each pair numbered on
       '0019_chain_index_columnstore',
       '0020_chain_index_height_indexes',
       '0021_txs_columnstore_lz4',
+      '0022_trades_columnstore_lz4',
     ]);
     const [tx] = await db.query<{ hex: string; bytes: number }>(
       `SELECT upper(encode(hash, 'hex')) AS hex, octet_length(hash) AS bytes FROM txs`,

@@ -129,7 +129,7 @@ export async function holdCompressionJobs(t: TestDatabase): Promise<void> {
   if (t.db.kind !== 'server') return;
   await t.db.query(
     `SELECT alter_job(job_id, scheduled => false) FROM timescaledb_information.jobs
-     WHERE proc_name IN ('policy_compression', 'compress_txs')`,
+     WHERE proc_name IN ('compress_trades', 'policy_compression', 'compress_txs')`,
   );
   // a run the scheduler started before (each job's first run follows the migrations at once)
   // goes on: wait for it to end, or it compresses a chunk beside the test's writes
@@ -141,7 +141,7 @@ async function runningCompressionJobs(db: Database): Promise<number> {
   const [row] = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM timescaledb_information.job_stats s
      JOIN timescaledb_information.jobs j USING (job_id)
-     WHERE j.proc_name IN ('policy_compression', 'compress_txs') AND s.job_status = 'Running'`,
+     WHERE j.proc_name IN ('compress_trades', 'policy_compression', 'compress_txs') AND s.job_status = 'Running'`,
   );
   return row!.n;
 }
