@@ -11,7 +11,13 @@ import { runJobs } from '../../src/db/jobs.ts';
 import type { Trade } from '../../src/domain/events.ts';
 import { notify } from '../../src/feed/notice.ts';
 import { insertTrades } from '../../src/indexer/trades.ts';
-import { holdCompressionJobs, openTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import {
+  batchCompression,
+  hasLz4,
+  holdCompressionJobs,
+  openTestDatabase,
+  type TestDatabase,
+} from '../helpers/database.ts';
 import { randomAddress } from '../helpers/devnet.ts';
 import { get, startApi } from '../helpers/launchpad-api.ts';
 import { makeTrade, rng, servedCandles } from '../helpers/trades.ts';
@@ -119,29 +125,13 @@ test('the hourly upkeep moves week-old chunks to the columnstore, and only those
   );
   assert.is(Number(hot!.n), 0, 'the last week stays in the rowstore');
   // its batches' values compressed again with LZ4 where the server has it (0022), else pglz
-  const [{ lz4 }] = (await ctx.t.db.query<{ lz4: boolean }>(
-    `SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
-  )) as [{ lz4: boolean }];
-  const batches = await ctx.t.db.query<{ chunk: string }>(
-    `SELECT format('%I.%I', cc.schema_name, cc.table_name) AS chunk
-     FROM _timescaledb_catalog.chunk c
-     JOIN _timescaledb_catalog.chunk cc ON cc.id = c.compressed_chunk_id
-     JOIN _timescaledb_catalog.hypertable h ON h.id = c.hypertable_id
-     WHERE h.table_name = 'trades'`,
-  );
-  const methods = new Set<string>();
-  for (const { chunk } of batches)
-    for (const row of await ctx.t.db.query<{ method: string | null }>(
-      `SELECT DISTINCT m AS method FROM ${chunk}, LATERAL (VALUES (pg_column_compression(trader)),
-         (pg_column_compression(token_address)), (pg_column_compression(tx_hash)), (pg_column_compression(time))) v(m)`,
-    ))
-      if (row.method) methods.add(row.method);
   // (pglz leaves a value as it is unless it saves a quarter: the embedded database's may show none)
-  if (lz4) assert.equal([...methods], ['lz4'], 'the batches compressed with LZ4');
+  const methods = await batchCompression(ctx.t.db, 'trades', ['trader', 'token_address', 'tx_hash', 'time']);
+  if (await hasLz4(ctx.t.db)) assert.equal(methods, ['lz4'], 'the batches compressed with LZ4');
   else
     assert.ok(
-      [...methods].every((m) => m === 'pglz'),
-      `pglz only: ${[...methods]}`,
+      methods.every((m) => m === 'pglz'),
+      `pglz only: ${methods}`,
     );
 });
 

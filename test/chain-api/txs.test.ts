@@ -17,7 +17,13 @@ import { newestPageHolds, pageIsFinal, type SearchRequest } from '../../src/api/
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { readEvents } from '../../src/chain/node-events.ts';
 import { type ChainCtx, chainGet, closeChainApi, openChainApi, startTestChainApi } from '../helpers/chain-api.ts';
-import { compressChainIndex, openTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import {
+  batchCompression,
+  compressChainIndex,
+  hasLz4,
+  openTestDatabase,
+  type TestDatabase,
+} from '../helpers/database.ts';
 import { randomAddress, signingClient } from '../helpers/devnet.ts';
 import { assertEncodings, getRaw } from '../helpers/http.ts';
 import { produceTraffic, startIndexer, withBlocks } from '../helpers/indexing.ts';
@@ -753,23 +759,8 @@ test('the chain index in the columnstore: every tx by hash, a search’s pages a
   const compressed = await compressChainIndex(ctx.t.db);
   assert.ok(compressed.txs > 0 && compressed.refs > 0, 'chunks of txs and of the attribute index were compressed');
   // each compressed batch's events are compressed again with LZ4 where the server has it (0021), else pglz
-  const [{ lz4 }] = (await ctx.t.db.query<{ lz4: boolean }>(
-    `SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
-  )) as [{ lz4: boolean }];
-  const batches = await ctx.t.db.query<{ chunk: string }>(
-    `SELECT format('%I.%I', cc.schema_name, cc.table_name) AS chunk
-     FROM _timescaledb_catalog.chunk c
-     JOIN _timescaledb_catalog.chunk cc ON cc.id = c.compressed_chunk_id
-     JOIN _timescaledb_catalog.hypertable h ON h.id = c.hypertable_id
-     WHERE h.table_name = 'txs'`,
-  );
-  const methods = new Set<string>();
-  for (const { chunk } of batches)
-    for (const row of await ctx.t.db.query<{ method: string | null }>(
-      `SELECT pg_column_compression(events) AS method FROM ${chunk}`,
-    ))
-      if (row.method) methods.add(row.method);
-  assert.equal([...methods], [lz4 ? 'lz4' : 'pglz'], `the batches' events compressed with ${lz4 ? 'LZ4' : 'pglz'}`);
+  const lz4 = await hasLz4(ctx.t.db);
+  assert.equal(await batchCompression(ctx.t.db, 'txs', ['events']), [lz4 ? 'lz4' : 'pglz'], "the batches' events");
   // a new API: nothing it answers was kept rendered from the rowstore
   const cold = await startTestChainApi(ctx.t, ctx.running.chain);
   try {

@@ -170,3 +170,35 @@ export async function compressChainIndex(db: Database): Promise<{ txs: number; r
     );
   return { txs: await compressed('txs'), refs: await compressed('tx_attribute_refs') };
 }
+
+/** Whether the database's PostgreSQL can TOAST-compress with LZ4 (a server's usually; the embedded one's cannot). */
+export async function hasLz4(db: Database): Promise<boolean> {
+  const [row] = await db.query<{ lz4: boolean }>(
+    `SELECT 'lz4' = ANY (enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`,
+  );
+  return row!.lz4;
+}
+
+/**
+ * The TOAST methods (pg_column_compression) of `columns` in the compressed batches of the
+ * hypertable `table`: what TimescaleDB's compressed values were compressed again with. A value
+ * stored as it is (small, or pglz finding too little to save) names none.
+ */
+export async function batchCompression(db: Database, table: string, columns: readonly string[]): Promise<string[]> {
+  const chunks = await db.query<{ chunk: string }>(
+    `SELECT format('%I.%I', cc.schema_name, cc.table_name) AS chunk
+     FROM _timescaledb_catalog.chunk c
+     JOIN _timescaledb_catalog.chunk cc ON cc.id = c.compressed_chunk_id
+     JOIN _timescaledb_catalog.hypertable h ON h.id = c.hypertable_id
+     WHERE h.table_name = $1`,
+    [table],
+  );
+  const values = columns.map((c) => `(pg_column_compression(${c}))`).join(', ');
+  const methods = new Set<string>();
+  for (const { chunk } of chunks)
+    for (const { method } of await db.query<{ method: string | null }>(
+      `SELECT DISTINCT m AS method FROM ${chunk}, LATERAL (VALUES ${values}) v(m) WHERE m IS NOT NULL`,
+    ))
+      methods.add(method!);
+  return [...methods].sort();
+}
