@@ -188,7 +188,14 @@ if ('skip' in server) {
             );
             // the read waits for b
             const waiting = await waitFor(
-              async () => Number((await session`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted`)[0]!.n) > 0,
+              async () =>
+                Number(
+                  (
+                    await session`SELECT count(*)::int AS n FROM pg_locks
+                      WHERE NOT granted AND relation = 'deadlock_b'::regclass
+                        AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`
+                  )[0]!.n,
+                ) > 0,
               10_000,
             );
             assert.ok(waiting, 'the read waits for its lock');
