@@ -193,12 +193,12 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           result = await send();
         } catch (error) {
           // On the pool a statement is its own transaction, rolled back whole when the server
-          // gives it up for a conflict: sent again, it does what it would have done. (What
-          // commits partway, a CALL of a procedure that commits, goes through a session.) Once, after
-          // the other transaction has had a moment to finish (a compression holds its chunk's
-          // locks until it commits); a second conflict is the caller's (the APIs answer 503
-          // with Retry-After). Inside a transaction or a session the caller's transaction is
-          // what failed.
+          // gives it up for a conflict: sent again, it does what it would have done (what
+          // commits partway, a CALL of a procedure that commits, goes through a session). Once,
+          // after the other transaction has had a moment to finish (a compression holds its
+          // chunk's locks until it commits); a second conflict is the caller's (the APIs answer
+          // 503 with Retry-After). Inside a transaction or a session the caller's transaction
+          // is what failed.
           if (!pool || !isConflictCode((error as { code?: string }).code)) throw error;
           await new Promise((resolve) => setTimeout(resolve, CONFLICT_PAUSE_MS * (1 + Math.random())));
           result = await send();

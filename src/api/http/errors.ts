@@ -76,7 +76,7 @@ export function createErrorHandler(logger: Logger, style: ErrorStyle = LAUNCHPAD
       // (src/db/postgres.ts); a transaction's, a session's or the embedded database's at once
       logger.warn(
         { request_id: requestId, method: req.method, url: req.url, err: err.message },
-        'Request failed: the database gave the read up for a conflict',
+        'Request failed: the database gave its statement up for a conflict',
       );
       return sendJson(res, 503, style.body(503, 'Service unavailable: the database is busy, retry', requestId), {
         'Retry-After': 1,
