@@ -3,7 +3,7 @@
 // them: `status`, `block`, `block_results`, `blockchain`, `tx` and `health`, with the
 // errors real nodes give for heights they lack. Like many providers, it refuses the
 // websocket. Its faults are a provider's: rate limits with Retry-After, a body that comes
-// slowly, a node behind the others, pruned heights, block results not kept.
+// slowly, a node behind the others, pruned heights, block results not kept, no tx index.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -88,6 +88,8 @@ export interface RecordedChainOptions {
   rateLimit?: { count: number; retryAfter: string };
   /** Send each `block_results` body in `chunks` pieces, `delayMs` apart. */
   slowResults?: { chunks: number; delayMs: number };
+  /** The node indexes no txs (CometBFT's `tx_index.indexer = "null"`, common at providers): `tx` refuses. */
+  txIndexDisabled?: boolean;
 }
 
 export interface RecordedChain {
@@ -195,6 +197,7 @@ export async function startRecordedChain(options: RecordedChainOptions): Promise
         return { result: { last_height: String(tip()), block_metas: metas.map((h) => meta(blocks.get(h)!)) } };
       }
       case 'tx': {
+        if (options.txIndexDisabled) return { error: 'transaction indexing is disabled' };
         const hash = upperHex(Buffer.from(String(params.hash ?? ''), 'base64'));
         for (const h of heights.filter((x) => x <= tip())) {
           const b = blocks.get(h)!;

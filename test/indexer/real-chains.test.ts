@@ -2,7 +2,8 @@
 // CometBFT protocol version in use, served as a chain by a recorded-RPC node that refuses
 // the websocket: the indexer reaches the tip, and the Chain API serves every block and tx
 // as the node recorded it (hash, txs, code, gas, events in plain text), found by
-// `tx.height` and `message.sender` (or `message.action`).
+// `tx.height` and `message.sender` (or `message.action`); a tx it does not hold is read
+// through, 404 only when the node says it holds none.
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -151,6 +152,35 @@ for (const [name, recorded, protocol] of [
     }
   });
 }
+
+test("a tx the index does not hold is read through from the node: 404 when the node holds none, the node's own words when it cannot look txs up", async () => {
+  const { version, blocks } = RECORDED.comet038();
+  const tx = (blocks[0]!.block.block.data.txs as string[])[0]!;
+  const t = await openTestDatabase(); // nothing indexed: every tx is read through
+  const nodes = [
+    await startRecordedChain({ version, blocks }),
+    await startRecordedChain({ version, blocks, txIndexDisabled: true }),
+  ];
+  const chains = nodes.map((n) => createChainClient(n.url));
+  const apis = await Promise.all(chains.map((c) => startTestChainApi(t, c, { accountPrefix: 'celestia' })));
+  try {
+    const [indexing, notIndexing] = apis as [(typeof apis)[0], (typeof apis)[0]];
+    assert.is((await chainGet(indexing, `/cosmos/tx/v1beta1/txs/${txHashOf(tx)}`)).status, 200, 'read through');
+    const unknown = await chainGet(indexing, `/cosmos/tx/v1beta1/txs/${'AB'.repeat(32)}`);
+    assert.is(unknown.status, 404, 'the node holds no such tx');
+    assert.is(unknown.body.code, 5);
+    for (const hash of [txHashOf(tx), 'AB'.repeat(32)]) {
+      const refused = await chainGet(notIndexing, `/cosmos/tx/v1beta1/txs/${hash}`);
+      assert.is(refused.status, 500, 'not "not found": the node cannot tell');
+      assert.equal(refused.body, { code: 2, message: 'transaction indexing is disabled', details: [] });
+    }
+  } finally {
+    for (const api of apis) await api.close();
+    for (const c of chains) c.disconnect();
+    for (const n of nodes) await n.close();
+    await t.dispose();
+  }
+});
 
 test('before SDK 0.50, the message event that opens each message attributes the events as the tx log does (osmosis-1, 0.34)', () => {
   const file = path.resolve(import.meta.dirname, '../fixtures/real-chains/tm034-osmosis-1-block_results-10499831.json');

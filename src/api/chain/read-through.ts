@@ -23,6 +23,9 @@ export function nodeRpcError(error: unknown): string | undefined {
   return error instanceof NodeError ? error.said : undefined;
 }
 
+/** What CometBFT's `tx` answers for a hash it does not hold. */
+const TX_NOT_FOUND = /\btx \([0-9a-f]*\) not found/i;
+
 /** How long the node's tip height is kept: `blocks/latest` asks the node at most this often per process. */
 const TIP_TTL_MS = 500;
 
@@ -211,8 +214,12 @@ export async function loadTx(ctx: ChainApiContext, hash: string): Promise<TxReco
     };
   } catch (error) {
     if (error instanceof GatewayError) throw error;
-    // the node answered: not found (or its tx index is off)
-    if (nodeRpcError(error) !== undefined) return undefined;
-    throw nodeFailure(error);
+    const said = nodeRpcError(error);
+    if (said === undefined) throw nodeFailure(error);
+    // the node holds no such tx: "tx (…) not found" (CometBFT 0.34 to 1.x)
+    if (TX_NOT_FOUND.test(said)) return undefined;
+    // any other answer in the node's own words, as the SDK's gateway passes it on: a node that
+    // cannot look txs up ("transaction indexing is disabled") has not said the tx does not exist
+    throw new GatewayError(GRPC.UNKNOWN, said);
   }
 }
