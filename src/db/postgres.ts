@@ -166,18 +166,14 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
   const columnTypes = createColumnTypes();
   /**
    * `prepared: false`: never a named statement (many different texts leave nothing on the connection).
-   * `atomic`: how a copy of several statements is kept all or nothing: inside a transaction
-   * already, in one begun for it (the pool), or sent as one statement (a session, whose caller
-   * may be in a transaction of its own).
+   * `on`: what `s` is, which decides how a copy of several statements is kept all or nothing
+   * (inside the transaction already; in one begun for it on the pool; sent as one statement on
+   * a session, whose caller may be in a transaction of its own) and whether a statement given
+   * up for a conflict is sent again (on the pool only, where it was its own transaction).
    */
   const queryOn = (
     s: postgres.Sql | postgres.TransactionSql,
-    {
-      prepared = true,
-      atomic = 'in-transaction' as 'in-transaction' | 'begin' | 'one-statement',
-      /** On the pool: each statement its own transaction (sent again after a conflict). */
-      pool = false,
-    } = {},
+    { prepared = true, on = 'transaction' as 'transaction' | 'pool' | 'session' } = {},
   ): Queryable => ({
     async query<T extends object>(given: string | Sql, values?: readonly unknown[]) {
       const { text, params } = statement(given, values);
@@ -199,7 +195,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           // chunk's locks until it commits); a second conflict is the caller's (the APIs answer
           // 503 with Retry-After). Inside a transaction or a session the caller's transaction
           // is what failed.
-          if (!pool || !isConflictCode((error as { code?: string }).code)) throw error;
+          if (on !== 'pool' || !isConflictCode((error as { code?: string }).code)) throw error;
           await new Promise((resolve) => setTimeout(resolve, CONFLICT_PAUSE_MS * (1 + Math.random())));
           result = await send();
         }
@@ -242,7 +238,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           // On the pool, in a transaction of its own, which reserves the connection: a query the
           // pool sent down it while the copy streams would break the copy's protocol. A
           // transaction's or a session's connection is its caller's, who awaits the copy.
-          if (atomic === 'begin') await (s as postgres.Sql).begin((tx) => stream(tx));
+          if (on === 'pool') await (s as postgres.Sql).begin((tx) => stream(tx));
           else await stream(s);
           return rows.length;
         }
@@ -250,7 +246,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
            SELECT count(*)::int AS n FROM stored`;
         const send = async (on: postgres.Sql | postgres.TransactionSql, params: string[]) =>
           (await on.unsafe<{ n: number }[]>(text, params))[0]!.n;
-        const limit = atomic === 'one-statement' ? Number.POSITIVE_INFINITY : COPY_STATEMENT_BYTES;
+        const limit = on === 'session' ? Number.POSITIVE_INFINITY : COPY_STATEMENT_BYTES;
         const statements = copyStatements(values, columns.length, limit);
         // the first two made before any is sent: one alone needs no transaction of its own
         const first = statements.next().value as string[]; // rows is not empty
@@ -261,7 +257,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           for (const params of statements) n += await send(on, params);
           return n;
         };
-        if (second.done || atomic !== 'begin') return await sendAll(s);
+        if (second.done || on !== 'pool') return await sendAll(s);
         return (await (s as postgres.Sql).begin((tx) => sendAll(tx))) as number;
       } catch (error) {
         throw wrap(error);
@@ -269,7 +265,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     },
   });
 
-  const root = queryOn(sql, { atomic: 'begin', pool: true });
+  const root = queryOn(sql, { on: 'pool' });
   return {
     kind: 'server',
     ...root,
@@ -305,7 +301,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     async session(fn) {
       const one = connect(1);
       try {
-        return await fn(queryOn(one, { atomic: 'one-statement' }));
+        return await fn(queryOn(one, { on: 'session' }));
       } finally {
         await one.end({ timeout: 5 }).catch(() => {});
       }

@@ -3,6 +3,7 @@
 // a closed database). The last test closes the database under the API.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { whileReadsDeadlock } from '../helpers/database.ts';
 import { randomAddress } from '../helpers/devnet.ts';
 import { type ApiCtx, closeApi, get, ISO, indexLaunches, openApi, startApi } from '../helpers/launchpad-api.ts';
 
@@ -90,34 +91,15 @@ test('rate limit behind a trusted proxy: the client is the address the proxy saw
 
 test('a read the database gives up for a conflict (a deadlock with a compression, twice) is a 503 with Retry-After, not a 500', async (ctx) => {
   await ctx.running.stop();
-  // every read of trades is given up as a deadlock's victim
-  // (each attempt counted by a sequence, which a rollback does not undo)
-  await ctx.t.db.exec(`
-    ALTER TABLE trades RENAME TO trades_kept;
-    CREATE SEQUENCE deadlock_attempts;
-    CREATE FUNCTION deadlocked() RETURNS SETOF trades_kept LANGUAGE plpgsql AS $$
-    BEGIN
-      PERFORM nextval('deadlock_attempts');
-      RAISE EXCEPTION 'deadlock detected' USING ERRCODE = 'deadlock_detected';
-    END $$;
-    CREATE VIEW trades AS SELECT * FROM deadlocked();
-  `);
-  try {
+  const attempts = await whileReadsDeadlock(ctx.t.db, 'trades', async () => {
     const busy = await get(ctx.api, '/api/trades/recent?limit=3');
     assert.is(busy.status, 503);
     assert.is(busy.headers.get('retry-after'), '1');
     assert.equal(Object.keys(busy.body), ['error', 'request_id']);
     assert.match(busy.body.error, /busy, retry/);
-    // a server's pool sends the statement again once; the embedded database's one session does not
-    const [{ attempts }] = (await ctx.t.db.query<{ attempts: number }>(
-      'SELECT last_value::int AS attempts FROM deadlock_attempts',
-    )) as [{ attempts: number }];
-    assert.is(attempts, ctx.t.db.kind === 'server' ? 2 : 1);
-  } finally {
-    await ctx.t.db.exec(
-      `DROP VIEW trades; DROP FUNCTION deadlocked(); DROP SEQUENCE deadlock_attempts; ALTER TABLE trades_kept RENAME TO trades`,
-    );
-  }
+  });
+  // a server's pool sends the statement again once; the embedded database's one session does not
+  assert.is(attempts, ctx.t.db.kind === 'server' ? 2 : 1);
   assert.is((await get(ctx.api, '/api/trades/recent?limit=2')).status, 200, 'answers again');
 });
 

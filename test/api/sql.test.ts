@@ -9,7 +9,7 @@ import { ALLOWED_RELATIONS, ANALYST_ROLE } from '../../src/api/launchpad/sql/all
 import { createSqlContext, DEFAULT_SQL_MAX_COST, type SqlOptions } from '../../src/api/launchpad/sql/options.ts';
 import { SqlFailed } from '../../src/api/launchpad/sql/run.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
-import { openTestDatabase } from '../helpers/database.ts';
+import { openTestDatabase, whileReadsDeadlock } from '../helpers/database.ts';
 import { startDevnet } from '../helpers/devnet.ts';
 import { checkWith, expectAnswer, holds, recordErrors } from '../helpers/hostile.ts';
 import { assertTradesMatchLedger, produceTraffic, startIndexer } from '../helpers/indexing.ts';
@@ -296,23 +296,17 @@ test('a query the database refuses: 400 with its SQLSTATE and where in the query
 });
 
 test("a query the database gives up for a conflict (a deadlock with a compression job) is the database's failure: 503 with Retry-After, not 400", async () => {
-  // every read of native_usd_prices is given up as a deadlock's victim
-  await ctx.t.db.exec(`
-    ALTER TABLE native_usd_prices RENAME TO native_usd_prices_kept;
-    CREATE FUNCTION deadlocked_prices() RETURNS SETOF native_usd_prices_kept LANGUAGE plpgsql AS $$
-    BEGIN RAISE EXCEPTION 'deadlock detected' USING ERRCODE = 'deadlock_detected'; END $$;
-    CREATE VIEW native_usd_prices AS SELECT * FROM deadlocked_prices();
-    GRANT SELECT ON native_usd_prices TO launchpad_analyst;
-  `);
-  try {
-    const a = await query('SELECT * FROM native_usd_prices');
-    assert.is(a.status, 503, a.text);
-    assert.is(a.headers.get('retry-after'), '1');
-    assert.match(a.body.error, /busy, retry/);
-  } finally {
-    await ctx.t.db.exec(`DROP VIEW native_usd_prices; DROP FUNCTION deadlocked_prices();
-      ALTER TABLE native_usd_prices_kept RENAME TO native_usd_prices`);
-  }
+  await whileReadsDeadlock(
+    ctx.t.db,
+    'native_usd_prices',
+    async () => {
+      const a = await query('SELECT * FROM native_usd_prices');
+      assert.is(a.status, 503, a.text);
+      assert.is(a.headers.get('retry-after'), '1');
+      assert.match(a.body.error, /busy, retry/);
+    },
+    { counted: false },
+  );
 });
 
 test('a query too heavy for the time limit is refused (cost cap embedded, statement_timeout on a server)', async () => {

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { quoteIdent } from '../../src/db/copy-format.ts';
 import { createEmbeddedDatabase } from '../../src/db/embedded.ts';
 import { migrate, readMigrations } from '../../src/db/migrate.ts';
 import { createServerDatabase } from '../../src/db/postgres.ts';
@@ -201,4 +202,47 @@ export async function batchCompression(db: Database, table: string, columns: rea
     ))
       methods.add(method!);
   return [...methods].sort();
+}
+
+/**
+ * Runs `fn` while every read of `table` is given up as a deadlock's victim (SQLSTATE 40P01):
+ * the table moved aside and a view of the same name in its place, readable by the analyst
+ * role as the table was. Puts the table back after; returns how many reads were tried (a
+ * sequence counts them, which the rollback does not undo), unless `counted` is false: a
+ * read-only transaction (the SQL API's) may not advance a sequence.
+ */
+export async function whileReadsDeadlock(
+  db: Database,
+  table: string,
+  fn: () => Promise<void>,
+  { counted = true } = {},
+): Promise<number> {
+  const kept = quoteIdent(`${table}_kept`);
+  const name = quoteIdent(table);
+  await db.exec(`
+    ALTER TABLE ${name} RENAME TO ${kept};
+    CREATE SEQUENCE deadlock_attempts;
+    CREATE FUNCTION deadlocked() RETURNS SETOF ${kept} LANGUAGE plpgsql AS $$
+    BEGIN
+      ${counted ? "PERFORM nextval('deadlock_attempts');" : ''}
+      RAISE EXCEPTION 'deadlock detected' USING ERRCODE = 'deadlock_detected';
+    END $$;
+    CREATE VIEW ${name} AS SELECT * FROM deadlocked();
+    DO $$ BEGIN
+      IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'launchpad_analyst') THEN
+        GRANT SELECT ON ${name} TO launchpad_analyst;
+      END IF;
+    END $$;
+  `);
+  try {
+    await fn();
+    const [row] = await db.query<{ attempts: number }>(
+      'SELECT CASE WHEN is_called THEN last_value::int ELSE 0 END AS attempts FROM deadlock_attempts',
+    );
+    return row!.attempts;
+  } finally {
+    await db.exec(
+      `DROP VIEW ${name}; DROP FUNCTION deadlocked(); DROP SEQUENCE deadlock_attempts; ALTER TABLE ${kept} RENAME TO ${name}`,
+    );
+  }
 }

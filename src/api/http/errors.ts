@@ -47,6 +47,27 @@ export const LAUNCHPAD_ERRORS: ErrorStyle = {
   body: (_status, message, requestId) => (requestId ? { error: message, request_id: requestId } : { error: message }),
 };
 
+/** A database failure that is no defect of the service: what a 503 says about it, or undefined. */
+function databaseBusy(err: DatabaseError) {
+  if (err.unavailable)
+    return {
+      log: 'Request failed: database unavailable',
+      message: 'Service unavailable: the database cannot be reached',
+      retryAfter: 5,
+      cause: err.message,
+    };
+  // given up for a conflict: on a server's pool after the statement was sent again once
+  // (src/db/postgres.ts); a transaction's, a session's or the embedded database's at once
+  if (err.conflict)
+    return {
+      log: 'Request failed: the database gave its statement up for a conflict',
+      message: 'Service unavailable: the database is busy, retry',
+      retryAfter: 1,
+      cause: err.message,
+    };
+  return undefined;
+}
+
 export function createErrorHandler(logger: Logger, style: ErrorStyle = LAUNCHPAD_ERRORS) {
   return (err: unknown, req: IncomingMessage, res: ServerResponse) => {
     if (res.headersSent) {
@@ -62,25 +83,10 @@ export function createErrorHandler(logger: Logger, style: ErrorStyle = LAUNCHPAD
       );
     }
     const requestId = randomUUID();
-    if (err instanceof DatabaseError && err.unavailable) {
-      logger.warn(
-        { request_id: requestId, method: req.method, url: req.url, err: err.message },
-        'Request failed: database unavailable',
-      );
-      return sendJson(res, 503, style.body(503, 'Service unavailable: the database cannot be reached', requestId), {
-        'Retry-After': 5,
-      });
-    }
-    if (err instanceof DatabaseError && err.conflict) {
-      // given up for a conflict: on a server's pool after the statement was sent again once
-      // (src/db/postgres.ts); a transaction's, a session's or the embedded database's at once
-      logger.warn(
-        { request_id: requestId, method: req.method, url: req.url, err: err.message },
-        'Request failed: the database gave its statement up for a conflict',
-      );
-      return sendJson(res, 503, style.body(503, 'Service unavailable: the database is busy, retry', requestId), {
-        'Retry-After': 1,
-      });
+    const busy = err instanceof DatabaseError && databaseBusy(err);
+    if (busy) {
+      logger.warn({ request_id: requestId, method: req.method, url: req.url, err: busy.cause }, busy.log);
+      return sendJson(res, 503, style.body(503, busy.message, requestId), { 'Retry-After': busy.retryAfter });
     }
     logger.error({ request_id: requestId, method: req.method, url: req.url, err }, 'Request failed');
     sendJson(res, 500, style.body(500, 'Internal server error', requestId));
