@@ -22,13 +22,15 @@ const gzipOffLoop = promisify<zlib.InputType, zlib.ZlibOptions, Buffer>(zlib.gzi
 
 /**
  * Bodies up to this size are compressed on the event loop, larger ones on libuv's threads.
- * Handing a body to a thread costs ~70–100 µs of CPU whatever its size (the stream, the
- * thread's wake-up, the callback): five times the compression itself for a 7 kB tx, which
- * under load is CPU the answers of other requests wait for. At 16 KiB the loop is held ~25 µs
- * for JSON text and ~0.1–0.2 ms at worst (base64, which deflate finds little to shorten in: a
- * block's txs); a 1.2 MB block (~2.5 ms) goes to a thread.
+ * Handing a body to a thread costs ~25–130 µs of CPU more than compressing it on the loop
+ * (the stream, the thread's wake-up, the callback): more than the compression itself for a
+ * 7 kB tx (~15 µs) or a block of 20 txs (28.5 kB, ~60 µs on the loop, 85–140 µs handed off),
+ * and under load that CPU is what the answers of other requests wait for. At 64 KiB the loop
+ * is held ~0.1 ms (a block of 46 txs, 60 kB, mostly base64: 103 µs on the loop, 233 µs
+ * handed off); a 1.2 MB block (~2.5 ms) goes to a thread. README "Measured on both
+ * databases": random blocks of 20 txs at ~1.2 times the requests a second of a 16 KiB limit.
  */
-export const GZIP_ON_LOOP_MAX_BYTES = 16 * 1024;
+export const GZIP_ON_LOOP_MAX_BYTES = 64 * 1024;
 
 /** Whether the request takes `Content-Encoding: gzip` (Accept-Encoding, q-values heeded). */
 export function acceptsGzip(req: IncomingMessage): boolean {
