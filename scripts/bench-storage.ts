@@ -34,7 +34,7 @@ import { toBech32 } from '@cosmjs/encoding';
 import { type ChainApiContext, createSlowCache } from '../src/api/chain/context.ts';
 import { prefixesOf } from '../src/api/chain/params.ts';
 import { loadBlock, loadTx } from '../src/api/chain/read-through.ts';
-import { searchTxs } from '../src/api/chain/tx-search.ts';
+import { createSpanReader, searchTxs } from '../src/api/chain/tx-search.ts';
 import { createImmutableCache } from '../src/api/http/http-cache.ts';
 import { historyPage } from '../src/api/launchpad/wallet/transactions.ts';
 import { type ChainClient, createChainClient } from '../src/chain/client.ts';
@@ -376,6 +376,7 @@ async function chainReads(db: Database, chain: ChainClient): Promise<ChainRead[]
     slow: createSlowCache(),
     answers: createImmutableCache(0),
     txPages: createImmutableCache(0),
+    indexedSpan: createSpanReader(db),
   };
   const hashes = await db.query<{ hash: string }>(
     `SELECT upper(encode(hash, 'hex')) AS hash FROM tx_hashes ORDER BY md5(hash::text) LIMIT 20`,

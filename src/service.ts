@@ -240,6 +240,7 @@ export async function startService(ctx: ServiceContext): Promise<Service> {
       trustedHops: config.TRUST_PROXY,
     },
     cacheBytes: cacheBytes(config),
+    indexedHeight: () => indexer.status().indexedHeight,
   });
   shutdown.add('chain API', () => chainApi.close());
   const nodeHealth = await startNodeHealth({

@@ -13,9 +13,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TxRow } from '../../src/api/chain/read-through.ts';
 import type { ChainApi } from '../../src/api/chain/server.ts';
-import { newestPageHolds, pageIsFinal, type SearchRequest } from '../../src/api/chain/tx-search.ts';
+import {
+  createSpanReader,
+  newestPageHolds,
+  pageIsFinal,
+  type SearchRequest,
+  SPAN_TTL_MS,
+} from '../../src/api/chain/tx-search.ts';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { readEvents } from '../../src/chain/node-events.ts';
+import type { Queryable } from '../../src/db/types.ts';
 import { type ChainCtx, chainGet, closeChainApi, openChainApi, startTestChainApi } from '../helpers/chain-api.ts';
 import {
   batchCompression,
@@ -601,6 +608,58 @@ test('which pages of the newest first hold until the next block: a backfill cann
   assert.not.ok(holds({ conditions: [{ key: 'tx.height', value: '40' }] }, 40), 'one height');
 });
 
+test('the newest first follows each block: at once beside the indexer, within a quarter second from another process', async (ctx) => {
+  const newest = (api: ChainApi) =>
+    chainGet(api, `${TXS}?events=${q(`transfer.recipient='${ctx.r1}'`)}&order_by=ORDER_BY_DESC&pagination.limit=1`);
+  // a Chain API that only reads the index (no indexer in its process), on the same database
+  const reader = await startTestChainApi(ctx.t, ctx.running.chain);
+  try {
+    const [before, readerBefore] = [await newest(ctx.api), await newest(reader)];
+    assert.equal(readerBefore.body, before.body);
+    const sent = await sendIndexed(ctx, '3', 'on top');
+    // beside the indexer: on the page as soon as its block is committed
+    assert.is((await newest(ctx.api)).body.tx_responses[0].txhash, sent.transactionHash);
+    // elsewhere: once the span it keeps (a quarter second) is read again
+    let seen = '';
+    for (let tries = 0; tries < 50 && seen !== sent.transactionHash; tries++) {
+      seen = (await newest(reader)).body.tx_responses[0].txhash;
+      if (seen !== sent.transactionHash) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.is(seen, sent.transactionHash);
+  } finally {
+    await reader.close();
+  }
+});
+
+test('the index’s span is read once a quarter second, and again at once when the indexer beside it moves on', async (ctx) => {
+  let reads = 0;
+  const counted: Queryable = {
+    query: (text, params) => {
+      reads++;
+      return ctx.t.db.query(text as string, params);
+    },
+    exec: (script) => ctx.t.db.exec(script),
+    copyIn: (...args) => ctx.t.db.copyIn(...args),
+  };
+  let indexed: number | null = null;
+  const span = createSpanReader(counted, () => indexed);
+  const first = span();
+  assert.is(span(), first, 'asked twice at once: one read');
+  const held = await first;
+  assert.ok(held && held.last >= held.first, 'the index’s heights');
+  assert.is(held!.last, ctx.running.indexer.status().indexedHeight);
+  indexed = held!.last;
+  await span();
+  assert.is(reads, 1, 'the indexer beside it is where the span ends: kept');
+  indexed = held!.last + 1;
+  await span();
+  assert.is(reads, 2, 'the indexer committed a block beyond it: read again');
+  indexed = null;
+  await new Promise((r) => setTimeout(r, SPAN_TTL_MS + 50));
+  await span();
+  assert.is(reads, 3, 'older than a quarter second: read again');
+});
+
 test('search errors', async (ctx) => {
   const expect = async (params: string, message: string | RegExp) => {
     const { status, body } = await chainGet(ctx.api, `${TXS}${params}`);
@@ -762,7 +821,10 @@ test('the chain index in the columnstore: every tx by hash, a search’s pages a
   const lz4 = await hasLz4(ctx.t.db);
   assert.equal(await batchCompression(ctx.t.db, 'txs', ['events']), [lz4 ? 'lz4' : 'pglz'], "the batches' events");
   // a new API: nothing it answers was kept rendered from the rowstore
-  const cold = await startTestChainApi(ctx.t, ctx.running.chain);
+  // a Chain API of the indexer's process, whose caches are empty
+  const cold = await startTestChainApi(ctx.t, ctx.running.chain, {
+    indexedHeight: () => ctx.running.indexer.status().indexedHeight,
+  });
   try {
     for (const [i, p] of paths.entries()) assert.equal((await chainGet(cold, p)).body, before[i]!.body, p);
     // the newest first, asked twice before the next block: kept for that block
@@ -770,13 +832,7 @@ test('the chain index in the columnstore: every tx by hash, a search’s pages a
     const newestBefore = await getRaw(newestUrl);
     assert.is(newestBefore.headers['cache-control'], 'public, max-age=1');
     // the indexer writes on into the compressed chunk; what it writes is found by hash and by search
-    const one = await signingClient(ctx.devnet, 1);
-    const after = await withBlocks(
-      ctx.devnet,
-      one.client.sendTokens(one.address, ctx.r1, [{ denom: 'unative', amount: '9' }], 'auto', 'after'),
-    );
-    one.client.disconnect();
-    await ctx.running.indexer.waitForHeight(after.height, 30_000);
+    const after = await sendIndexed(ctx, '9', 'after');
     const found = await chainGet(cold, `${TXS}/${after.transactionHash}`);
     assert.is(found.body.tx.body.memo, 'after');
     const search = await chainGet(cold, `${TXS}?events=${q(`transfer.recipient='${ctx.r1}'`)}&order_by=ORDER_BY_DESC`);
@@ -795,6 +851,18 @@ test('the chain index in the columnstore: every tx by hash, a search’s pages a
     await cold.close();
   }
 });
+
+/** A send from the first account to r1 in a new block, once the indexer has committed it. */
+async function sendIndexed(ctx: Ctx, amount: string, memo: string) {
+  const one = await signingClient(ctx.devnet, 1);
+  const sent = await withBlocks(
+    ctx.devnet,
+    one.client.sendTokens(one.address, ctx.r1, [{ denom: 'unative', amount }], 'auto', memo),
+  );
+  one.client.disconnect();
+  await ctx.running.indexer.waitForHeight(sent.height, 30_000);
+  return sent;
+}
 
 async function lateHash(ctx: Ctx): Promise<string> {
   const [row] = await ctx.late.t.db.query<{ hash: string }>(

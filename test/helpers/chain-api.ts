@@ -41,7 +41,9 @@ export async function openChainApi(ctx: ChainCtx): Promise<void> {
   ctx.t = await openTestDatabase();
   ctx.devnet = await startDevnet();
   ctx.running = startIndexer(ctx.t.db, ctx.devnet, { pollIntervalMs: 100 });
-  ctx.api = await startTestChainApi(ctx.t, ctx.running.chain);
+  ctx.api = await startTestChainApi(ctx.t, ctx.running.chain, {
+    indexedHeight: () => ctx.running.indexer.status().indexedHeight,
+  });
 }
 
 /** Stops what openChainApi started; each step runs even when the one before fails. */

@@ -7,6 +7,7 @@ import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
 import type { ImmutableCache } from '../http/http-cache.ts';
 import type { Prefixes } from './params.ts';
+import type { IndexedSpan } from './tx-search.ts';
 
 export interface ChainApiContext {
   db: Database;
@@ -26,6 +27,8 @@ export interface ChainApiContext {
    * and pages asked for once must not push blocks and txs (or their ETags) out.
    */
   txPages: ImmutableCache;
+  /** The heights the index holds, kept a fraction of a second (tx-search.ts createSpanReader). */
+  indexedSpan(): Promise<IndexedSpan | undefined>;
 }
 
 export function createSlowCache(): ChainApiContext['slow'] {

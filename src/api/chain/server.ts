@@ -19,6 +19,7 @@ import { type ChainApiContext, createSlowCache } from './context.ts';
 import { CHAIN_ERRORS, chainNoRoute, GatewayError, GRPC } from './gateway.ts';
 import { type Prefixes, prefixesOf } from './params.ts';
 import { CHAIN_ROUTES } from './route-table.ts';
+import { createSpanReader } from './tx-search.ts';
 
 export interface ChainApiOptions {
   db: Database;
@@ -32,6 +33,11 @@ export interface ChainApiOptions {
   rateLimit: { reads: number; broadcasts: number; windowSeconds: number; trustedHops: number };
   /** Bytes of rendered answers that never change (blocks, transactions, pages of txs) kept in memory (CACHE_MB; default 64 MiB). */
   cacheBytes?: number;
+  /**
+   * The height this process's indexer has committed, where one runs here: a page of the newest
+   * txs first then follows each new block at once, not up to a quarter second later.
+   */
+  indexedHeight?: () => number | null;
 }
 
 /** The share of CACHE_MB that keeps pages of txs (docs/chain-api.md "Caching"); blocks and txs keep the rest. */
@@ -68,6 +74,7 @@ export async function startChainApi(options: ChainApiOptions): Promise<ChainApi>
     slow: createSlowCache(),
     answers: createImmutableCache(cacheBytes - txPageBytes),
     txPages: createImmutableCache(txPageBytes),
+    indexedSpan: createSpanReader(db, options.indexedHeight),
   };
   const stopChainTypes = startChainTypes(
     async (path, data) => (await chain.queries.queryAbci(path, data)).value,

@@ -155,11 +155,48 @@ export interface IndexedSpan {
   last: number;
 }
 
-export async function indexedSpan(db: Queryable): Promise<IndexedSpan | undefined> {
+async function readIndexedSpan(db: Queryable): Promise<IndexedSpan | undefined> {
   const [row] = await db.query<{ first_height: string; last_height: string }>(
     'SELECT first_height, last_height FROM indexer_state',
   );
   return row ? { first: Number(row.first_height), last: Number(row.last_height) } : undefined;
+}
+
+/**
+ * How long the index's span is kept (docs/chain-api.md "Caching"): a page of the newest txs
+ * first is at most this far behind the index (its Cache-Control allows a second), and the
+ * database is asked at most this often, not on every request.
+ */
+export const SPAN_TTL_MS = 250;
+
+/**
+ * The index's span, read at most every SPAN_TTL_MS, and again at once when this process's
+ * indexer (`indexedHeight`, where one runs here) has committed a block beyond it. A span kept
+ * a while is never wrong for what it decides: its last height only grows and its first only
+ * falls, so an older one keeps fewer pages as final (pageIsFinal, newestPageHolds), never more.
+ */
+export function createSpanReader(
+  db: Queryable,
+  indexedHeight?: () => number | null,
+): () => Promise<IndexedSpan | undefined> {
+  let kept: { span: Promise<IndexedSpan | undefined>; readAt: number; last?: number } | undefined;
+  return () => {
+    const now = performance.now();
+    const live = indexedHeight?.() ?? null;
+    if (kept && now - kept.readAt < SPAN_TTL_MS && (live === null || kept.last === undefined || live <= kept.last))
+      return kept.span;
+    const entry: NonNullable<typeof kept> = { span: readIndexedSpan(db), readAt: now };
+    kept = entry;
+    entry.span.then(
+      (span) => {
+        entry.last = span?.last ?? 0;
+      },
+      () => {
+        if (kept === entry) kept = undefined;
+      },
+    );
+    return entry.span;
+  };
 }
 
 /**

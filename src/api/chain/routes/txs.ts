@@ -21,7 +21,6 @@ import {
   checkConditionCount,
   decodeCursor,
   encodeCursor,
-  indexedSpan,
   newestPageHolds,
   pageIsFinal,
   pageStart,
@@ -261,14 +260,14 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       if (pageStart(request) !== undefined) {
         rendered = await ctx.txPages.remember(key, async () => {
           // read before the page: every height up to its last is in the index when the page is read
-          const at = await indexedSpan(ctx.db);
+          const at = await ctx.indexedSpan();
           const { result, text, printed } = await read();
           const final = at !== undefined && pageIsFinal(request, result, at) && printed;
           return { rendered: { ...render(200, text), final }, immutable: final };
         });
       } else {
         // a counted total grows with any block or backfill: made for its request alone
-        const at = request.countTotal ? undefined : await indexedSpan(ctx.db);
+        const at = request.countTotal ? undefined : await ctx.indexedSpan();
         if (at) {
           // the newest first: kept until the index's next block (its newest height is in the key)
           keptUntilNextBlock = { cache: ctx.txPages, key: `${key}@${at.last}` };
