@@ -174,14 +174,16 @@ export const SPAN_TTL_MS = 250;
  * indexer (`indexedHeight`, where one runs here) has committed a block beyond it. A span kept
  * a while is never wrong for what it decides: its last height only grows and its first only
  * falls, so an older one keeps fewer pages as final (pageIsFinal, newestPageHolds), never more.
+ * `clock` gives milliseconds (tests step it).
  */
 export function createSpanReader(
   db: Queryable,
   indexedHeight?: () => number | null,
+  clock: () => number = () => performance.now(),
 ): () => Promise<IndexedSpan | undefined> {
   let kept: { span: Promise<IndexedSpan | undefined>; readAt: number; last?: number } | undefined;
   return () => {
-    const now = performance.now();
+    const now = clock();
     const live = indexedHeight?.() ?? null;
     if (kept && now - kept.readAt < SPAN_TTL_MS && (live === null || kept.last === undefined || live <= kept.last))
       return kept.span;
