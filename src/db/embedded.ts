@@ -1,6 +1,7 @@
 // Embedded adapter: TimescaleDB compiled to WASM (PGlite), run in a worker thread.
-// It has one session, so statements are queued here and a transaction holds the
-// session from BEGIN to COMMIT.
+// It has one session: statements are sent in the order asked, several in flight at once
+// (the worker runs them one after another), and a transaction holds the session alone from
+// BEGIN to COMMIT.
 
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -39,14 +40,63 @@ export interface EmbeddedDatabase extends Database {
   snapshot(): Promise<Uint8Array>;
 }
 
-/** A FIFO mutex: the embedded database has exactly one session. */
-function createSessionQueue() {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(fn: () => Promise<T>): Promise<T> => {
-    const result = tail.then(fn, fn);
-    tail = result.catch(() => {});
-    return result;
+/**
+ * The embedded database's one session, in the order work asks for it. A single statement is
+ * sent as soon as nothing holds the session alone, even while statements sent before it are
+ * still running: the worker runs them one after another in the order they came, and with the
+ * next one already there it need not wait for this thread to take an answer and send another.
+ * Work of several statements that nothing may come between (a transaction) holds the session
+ * `alone`: it starts once every statement sent before it has answered, and whatever asks after
+ * it waits until it ends.
+ */
+function createSession() {
+  const waiting: { alone: boolean; start: () => void }[] = [];
+  let inFlight = 0;
+  let held = false;
+  const next = () => {
+    while (waiting.length > 0 && !held) {
+      const head = waiting[0]!;
+      if (head.alone) {
+        if (inFlight > 0) return;
+        held = true;
+      } else inFlight++;
+      waiting.shift();
+      head.start();
+    }
   };
+  const take =
+    (alone: boolean) =>
+    <T>(fn: () => Promise<T>): Promise<T> =>
+      new Promise<T>((resolve, reject) => {
+        const done = () => {
+          if (alone) held = false;
+          else inFlight--;
+          next();
+        };
+        waiting.push({
+          alone,
+          start: () => {
+            let result: Promise<T>;
+            try {
+              result = fn();
+            } catch (error) {
+              result = Promise.reject(error);
+            }
+            result.then(
+              (value) => {
+                done();
+                resolve(value);
+              },
+              (error) => {
+                done();
+                reject(error);
+              },
+            );
+          },
+        });
+        next();
+      });
+  return { statement: take(false), alone: take(true) };
 }
 
 function startWorker(workerData: WorkerData): Worker {
@@ -192,7 +242,7 @@ export async function createEmbeddedDatabase({
       return stored!.n;
     },
   };
-  const inSession = createSessionQueue();
+  const turns = createSession();
   /** Runs `fn` between BEGIN and COMMIT (ROLLBACK when it throws); the caller holds the session. */
   const inTransaction = async <T>(fn: () => Promise<T>): Promise<T> => {
     await direct.exec('BEGIN');
@@ -207,27 +257,25 @@ export async function createEmbeddedDatabase({
   };
 
   const shared: Queryable = {
-    query: (text, params) => inSession(() => direct.query(text, params)),
-    exec: (text) => inSession(() => direct.exec(text)),
+    query: (text, params) => turns.statement(() => direct.query(text, params)),
+    exec: (text) => turns.statement(() => direct.exec(text)),
     // a copy that skips duplicates takes two statements: in a transaction of its own here
     copyIn: (table, columns, rows, options) =>
-      inSession(() =>
-        options?.ignoreDuplicates
-          ? inTransaction(() => direct.copyIn(table, columns, rows, options))
-          : direct.copyIn(table, columns, rows),
-      ),
+      options?.ignoreDuplicates
+        ? turns.alone(() => inTransaction(() => direct.copyIn(table, columns, rows, options)))
+        : turns.statement(() => direct.copyIn(table, columns, rows)),
   };
 
   return {
     kind: 'embedded',
     ...shared,
-    transaction: (fn) => inSession(() => inTransaction(() => fn(direct))),
+    transaction: (fn) => turns.alone(() => inTransaction(() => fn(direct))),
     // The one session is shared: statements of `fn` queue with everyone else's.
     session: (fn) => fn(shared),
     // Held from BEGIN to ROLLBACK like a transaction: nobody else's statement runs inside it,
     // and whatever `fn` did (a SET, an error that aborts the transaction) ends with it.
     readOnly: (fn, { role } = {}) =>
-      inSession(async () => {
+      turns.alone(async () => {
         await direct.exec(`BEGIN READ ONLY;${role ? ` SET LOCAL ROLE ${quoteIdent(role)};` : ''}`);
         try {
           return await fn({
@@ -243,7 +291,7 @@ export async function createEmbeddedDatabase({
       if (!set) {
         set = new Set();
         listeners.set(channel, set);
-        await inSession(() => send({ op: 'listen', channel }));
+        await turns.alone(() => send({ op: 'listen', channel }));
       }
       set.add(onNotify);
       onListen?.(); // in-process: the subscription is never lost and re-established
@@ -251,28 +299,29 @@ export async function createEmbeddedDatabase({
         set.delete(onNotify);
         if (set.size === 0 && listeners.get(channel) === set) {
           listeners.delete(channel);
-          if (!worker.isDead()) await inSession(() => send({ op: 'unlisten', channel }));
+          if (!worker.isDead()) await turns.alone(() => send({ op: 'unlisten', channel }));
         }
       };
     },
     // One process owns the data directory (see dir-lock.ts), so the process is the only
     // writer; the advisory lock keeps the same SQL path as the server adapter.
     async advisoryLock(key) {
-      await inSession(() => direct.query('SELECT pg_advisory_lock($1::bigint)', [key]));
+      await turns.alone(() => direct.query('SELECT pg_advisory_lock($1::bigint)', [key]));
       // the one session ends only with the process (or the worker's death, which ends everything)
       return {
         lost: false,
-        release: async () => void (await inSession(() => direct.query('SELECT pg_advisory_unlock($1::bigint)', [key]))),
+        release: async () =>
+          void (await turns.alone(() => direct.query('SELECT pg_advisory_unlock($1::bigint)', [key]))),
       };
     },
     snapshot: async () => {
-      const [row] = await inSession(() => send({ op: 'snapshot' }));
+      const [row] = await turns.alone(() => send({ op: 'snapshot' }));
       return (row as { tar: Uint8Array }).tar;
     },
     async close() {
       if (worker.isDead() || worker.isClosing()) return;
       worker.beginClose();
-      await inSession(() => send({ op: 'close' }));
+      await turns.alone(() => send({ op: 'close' }));
       await worker.terminate();
       releaseDirLock?.();
     },

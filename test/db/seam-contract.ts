@@ -756,5 +756,37 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.is((await db.query<{ n: number }>('SELECT n FROM seam_counter'))[0]!.n, 20);
   });
 
+  test('statements asked together each get their own answer; one asked while a transaction is open never runs inside it', async ({
+    db,
+  }) => {
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => db.query<{ n: number }>('SELECT $1::int AS n', [i])),
+    );
+    assert.equal(
+      answers.map(([row]) => row!.n),
+      Array.from({ length: 50 }, (_, i) => i),
+    );
+    await db.exec('DROP TABLE IF EXISTS seam_outside; CREATE TABLE seam_outside (n int);');
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let inserted!: () => void;
+    const insertedInside = new Promise<void>((resolve) => (inserted = resolve));
+    const rolledBack = db
+      .transaction(async (tx) => {
+        await tx.query('INSERT INTO seam_outside VALUES (1)');
+        inserted();
+        await gate;
+        throw new Error('rolled back');
+      })
+      .catch((error: Error) => error.message);
+    await insertedInside;
+    // asked while the transaction is open: not part of it, so not rolled back with it
+    const outside = Promise.all([db.query('INSERT INTO seam_outside VALUES (2)'), db.query('SELECT 1')]);
+    open();
+    assert.is(await rolledBack, 'rolled back');
+    await outside;
+    assert.equal(await db.query('SELECT n FROM seam_outside'), [{ n: 2 }]);
+  });
+
   return test;
 }
