@@ -1,7 +1,14 @@
 // Messages between the embedded adapter (main thread) and its database worker.
 
 export type WorkerRequest =
-  | { id: number; op: 'query'; text: string; params: readonly unknown[] }
+  | {
+      id: number;
+      op: 'query';
+      text: string;
+      params: readonly unknown[];
+      /** A statement on its own, outside any transaction: the worker may prepare it (embedded-worker.mjs). */
+      alone?: boolean;
+    }
   | { id: number; op: 'exec'; text: string }
   | { id: number; op: 'describe'; text: string }
   | { id: number; op: 'copy'; text: string; data: string | Uint8Array }

@@ -45,6 +45,104 @@ function parseBytea(text) {
   return new Uint8Array(bytes.buffer, 0, bytes.length);
 }
 
+/** Statements that PostgreSQL can prepare (PREPARE takes these, not utility statements). */
+const PREPARABLE = /^\s*(select|with|insert|update|delete|values)\b/i;
+/** How many statements are kept prepared (the least recently run one is let go). */
+const PREPARED_MAX = 256;
+/** The second run of a text prepares it: one-off statements are never prepared. */
+const PREPARE_AT_RUN = 2;
+
+/**
+ * A parameter as a literal of EXECUTE's arguments, in the text PGlite would send for it; or
+ * undefined for a parameter that is not a scalar (an array, a JSON document), whose statement
+ * then runs as it is.
+ * @param {unknown} value
+ */
+function literal(value) {
+  let text;
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'string') text = value;
+  else if (typeof value === 'number' || typeof value === 'bigint') text = String(value);
+  else if (typeof value === 'boolean') text = value ? 't' : 'f';
+  else if (value instanceof Date) text = value.toISOString();
+  else if (value instanceof Uint8Array)
+    text = `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+  else return undefined;
+  // an escape string: the same literal whatever standard_conforming_strings says
+  return `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+}
+
+/**
+ * Statements with parameters that run on their own (never inside a transaction, which a failed
+ * PREPARE or EXECUTE would abort), prepared once they run a second time and then run by EXECUTE:
+ * PostgreSQL plans a statement of the extended protocol every time it is sent, which for
+ * the index's reads (a hypertable's chunks) costs more than running it. A prepared statement
+ * is planned again by PostgreSQL itself when what it reads changes; one whose result would
+ * change shape (a table made again with other columns) is let go and runs as it is.
+ * @param {PGlite} db
+ */
+function preparedStatements(db) {
+  /** @type {Map<string, { runs: number; name?: string; never?: boolean }>} by text, least recently run first */
+  const byText = new Map();
+  let next = 1;
+  /** @param {string} name */
+  const deallocate = (name) => db.exec(`DEALLOCATE ${name}`).catch(() => {});
+  // Every statement reaches PGlite's queue in the order it is called here (a PREPARE before the
+  // EXECUTEs that need it): no await comes before a call to db.
+  /**
+   * @param {string} text
+   * @param {unknown[]} params
+   */
+  return async function query(text, params) {
+    const args = params.length > 0 && PREPARABLE.test(text) ? params.map(literal) : undefined;
+    if (!args || args.includes(undefined)) return db.query(text, params);
+    let entry = byText.get(text);
+    if (entry) byText.delete(text);
+    else entry = { runs: 0 };
+    byText.set(text, entry);
+    if (byText.size > PREPARED_MAX) {
+      const oldest = byText.entries().next().value;
+      if (oldest) {
+        byText.delete(oldest[0]);
+        if (oldest[1].name) void deallocate(oldest[1].name);
+      }
+    }
+    entry.runs++;
+    if (!entry.name && !entry.never && entry.runs >= PREPARE_AT_RUN) {
+      const name = `embedded_${next++}`;
+      // named at once: a run of the same text meanwhile queues its EXECUTE after this PREPARE
+      entry.name = name;
+      try {
+        await db.exec(`PREPARE ${name} AS ${text}`);
+      } catch (error) {
+        if (entry.name === name) entry.name = undefined;
+        // a transaction already failed takes nothing: tried again at the next run
+        if (/** @type {{ code?: string }} */ (error).code !== '25P02') entry.never = true;
+      }
+    }
+    const name = entry.name;
+    if (!name) return db.query(text, params);
+    try {
+      return await db.query(`EXECUTE ${name}(${args.join(', ')})`);
+    } catch (error) {
+      const e = /** @type {{ code?: string; position?: string }} */ (error);
+      // "cached plan must not change result type" (prepared again at its next runs), or a
+      // PREPARE that failed after this EXECUTE was queued: the statement runs as it is
+      if (e.code === '0A000' || e.code === '26000') {
+        if (entry.name === name) {
+          entry.name = undefined;
+          entry.runs = 0;
+        }
+        if (e.code === '0A000') void deallocate(name);
+        return db.query(text, params);
+      }
+      // the position would be in EXECUTE's text, which the caller never wrote
+      e.position = undefined;
+      throw error;
+    }
+  };
+}
+
 try {
   const db = await PGlite.create({
     // a snapshot's files instead of initdb's (about 2 s less to open)
@@ -62,12 +160,14 @@ try {
   await db.exec('SET enable_seqscan = on');
   /** @type {Map<string, () => Promise<void>>} */
   const unlisteners = new Map();
+  const query = preparedStatements(db);
 
   port.on('message', async (/** @type {WorkerRequest} */ request) => {
     try {
       switch (request.op) {
         case 'query': {
-          const result = await db.query(request.text, /** @type {unknown[]} */ (request.params));
+          const params = /** @type {unknown[]} */ (request.params);
+          const result = await (request.alone ? query(request.text, params) : db.query(request.text, params));
           reply({ id: request.id, ok: true, rows: /** @type {Record<string, unknown>[]} */ (result.rows) });
           break;
         }

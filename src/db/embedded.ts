@@ -205,11 +205,13 @@ export async function createEmbeddedDatabase({
 
   const columnTypes = createColumnTypes();
 
+  /** A statement; `alone` when it runs outside any transaction (the worker may then prepare it). */
+  const sendQuery = <T extends object>(given: string | Sql, values: readonly unknown[] | undefined, alone: boolean) => {
+    const { text, params } = statement(given, values);
+    return send({ op: 'query', text, params: params.map(storable), alone }) as Promise<T[]>;
+  };
   const direct: Queryable = {
-    query: <T extends object>(given: string | Sql, values?: readonly unknown[]) => {
-      const { text, params } = statement(given, values);
-      return send({ op: 'query', text, params: params.map(storable) }) as Promise<T[]>;
-    },
+    query: (given, values) => sendQuery(given, values, false),
     exec: async (text: string) => void (await send({ op: 'exec', text })),
     // Skipping duplicates (always inside a transaction, see below): COPY into a staging
     // table of just these columns, dropped at commit, then INSERT … ON CONFLICT DO NOTHING.
@@ -257,7 +259,7 @@ export async function createEmbeddedDatabase({
   };
 
   const shared: Queryable = {
-    query: (text, params) => turns.statement(() => direct.query(text, params)),
+    query: (text, params) => turns.statement(() => sendQuery(text, params, true)),
     exec: (text) => turns.statement(() => direct.exec(text)),
     // a copy that skips duplicates takes two statements: in a transaction of its own here
     copyIn: (table, columns, rows, options) =>

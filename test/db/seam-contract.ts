@@ -35,6 +35,44 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.equal(row, { s: 'héllo', i: 42, n: '123.450', t: at, b: true, nul: null, j: { a: [1, 'x'] } });
   });
 
+  test('a statement asked again and again answers as the first time: every kind of parameter, a table made again, a bad value', async ({
+    db,
+  }) => {
+    const at = new Date('2026-05-01T12:34:56.789Z');
+    const ask = (i: number) =>
+      db.query(
+        'SELECT $1::text AS s, $2::int AS i, $3::numeric AS n, $4::timestamptz AS t, $5::boolean AS b, $6::text AS nul, $7::bytea AS bytes, $8::bigint AS big',
+        ["o'clock \\x00 é", i, '123.450', at, i % 2 === 0, null, Uint8Array.from([0, 39, 92, 255]), 9007199254740993n],
+      );
+    for (let i = 0; i < 4; i++) {
+      const [row] = await ask(i);
+      const { bytes, ...rest } = row as { bytes: Uint8Array };
+      assert.equal(
+        rest,
+        { s: "o'clock \\x00 é", i, n: '123.450', t: at, b: i % 2 === 0, nul: null, big: '9007199254740993' },
+        `run ${i + 1}`,
+      );
+      assert.is(Buffer.from(bytes).toString('hex'), '00275cff', `run ${i + 1}`);
+    }
+    await db.exec(
+      "DROP TABLE IF EXISTS seam_again; CREATE TABLE seam_again (a int, b text); INSERT INTO seam_again VALUES (2, 'x')",
+    );
+    const byA = () => db.query('SELECT * FROM seam_again WHERE a = $1', [2]);
+    for (let i = 0; i < 3; i++) assert.equal(await byA(), [{ a: 2, b: 'x' }]);
+    await db.exec(
+      "DROP TABLE seam_again; CREATE TABLE seam_again (a int, b text, c int); INSERT INTO seam_again VALUES (2, 'y', 3)",
+    );
+    assert.equal(await byA(), [{ a: 2, b: 'y', c: 3 }], 'the columns the table has now');
+    for (let i = 0; i < 3; i++) {
+      const error = await db.query('SELECT $1::int + 1 AS n', ['abc']).catch((e: unknown) => e);
+      assert.instance(error, DatabaseError);
+      assert.is((error as DatabaseError).code, '22P02');
+      assert.is((error as DatabaseError).message, 'invalid input syntax for type integer: "abc"');
+      assert.is((error as DatabaseError).position, undefined, 'no position in a statement the caller did not write');
+      assert.equal(await db.query('SELECT $1::int + 1 AS n', [i]), [{ n: i + 1 }]);
+    }
+  });
+
   test('a string sent for a json parameter is the document text, an object its value', async ({ db }) => {
     const [row] = await db.query('SELECT $1::json AS a, $2::jsonb AS b, $3::jsonb AS c', [
       '{"k":[1,"x"]}',
