@@ -7,7 +7,7 @@ export type WorkerRequest =
       text: string;
       params: readonly unknown[];
       /** A statement on its own, outside any transaction: the worker may prepare it (embedded-worker.mjs). */
-      alone?: boolean;
+      autocommit?: boolean;
     }
   | { id: number; op: 'exec'; text: string }
   | { id: number; op: 'describe'; text: string }

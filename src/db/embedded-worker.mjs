@@ -51,89 +51,101 @@ const PREPARABLE = /^\s*(select|with|insert|update|delete|values)\b/i;
 const PREPARED_MAX = 256;
 /** The second run of a text prepares it: one-off statements are never prepared. */
 const PREPARE_AT_RUN = 2;
+/** A text whose PREPARE failed this often (a table not made yet, a statement PREPARE refuses) runs as written for good. */
+const PREPARE_TRIES = 3;
 
 /**
- * A parameter as a literal of EXECUTE's arguments, in the text PGlite would send for it; or
- * undefined for a parameter that is not a scalar (an array, a JSON document), whose statement
- * then runs as it is.
+ * A parameter as a literal of EXECUTE's arguments: the text PGlite itself sends for a value
+ * of that parameter's type (its serializer for the type, else the value's own string), as an
+ * escape string, which reads the same whatever standard_conforming_strings says.
  * @param {unknown} value
+ * @param {((value: any) => string) | undefined} serialize
  */
-function literal(value) {
-  let text;
+function literal(value, serialize) {
   if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') text = value;
-  else if (typeof value === 'number' || typeof value === 'bigint') text = String(value);
-  else if (typeof value === 'boolean') text = value ? 't' : 'f';
-  else if (value instanceof Date) text = value.toISOString();
-  else if (value instanceof Uint8Array)
-    text = `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
-  else return undefined;
-  // an escape string: the same literal whatever standard_conforming_strings says
+  const text = serialize ? serialize(value) : String(value);
   return `E'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 }
 
 /**
  * Statements with parameters that run on their own (never inside a transaction, which a failed
  * PREPARE or EXECUTE would abort), prepared once they run a second time and then run by EXECUTE:
- * PostgreSQL plans a statement of the extended protocol every time it is sent, which for
- * the index's reads (a hypertable's chunks) costs more than running it. A prepared statement
- * is planned again by PostgreSQL itself when what it reads changes; one whose result would
- * change shape (a table made again with other columns) is let go and runs as it is.
+ * PGlite sends every statement unnamed, so PostgreSQL planned it every time, which for the
+ * index's reads (a hypertable's chunks) cost more than running it. An EXECUTE that fails other
+ * than on its values (a data error: classes 22 and 23) may be a statement gone stale (a table
+ * made again with other columns or types): it changed nothing, as a failed statement on its
+ * own does, so the statement runs as written and is prepared again later.
  * @param {PGlite} db
  */
 function preparedStatements(db) {
-  /** @type {Map<string, { runs: number; name?: string; never?: boolean }>} by text, least recently run first */
+  /**
+   * @typedef {{ runs: number; tries: number; name?: string; types?: number[]; preparing?: boolean; never?: boolean }} Entry
+   * @type {Map<string, Entry>} by text, least recently run first
+   */
   const byText = new Map();
   let next = 1;
   /** @param {string} name */
   const deallocate = (name) => db.exec(`DEALLOCATE ${name}`).catch(() => {});
-  // Every statement reaches PGlite's queue in the order it is called here (a PREPARE before the
-  // EXECUTEs that need it): no await comes before a call to db.
+  /** @param {Entry} entry */
+  const forget = (entry) => {
+    if (entry.name) void deallocate(entry.name);
+    entry.name = undefined;
+    entry.types = undefined;
+    entry.runs = 0;
+  };
+  /**
+   * Prepares `text` (runs of it meanwhile run as written); its parameters' types come first,
+   * for the literals of its EXECUTEs.
+   * @param {string} text
+   * @param {Entry} entry
+   */
+  async function prepare(text, entry) {
+    entry.preparing = true;
+    const name = `embedded_${next++}`;
+    try {
+      const { queryParams } = await db.describeQuery(text);
+      await db.query(`PREPARE ${name} AS ${text}`);
+      if (byText.get(text) === entry) {
+        entry.name = name;
+        entry.types = queryParams.map((p) => p.dataTypeID);
+      } else void deallocate(name); // let go meanwhile
+    } catch {
+      entry.runs = 0;
+      if (++entry.tries >= PREPARE_TRIES) entry.never = true;
+    } finally {
+      entry.preparing = false;
+    }
+  }
   /**
    * @param {string} text
    * @param {unknown[]} params
    */
   return async function query(text, params) {
-    const args = params.length > 0 && PREPARABLE.test(text) ? params.map(literal) : undefined;
-    if (!args || args.includes(undefined)) return db.query(text, params);
+    if (params.length === 0 || !PREPARABLE.test(text)) return db.query(text, params);
     let entry = byText.get(text);
     if (entry) byText.delete(text);
-    else entry = { runs: 0 };
+    else entry = { runs: 0, tries: 0 };
     byText.set(text, entry);
     if (byText.size > PREPARED_MAX) {
       const oldest = byText.entries().next().value;
       if (oldest) {
         byText.delete(oldest[0]);
-        if (oldest[1].name) void deallocate(oldest[1].name);
+        forget(oldest[1]);
       }
     }
     entry.runs++;
-    if (!entry.name && !entry.never && entry.runs >= PREPARE_AT_RUN) {
-      const name = `embedded_${next++}`;
-      // named at once: a run of the same text meanwhile queues its EXECUTE after this PREPARE
-      entry.name = name;
-      try {
-        await db.exec(`PREPARE ${name} AS ${text}`);
-      } catch (error) {
-        if (entry.name === name) entry.name = undefined;
-        // a transaction already failed takes nothing: tried again at the next run
-        if (/** @type {{ code?: string }} */ (error).code !== '25P02') entry.never = true;
-      }
-    }
-    const name = entry.name;
-    if (!name) return db.query(text, params);
+    if (!entry.name && !entry.never && !entry.preparing && entry.runs >= PREPARE_AT_RUN) await prepare(text, entry);
+    const { name, types } = entry;
+    if (!name || !types || types.length !== params.length) return db.query(text, params);
+    const serializers = /** @type {Record<number, (value: any) => string>} */ (db.serializers);
+    const args = params.map((value, i) => literal(value, serializers[/** @type {number} */ (types[i])]));
     try {
       return await db.query(`EXECUTE ${name}(${args.join(', ')})`);
     } catch (error) {
       const e = /** @type {{ code?: string; position?: string }} */ (error);
-      // "cached plan must not change result type" (prepared again at its next runs), or a
-      // PREPARE that failed after this EXECUTE was queued: the statement runs as it is
-      if (e.code === '0A000' || e.code === '26000') {
-        if (entry.name === name) {
-          entry.name = undefined;
-          entry.runs = 0;
-        }
-        if (e.code === '0A000') void deallocate(name);
+      const kind = e.code?.slice(0, 2);
+      if (kind !== '22' && kind !== '23') {
+        if (entry.name === name) forget(entry);
         return db.query(text, params);
       }
       // the position would be in EXECUTE's text, which the caller never wrote
@@ -167,7 +179,7 @@ try {
       switch (request.op) {
         case 'query': {
           const params = /** @type {unknown[]} */ (request.params);
-          const result = await (request.alone ? query(request.text, params) : db.query(request.text, params));
+          const result = await (request.autocommit ? query(request.text, params) : db.query(request.text, params));
           reply({ id: request.id, ok: true, rows: /** @type {Record<string, unknown>[]} */ (result.rows) });
           break;
         }

@@ -205,10 +205,14 @@ export async function createEmbeddedDatabase({
 
   const columnTypes = createColumnTypes();
 
-  /** A statement; `alone` when it runs outside any transaction (the worker may then prepare it). */
-  const sendQuery = <T extends object>(given: string | Sql, values: readonly unknown[] | undefined, alone: boolean) => {
+  /** A statement; `autocommit` when it runs outside any transaction (the worker may then prepare it). */
+  const sendQuery = <T extends object>(
+    given: string | Sql,
+    values: readonly unknown[] | undefined,
+    autocommit: boolean,
+  ) => {
     const { text, params } = statement(given, values);
-    return send({ op: 'query', text, params: params.map(storable), alone }) as Promise<T[]>;
+    return send({ op: 'query', text, params: params.map(storable), autocommit }) as Promise<T[]>;
   };
   const direct: Queryable = {
     query: (given, values) => sendQuery(given, values, false),

@@ -667,6 +667,14 @@ test('the index’s span is read once a quarter second, and again at once when t
   now += 1;
   await span();
   assert.is(reads, 3, 'a quarter second old: read again');
+  // a read on its way when the indexer commits a block is not the answer after that commit
+  indexed = held!.last;
+  now += SPAN_TTL_MS;
+  const begun = span();
+  indexed = held!.last + 1;
+  assert.is.not(span(), begun, 'read again: the indexer committed while the read was on its way');
+  await Promise.all([begun, span()]);
+  assert.is(reads, 5, 'the second read is the one kept');
 });
 
 test('search errors', async (ctx) => {

@@ -181,17 +181,18 @@ export function createSpanReader(
   indexedHeight?: () => number | null,
   clock: () => number = () => performance.now(),
 ): () => Promise<IndexedSpan | undefined> {
-  let kept: { span: Promise<IndexedSpan | undefined>; readAt: number; last?: number } | undefined;
+  // `last`: the span's newest height once read; until then the indexer's when the read began
+  let kept: { span: Promise<IndexedSpan | undefined>; readAt: number; last: number | null } | undefined;
   return () => {
     const now = clock();
     const live = indexedHeight?.() ?? null;
-    if (kept && now - kept.readAt < SPAN_TTL_MS && (live === null || kept.last === undefined || live <= kept.last))
+    if (kept && now - kept.readAt < SPAN_TTL_MS && (live === null || kept.last === null || live <= kept.last))
       return kept.span;
-    const entry: NonNullable<typeof kept> = { span: readIndexedSpan(db), readAt: now };
+    const entry: NonNullable<typeof kept> = { span: readIndexedSpan(db), readAt: now, last: live };
     kept = entry;
     entry.span.then(
       (span) => {
-        entry.last = span?.last ?? 0;
+        entry.last = Math.max(span?.last ?? 0, entry.last ?? 0);
       },
       () => {
         if (kept === entry) kept = undefined;
