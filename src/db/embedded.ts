@@ -67,35 +67,16 @@ function createSession() {
   const take =
     (alone: boolean) =>
     <T>(fn: () => Promise<T>): Promise<T> =>
-      new Promise<T>((resolve, reject) => {
-        const done = () => {
+      new Promise<void>((start) => {
+        waiting.push({ alone, start });
+        next();
+      })
+        .then(fn)
+        .finally(() => {
           if (alone) held = false;
           else inFlight--;
           next();
-        };
-        waiting.push({
-          alone,
-          start: () => {
-            let result: Promise<T>;
-            try {
-              result = fn();
-            } catch (error) {
-              result = Promise.reject(error);
-            }
-            result.then(
-              (value) => {
-                done();
-                resolve(value);
-              },
-              (error) => {
-                done();
-                reject(error);
-              },
-            );
-          },
         });
-        next();
-      });
   return { statement: take(false), alone: take(true) };
 }
 

@@ -23,7 +23,14 @@ import {
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { readEvents } from '../../src/chain/node-events.ts';
 import type { Queryable } from '../../src/db/types.ts';
-import { type ChainCtx, chainGet, closeChainApi, openChainApi, startTestChainApi } from '../helpers/chain-api.ts';
+import {
+  besideIndexer,
+  type ChainCtx,
+  chainGet,
+  closeChainApi,
+  openChainApi,
+  startTestChainApi,
+} from '../helpers/chain-api.ts';
 import {
   batchCompression,
   compressChainIndex,
@@ -839,9 +846,7 @@ test('the chain index in the columnstore: every tx by hash, a search’s pages a
   assert.equal(await batchCompression(ctx.t.db, 'txs', ['events']), [lz4 ? 'lz4' : 'pglz'], "the batches' events");
   // a new API: nothing it answers was kept rendered from the rowstore
   // a Chain API of the indexer's process, whose caches are empty
-  const cold = await startTestChainApi(ctx.t, ctx.running.chain, {
-    indexedHeight: () => ctx.running.indexer.status().indexedHeight,
-  });
+  const cold = await startTestChainApi(ctx.t, ctx.running.chain, besideIndexer(ctx.running));
   try {
     for (const [i, p] of paths.entries()) assert.equal((await chainGet(cold, p)).body, before[i]!.body, p);
     // the newest first, asked twice before the next block: kept for that block

@@ -41,10 +41,13 @@ export async function openChainApi(ctx: ChainCtx): Promise<void> {
   ctx.t = await openTestDatabase();
   ctx.devnet = await startDevnet();
   ctx.running = startIndexer(ctx.t.db, ctx.devnet, { pollIntervalMs: 100 });
-  ctx.api = await startTestChainApi(ctx.t, ctx.running.chain, {
-    indexedHeight: () => ctx.running.indexer.status().indexedHeight,
-  });
+  ctx.api = await startTestChainApi(ctx.t, ctx.running.chain, besideIndexer(ctx.running));
 }
+
+/** The options of a Chain API in the indexer's process: it hears of each block the indexer commits. */
+export const besideIndexer = (running: ChainCtx['running']): Partial<ChainApiOptions> => ({
+  indexedHeight: () => running.indexer.status().indexedHeight,
+});
 
 /** Stops what openChainApi started; each step runs even when the one before fails. */
 export function closeChainApi(ctx: Partial<ChainCtx>): Promise<void> {
