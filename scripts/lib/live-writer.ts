@@ -10,9 +10,10 @@ import { indexedAttributes } from '../../src/chain/indexed-attributes.ts';
 import { type ChainEvent, packEvents } from '../../src/chain/stored-events.ts';
 import type { Database } from '../../src/db/types.ts';
 import type { DomainEvent, TradeEvent } from '../../src/domain/events.ts';
+import { chainRows, type FetchedTx } from '../../src/indexer/chain-rows.ts';
 import { readCursor } from '../../src/indexer/cursor.ts';
 import type { Cw20Movement } from '../../src/indexer/decode-cw20.ts';
-import type { FetchedBlock, FetchedTx } from '../../src/indexer/fetch-blocks.ts';
+import type { FetchedBlock } from '../../src/indexer/fetch-blocks.ts';
 import { writeBatch } from '../../src/indexer/write-batch.ts';
 import { makeTrade, rng } from '../../test/helpers/trades.ts';
 
@@ -148,7 +149,8 @@ export function createLiveWriter(db: Database, opts: LiveWriterOptions) {
       timeRfc3339: time.toISOString(),
       chainId: prev.chainId,
       proposer: hex('bench-proposer').slice(0, 40),
-      txs,
+      txCount: txs.length,
+      rows: chainRows(height, time, txs),
       decoded: { events, malformed: [] },
       cw20: opts.movementsFor
         ? { movements: opts.movementsFor(height), origins: [], unreadable: [], supplyChanged: [] }

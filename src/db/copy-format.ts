@@ -1,7 +1,8 @@
 // PostgreSQL's COPY text format, for bulk writes through either adapter: one line per
 // row, tab-separated, \N for null, backslash escapes, bytea as \x hex.
 
-import { DatabaseError } from './types.ts';
+import { storableRows } from './nul.ts';
+import { type BinaryColumnType, DatabaseError, type EncodedRows } from './types.ts';
 
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 const NEEDS_ESCAPE = /[\\\t\n\r]/;
@@ -48,18 +49,8 @@ export function copyTarget(table: string, columns: readonly string[]): string {
 // worker without copying, pieces streamed to a server (`copyBinaryChunks`). Column types come
 // from the catalog (see `binaryColumnType`).
 
-/** The column types the binary encoder writes (a domain counts as its base type). */
-export type BinaryColumnType =
-  | 'text'
-  | 'smallint'
-  | 'integer'
-  | 'bigint'
-  | 'numeric'
-  | 'timestamp with time zone'
-  | 'bytea'
-  | 'jsonb'
-  | 'json'
-  | 'boolean';
+export type { BinaryColumnType };
+
 const BINARY_TYPES = new Set<string>([
   'text',
   'character varying',
@@ -420,4 +411,66 @@ export function* copyBinaryChunks(
   }
   w.int16(TRAILER);
   yield w.buf.subarray(0, w.pos);
+}
+
+/**
+ * Rows (arrays in column order) as `EncodedRows`: COPY's binary rows without its header and
+ * trailer, in one buffer of their own (transferable to another thread) that starts at
+ * `sizeHint` bytes and grows when they need more. A U+0000 in a text is stored as U+FFFD, as
+ * every copy stores it. A value the encoder refuses throws here, where the rows are made.
+ */
+export function encodeRows(
+  types: readonly BinaryColumnType[],
+  rows: readonly (readonly unknown[])[],
+  sizeHint = 1 << 16,
+): EncodedRows {
+  const w = new Writer(Math.max(16, sizeHint));
+  for (const row of storableRows(rows)) writeRow(w, types, row);
+  // a plain Uint8Array, as it arrives when moved from another thread
+  return { types, count: rows.length, pieces: [new Uint8Array(w.buf.buffer, w.buf.byteOffset, w.pos)] };
+}
+
+/** Several `EncodedRows` of the same columns as one (their pieces in order). */
+export function joinEncodedRows(all: readonly EncodedRows[]): EncodedRows {
+  const [first] = all;
+  if (!first) throw new TypeError('no encoded rows to join');
+  for (const rows of all)
+    if (rows.types.length !== first.types.length || rows.types.some((t, i) => t !== first.types[i]))
+      throw new TypeError(`encoded rows of other columns: ${rows.types.join(', ')} and ${first.types.join(', ')}`);
+  return { types: first.types, count: all.reduce((n, r) => n + r.count, 0), pieces: all.flatMap((r) => r.pieces) };
+}
+
+/** Encoded rows as a whole binary COPY: its header, their pieces, its trailer. */
+export function* encodedCopy(rows: EncodedRows): Generator<Buffer> {
+  const head = new Writer(19);
+  startCopy(head);
+  yield head.buf.subarray(0, head.pos);
+  // pieces from another thread come as Uint8Arrays: Buffers of the same bytes, as streams take them
+  for (const p of rows.pieces) yield Buffer.from(p.buffer, p.byteOffset, p.byteLength);
+  const tail = new Writer(2);
+  tail.int16(TRAILER);
+  yield tail.buf.subarray(0, tail.pos);
+}
+
+/**
+ * Checks that rows encoded as `rows.types` fit the table's columns, whose types the catalog
+ * gives (`binaryColumnType` of each one's base type): a clear error before any byte is sent,
+ * where PostgreSQL would report a misread field.
+ */
+export function checkEncodedTypes(
+  table: string,
+  columns: readonly string[],
+  rows: EncodedRows,
+  baseTypeOf: (column: string) => string | undefined,
+): void {
+  if (rows.types.length !== columns.length)
+    throw new TypeError(`rows encoded for ${rows.types.length} columns, copied into ${columns.length}`);
+  columns.forEach((c, i) => {
+    const base = baseTypeOf(c);
+    if (base === undefined) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
+    if (binaryColumnType(base) !== rows.types[i])
+      throw new DatabaseError(`column ${c} of ${table} is ${base}, but its rows were encoded as ${rows.types[i]}`, {
+        code: '42804',
+      });
+  });
 }

@@ -10,17 +10,27 @@ import { createColumnTypes } from './column-types.ts';
 import {
   type BinaryColumnType,
   binaryColumnType,
+  checkEncodedTypes,
   columnList,
   copyBinary,
   copyTarget,
   copyText,
+  encodedCopy,
   quoteIdent,
 } from './copy-format.ts';
 import { acquireDirLock } from './dir-lock.ts';
 import type { SerializedError, WorkerData, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
 import { storable, storableRows } from './nul.ts';
 import { type Sql, statement } from './sql.ts';
-import { type Database, DatabaseError, type Queryable, type ResultColumn, type Row } from './types.ts';
+import {
+  type Database,
+  DatabaseError,
+  type EncodedRows,
+  isEncodedRows,
+  type Queryable,
+  type ResultColumn,
+  type Row,
+} from './types.ts';
 
 export interface EmbeddedOptions {
   /** Directory for the database files, or `memory://` for a database that lives only in this process. */
@@ -155,6 +165,18 @@ async function openWorkerChannel(data: WorkerData, onDeath: (error: DatabaseErro
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
+/** Encoded rows as one binary COPY in a buffer of its own, to be moved to the database's thread. */
+function wholeCopy(rows: EncodedRows): Buffer {
+  const parts = [...encodedCopy(rows)];
+  const all = Buffer.from(new ArrayBuffer(parts.reduce((n, p) => n + p.byteLength, 0)));
+  let at = 0;
+  for (const p of parts) {
+    all.set(p, at);
+    at += p.byteLength;
+  }
+  return all;
+}
+
 export async function createEmbeddedDatabase({
   dataDir,
   onCrash,
@@ -198,11 +220,15 @@ export async function createEmbeddedDatabase({
   const direct: Queryable = {
     query: (given, values) => sendQuery(given, values, false),
     exec: async (text: string) => void (await send({ op: 'exec', text })),
-    // Skipping duplicates (always inside a transaction, see below): COPY into a staging
-    // table of just these columns, dropped at commit, then INSERT … ON CONFLICT DO NOTHING.
+    // Rows encoded beforehand (src/indexer/chain-rows.ts) are copied as they are, once their
+    // types are checked against the table's. Skipping duplicates (always inside a transaction,
+    // see below): COPY into a staging table of just these columns, dropped at commit, then
+    // INSERT … ON CONFLICT DO NOTHING.
     copyIn: async (table, columns, given, { ignoreDuplicates = false } = {}) => {
-      if (given.length === 0) return 0;
-      const rows = storableRows(given);
+      const encoded = isEncodedRows(given) ? given : undefined;
+      if ((encoded?.count ?? (given as unknown[]).length) === 0) return 0;
+      const known = await columnTypes(table, (text, params) => send({ op: 'query', text, params }) as Promise<never>);
+      if (encoded) checkEncodedTypes(table, columns, encoded, (c) => known.get(c)?.base);
       // a name of its own: copies may overlap in one transaction
       const stage = ignoreDuplicates ? quoteIdent(`copy_stage_${nextStage++}`) : undefined;
       if (stage)
@@ -210,18 +236,20 @@ export async function createEmbeddedDatabase({
           `CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`,
         );
       const into = `${stage ?? quoteIdent(table)} (${columnList(columns)})`;
-      const known = await columnTypes(table, (text, params) => send({ op: 'query', text, params }) as Promise<never>);
+      const rows = encoded ? [] : storableRows(given as readonly (readonly unknown[])[]);
       const types = columns.map((c) => binaryColumnType(known.get(c)?.base));
-      if (types.every((t): t is BinaryColumnType => t !== undefined)) {
-        const data = copyBinary(types, rows);
-        await send({ op: 'copy', text: `COPY ${into} FROM '/dev/blob' (FORMAT binary)`, data }, [
-          data.buffer as ArrayBuffer,
+      const binary = encoded
+        ? wholeCopy(encoded)
+        : types.every((t): t is BinaryColumnType => t !== undefined)
+          ? copyBinary(types, rows)
+          : undefined;
+      if (binary)
+        await send({ op: 'copy', text: `COPY ${into} FROM '/dev/blob' (FORMAT binary)`, data: binary }, [
+          binary.buffer as ArrayBuffer,
         ]);
-      } else {
-        // a type the binary encoder does not write (or a column that does not exist, which COPY reports)
-        await send({ op: 'copy', text: `COPY ${into} FROM '/dev/blob'`, data: copyText(rows) });
-      }
-      if (!stage) return rows.length;
+      // a type the binary encoder does not write (or a column that does not exist, which COPY reports)
+      else await send({ op: 'copy', text: `COPY ${into} FROM '/dev/blob'`, data: copyText(rows) });
+      if (!stage) return encoded?.count ?? rows.length;
       const [stored] = await direct.query<{ n: number }>(
         `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT ${columnList(columns)} FROM ${stage} ON CONFLICT DO NOTHING RETURNING 1)
          SELECT count(*)::int AS n FROM stored`,

@@ -6,14 +6,26 @@ import { createColumnTypes } from './column-types.ts';
 import {
   type BinaryColumnType,
   binaryColumnType,
+  checkEncodedTypes,
+  columnList,
   copyBinaryChunks,
   copyTarget,
+  encodedCopy,
   quoteIdent,
   valueText,
 } from './copy-format.ts';
 import { storable, storableRows } from './nul.ts';
 import { type Sql, statement } from './sql.ts';
-import { type Database, DatabaseError, errorPosition, isConflictCode, parseInt8, type Queryable } from './types.ts';
+import {
+  type Database,
+  DatabaseError,
+  type EncodedRows,
+  errorPosition,
+  isConflictCode,
+  isEncodedRows,
+  parseInt8,
+  type Queryable,
+} from './types.ts';
 
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -164,6 +176,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
   const sql = connect(max);
 
   const columnTypes = createColumnTypes();
+  let nextStage = 1;
   /**
    * `prepared: false`: never a named statement (many different texts leave nothing on the connection).
    * `on`: what `s` is, which decides how a copy of several statements is kept all or nothing
@@ -174,96 +187,141 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
   const queryOn = (
     s: postgres.Sql | postgres.TransactionSql,
     { prepared = true, on = 'transaction' as 'transaction' | 'pool' | 'session' } = {},
-  ): Queryable => ({
-    async query<T extends object>(given: string | Sql, values?: readonly unknown[]) {
-      const { text, params } = statement(given, values);
-      const send = () =>
-        s.unsafe(text, params.map((p) => toParameter(storable(p))) as postgres.ParameterOrJSON<never>[], {
-          prepare: prepared && params.length > 0,
-        });
-      try {
-        // postgres.js resolves to its Result (an Array subclass with query metadata);
-        // the seam promises plain arrays of rows, as the embedded adapter returns.
-        let result: postgres.RowList<postgres.Row[]>;
-        try {
-          result = await send();
-        } catch (error) {
-          // On the pool a statement is its own transaction, rolled back whole when the server
-          // gives it up for a conflict: sent again, it does what it would have done (what
-          // commits partway, a CALL of a procedure that commits, goes through a session). Once,
-          // after the other transaction has had a moment to finish (a compression holds its
-          // chunk's locks until it commits); a second conflict is the caller's (the APIs answer
-          // 503 with Retry-After). Inside a transaction or a session the caller's transaction
-          // is what failed.
-          if (on !== 'pool' || !isConflictCode((error as { code?: string }).code)) throw error;
-          await new Promise((resolve) => setTimeout(resolve, CONFLICT_PAUSE_MS * (1 + Math.random())));
-          result = await send();
-        }
-        return Array.from(result) as unknown as T[];
-      } catch (error) {
-        throw wrap(error);
-      }
-    },
-    async exec(script: string) {
-      try {
-        await s.unsafe(script).simple();
-      } catch (error) {
-        throw wrap(error);
-      }
-    },
-    // A copy that fails on a duplicate is COPY … FROM STDIN in the binary format (bytea as its
-    // bytes, not hex; no array literals for the server to parse), streamed in pieces; one
-    // statement, so all or nothing by itself. postgres.js is patched to report the server's
-    // error when it comes after the data (patches/postgres+3.4.9.patch). A copy that skips
-    // duplicates, or of a type the binary encoder does not write, is one INSERT … SELECT FROM
-    // unnest(…) typed by the table's columns (ON CONFLICT needs an INSERT).
-    async copyIn(table, columns, rows, { ignoreDuplicates = false } = {}) {
-      if (rows.length === 0) return 0;
+  ): Queryable => {
+    // Rows encoded beforehand (src/indexer/chain-rows.ts) are streamed as they are. Skipping
+    // duplicates takes a staging table of these columns, copied into and then inserted from
+    // with ON CONFLICT DO NOTHING, dropped after: in one transaction, begun for it on the pool.
+    const copyEncoded = async (table: string, columns: readonly string[], rows: EncodedRows, skip: boolean) => {
+      if (rows.count === 0) return 0;
       try {
         const types = await columnTypes(table, (text, params) =>
           s.unsafe(text, params as postgres.ParameterOrJSON<never>[]),
         );
-        const casts = columns.map((c, i) => {
-          const type = types.get(c);
-          if (!type) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
-          return `$${i + 1}::${type.declared}[]`;
-        });
-        const values = storableRows(rows);
-        const binary = columns.map((c) => binaryColumnType(types.get(c)?.base));
-        if (!ignoreDuplicates && binary.every((t): t is BinaryColumnType => t !== undefined)) {
-          const stream = async (on: postgres.Sql | postgres.TransactionSql) => {
-            const copy = await on.unsafe(`COPY ${copyTarget(table, columns)} FROM STDIN (FORMAT binary)`).writable();
-            await pipeline(Readable.from(copyBinaryChunks(binary, values, COPY_CHUNK_BYTES)), copy);
-          };
-          // On the pool, in a transaction of its own, which reserves the connection: a query the
-          // pool sent down it while the copy streams would break the copy's protocol. A
-          // transaction's or a session's connection is its caller's, who awaits the copy.
-          if (on === 'pool') await (s as postgres.Sql).begin((tx) => stream(tx));
-          else await stream(s);
-          return rows.length;
-        }
-        const text = `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')}) ${ignoreDuplicates ? 'ON CONFLICT DO NOTHING' : ''} RETURNING 1)
-           SELECT count(*)::int AS n FROM stored`;
-        const send = async (on: postgres.Sql | postgres.TransactionSql, params: string[]) =>
-          (await on.unsafe<{ n: number }[]>(text, params))[0]!.n;
-        const limit = on === 'session' ? Number.POSITIVE_INFINITY : COPY_STATEMENT_BYTES;
-        const statements = copyStatements(values, columns.length, limit);
-        // the first two made before any is sent: one alone needs no transaction of its own
-        const first = statements.next().value as string[]; // rows is not empty
-        const second = statements.next();
-        const sendAll = async (on: postgres.Sql | postgres.TransactionSql) => {
-          let n = await send(on, first);
-          if (!second.done) n += await send(on, second.value);
-          for (const params of statements) n += await send(on, params);
-          return n;
+        checkEncodedTypes(table, columns, rows, (c) => types.get(c)?.base);
+        const copy = async (on: postgres.Sql | postgres.TransactionSql, into: string) => {
+          const writable = await on.unsafe(`COPY ${into} FROM STDIN (FORMAT binary)`).writable();
+          await pipeline(Readable.from(encodedCopy(rows)), writable);
         };
-        if (second.done || on !== 'pool') return await sendAll(s);
-        return (await (s as postgres.Sql).begin((tx) => sendAll(tx))) as number;
+        const staged = async (on: postgres.Sql | postgres.TransactionSql) => {
+          const stage = quoteIdent(`copy_stage_${nextStage++}`);
+          await on.unsafe(
+            `CREATE TEMP TABLE ${stage} AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`,
+          );
+          try {
+            await copy(on, `${stage} (${columnList(columns)})`);
+            const [stored] = await on.unsafe<{ n: number }[]>(
+              `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT ${columnList(columns)} FROM ${stage} ON CONFLICT DO NOTHING RETURNING 1)
+               SELECT count(*)::int AS n FROM stored`,
+            );
+            return stored!.n;
+          } finally {
+            await on.unsafe(`DROP TABLE IF EXISTS ${stage}`).catch(() => {}); // in a failed transaction, gone with it
+          }
+        };
+        const run = async (on: postgres.Sql | postgres.TransactionSql) => {
+          if (skip) return staged(on);
+          await copy(on, copyTarget(table, columns));
+          return rows.count;
+        };
+        // on the pool, in a transaction of its own (see below: the copy reserves the connection)
+        if (on === 'pool') return (await (s as postgres.Sql).begin((tx) => run(tx))) as number;
+        return await run(s);
       } catch (error) {
         throw wrap(error);
       }
-    },
-  });
+    };
+    return {
+      async query<T extends object>(given: string | Sql, values?: readonly unknown[]) {
+        const { text, params } = statement(given, values);
+        const send = () =>
+          s.unsafe(text, params.map((p) => toParameter(storable(p))) as postgres.ParameterOrJSON<never>[], {
+            prepare: prepared && params.length > 0,
+          });
+        try {
+          // postgres.js resolves to its Result (an Array subclass with query metadata);
+          // the seam promises plain arrays of rows, as the embedded adapter returns.
+          let result: postgres.RowList<postgres.Row[]>;
+          try {
+            result = await send();
+          } catch (error) {
+            // On the pool a statement is its own transaction, rolled back whole when the server
+            // gives it up for a conflict: sent again, it does what it would have done (what
+            // commits partway, a CALL of a procedure that commits, goes through a session). Once,
+            // after the other transaction has had a moment to finish (a compression holds its
+            // chunk's locks until it commits); a second conflict is the caller's (the APIs answer
+            // 503 with Retry-After). Inside a transaction or a session the caller's transaction
+            // is what failed.
+            if (on !== 'pool' || !isConflictCode((error as { code?: string }).code)) throw error;
+            await new Promise((resolve) => setTimeout(resolve, CONFLICT_PAUSE_MS * (1 + Math.random())));
+            result = await send();
+          }
+          return Array.from(result) as unknown as T[];
+        } catch (error) {
+          throw wrap(error);
+        }
+      },
+      async exec(script: string) {
+        try {
+          await s.unsafe(script).simple();
+        } catch (error) {
+          throw wrap(error);
+        }
+      },
+      // A copy that fails on a duplicate is COPY … FROM STDIN in the binary format (bytea as its
+      // bytes, not hex; no array literals for the server to parse), streamed in pieces; one
+      // statement, so all or nothing by itself. postgres.js is patched to report the server's
+      // error when it comes after the data (patches/postgres+3.4.9.patch). A copy that skips
+      // duplicates, or of a type the binary encoder does not write, is one INSERT … SELECT FROM
+      // unnest(…) typed by the table's columns (ON CONFLICT needs an INSERT).
+      async copyIn(table, columns, rows, { ignoreDuplicates = false } = {}) {
+        if (isEncodedRows(rows)) return copyEncoded(table, columns, rows, ignoreDuplicates);
+        if (rows.length === 0) return 0;
+        try {
+          const types = await columnTypes(table, (text, params) =>
+            s.unsafe(text, params as postgres.ParameterOrJSON<never>[]),
+          );
+          const casts = columns.map((c, i) => {
+            const type = types.get(c);
+            if (!type) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
+            return `$${i + 1}::${type.declared}[]`;
+          });
+          const values = storableRows(rows);
+          const binary = columns.map((c) => binaryColumnType(types.get(c)?.base));
+          if (!ignoreDuplicates && binary.every((t): t is BinaryColumnType => t !== undefined)) {
+            const stream = async (on: postgres.Sql | postgres.TransactionSql) => {
+              const copy = await on.unsafe(`COPY ${copyTarget(table, columns)} FROM STDIN (FORMAT binary)`).writable();
+              await pipeline(Readable.from(copyBinaryChunks(binary, values, COPY_CHUNK_BYTES)), copy);
+            };
+            // On the pool, in a transaction of its own, which reserves the connection: a query the
+            // pool sent down it while the copy streams would break the copy's protocol. A
+            // transaction's or a session's connection is its caller's, who awaits the copy.
+            if (on === 'pool') await (s as postgres.Sql).begin((tx) => stream(tx));
+            else await stream(s);
+            return rows.length;
+          }
+          const text = `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')}) ${ignoreDuplicates ? 'ON CONFLICT DO NOTHING' : ''} RETURNING 1)
+           SELECT count(*)::int AS n FROM stored`;
+          const send = async (on: postgres.Sql | postgres.TransactionSql, params: string[]) =>
+            (await on.unsafe<{ n: number }[]>(text, params))[0]!.n;
+          const limit = on === 'session' ? Number.POSITIVE_INFINITY : COPY_STATEMENT_BYTES;
+          const statements = copyStatements(values, columns.length, limit);
+          // the first two made before any is sent: one alone needs no transaction of its own
+          const first = statements.next().value as string[]; // rows is not empty
+          const second = statements.next();
+          const sendAll = async (on: postgres.Sql | postgres.TransactionSql) => {
+            let n = await send(on, first);
+            if (!second.done) n += await send(on, second.value);
+            for (const params of statements) n += await send(on, params);
+            return n;
+          };
+          if (second.done || on !== 'pool') return await sendAll(s);
+          return (await (s as postgres.Sql).begin((tx) => sendAll(tx))) as number;
+        } catch (error) {
+          throw wrap(error);
+        }
+      },
+    };
+  };
 
   const root = queryOn(sql, { on: 'pool' });
   return {

@@ -27,10 +27,38 @@ export interface Queryable {
   copyIn(
     table: string,
     columns: readonly string[],
-    rows: readonly (readonly unknown[])[],
+    rows: readonly (readonly unknown[])[] | EncodedRows,
     options?: CopyOptions,
   ): Promise<number>;
 }
+
+/** The column types COPY's binary format is written for (src/db/copy-format.ts); a domain counts as its base type. */
+export type BinaryColumnType =
+  | 'text'
+  | 'smallint'
+  | 'integer'
+  | 'bigint'
+  | 'numeric'
+  | 'timestamp with time zone'
+  | 'bytea'
+  | 'jsonb'
+  | 'json'
+  | 'boolean';
+
+/**
+ * Rows already in COPY's binary form (`encodeRows` in src/db/copy-format.ts), made where they
+ * were read (the indexer's block worker) so the writer's thread keeps bytes, not objects. The
+ * adapter checks `types` against the table's columns before it copies them.
+ */
+export interface EncodedRows {
+  readonly types: readonly BinaryColumnType[];
+  readonly count: number;
+  /** Whole rows each, without COPY's header and trailer. */
+  readonly pieces: readonly Uint8Array[];
+}
+
+export const isEncodedRows = (rows: readonly (readonly unknown[])[] | EncodedRows): rows is EncodedRows =>
+  !Array.isArray(rows);
 
 export interface ReadOnlyOptions {
   /** A role to run as (`SET LOCAL ROLE`): its grants bound what `fn` can read. */

@@ -9,7 +9,7 @@ import type { ContractAddresses } from '../domain/events.ts';
 import { readBlock } from './read-block.ts';
 import type { FetchedBlock } from './shape-block.ts';
 
-export { BLOCK_EVENTS_TX_INDEX, type FetchedBlock, type FetchedTx } from './shape-block.ts';
+export { BLOCK_EVENTS_TX_INDEX, type FetchedBlock } from './shape-block.ts';
 
 export async function fetchBlock(
   chain: ChainClient,

@@ -47,7 +47,7 @@ function createChunker(
     const blocks = nodeCall(`blocks ${from}-${last}`, () =>
       fetchBlocks(chain, from, last, contracts, concurrency, signal),
     ).then((fetched) => {
-      const txsPerBlock = Math.max(1, fetched.reduce((n, b) => n + b.txs.length, 0) / fetched.length);
+      const txsPerBlock = Math.max(1, fetched.reduce((n, b) => n + b.txCount, 0) / fetched.length);
       blocksPerFetch = Math.max(1, Math.min(maxBlocks, Math.round(maxTxs / txsPerBlock)));
       return fetched;
     });

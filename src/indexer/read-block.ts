@@ -9,7 +9,6 @@
 import { Worker } from 'node:worker_threads';
 import { NodeError } from '../chain/errors.ts';
 import { answerFailure } from '../chain/rpc-client.ts';
-import { asBuffer } from '../internal/bytes.ts';
 import type { BlockRequest } from './block-worker.ts';
 import { BlockShapeError } from './errors.ts';
 import { type BlockInput, type FetchedBlock, type ReadOutcome, readBlockAnswers } from './shape-block.ts';
@@ -119,11 +118,5 @@ export async function readBlock(
   if ('answer' in outcome) throw answerFailure(outcome.method, outcome.answer);
   if ('undecodable' in outcome) throw new NodeError(`block ${input.height}: ${outcome.undecodable}`);
   if ('misfit' in outcome) throw new BlockShapeError(`block ${input.height}: ${outcome.misfit}`);
-  const { shaped } = outcome;
-  // bytes come back from the worker as Uint8Arrays: Buffers again, as the rest of the indexer has them
-  for (const tx of shaped.txs) {
-    tx.packedEvents = asBuffer(tx.packedEvents);
-    if (tx.log.packed) tx.log.packed = asBuffer(tx.log.packed);
-  }
-  return shaped;
+  return outcome.shaped;
 }

@@ -11,27 +11,12 @@ import { blockEventsOf, type CometProtocol, readEvents, type WireBlockResults } 
 import { type CometBlock, restBlock } from '../chain/rest-block.ts';
 import { type Answer, readAnswer } from '../chain/rpc-client.ts';
 import { packEvents } from '../chain/stored-events.ts';
-import { type StoredLog, storedLog } from '../chain/stored-logs.ts';
+import { storedLog } from '../chain/stored-logs.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
 import type { ContractAddresses } from '../domain/events.ts';
+import { type ChainRows, chainRows, type FetchedTx } from './chain-rows.ts';
 import { type Cw20Changes, decodeCw20 } from './decode-cw20.ts';
 import { type DecodeResult, decodeBlockEvents, type RawTx } from './decode-events.ts';
-
-export interface FetchedTx {
-  hash: string; // upper-case hex
-  index: number;
-  code: number;
-  bytes: Uint8Array;
-  codespace: string;
-  /** The log as stored (src/chain/stored-logs.ts). */
-  log: StoredLog;
-  gasWanted: string;
-  gasUsed: string;
-  /** The tx's events as stored (src/chain/stored-events.ts). */
-  packedEvents: Buffer;
-  /** Its distinct [type.key, value] pairs of the indexed attributes (src/chain/indexed-attributes.ts). */
-  attributes: [string, string][];
-}
 
 export interface FetchedBlock {
   height: number;
@@ -41,7 +26,9 @@ export interface FetchedBlock {
   timeRfc3339: string; // exact, with nanoseconds
   chainId: string;
   proposer: string; // upper-case hex consensus address
-  txs: FetchedTx[];
+  txCount: number;
+  /** Its txs as the chain index's rows (src/indexer/chain-rows.ts). */
+  rows: ChainRows;
   /** The launchpad's and AMM's events of its txs, decoded. */
   decoded: DecodeResult;
   /** Its CW20 balance movements and token creations (src/indexer/decode-cw20.ts); none when absent. */
@@ -111,7 +98,8 @@ export function shapeBlock(
     timeRfc3339: protoTimestamp(headerTime, nanosOf(headerTime)),
     chainId: block.header.chainId,
     proposer: upperHex(block.header.proposerAddress),
-    txs,
+    txCount: txs.length,
+    rows: chainRows(height, time, txs),
     decoded: decodeBlockEvents({ height, time, txs: raw }, contracts),
     cw20: decodeCw20(raw, contracts),
     rest: restBlock(response),

@@ -7,12 +7,14 @@
 // or none of it.
 
 import { attributeIds, idOf } from '../db/attribute-values.ts';
+import { joinEncodedRows } from '../db/copy-format.ts';
 import { storeNativeUsdPrices } from '../db/native-usd-prices.ts';
 import { markSuppliesStale, markThresholdsStale, storeSeenTokens, storeTokenStates } from '../db/tokens.ts';
 import type { Queryable } from '../db/types.ts';
 import type { DomainEvent } from '../domain/events.ts';
 import { notify } from '../feed/notice.ts';
 import { appendToOutbox } from '../feed/outbox.ts';
+import { attributePairs, HASH_COLUMNS, TX_COLUMNS } from './chain-rows.ts';
 import { readCursor } from './cursor.ts';
 import { writeCw20Balances } from './cw20-balances.ts';
 import { ChainMismatchError, CursorMovedError } from './errors.ts';
@@ -78,26 +80,23 @@ async function checkContinuity(tx: Queryable, first: FetchedBlock): Promise<void
 }
 
 const BLOCK_COLUMNS = ['height', 'hash', 'time', 'time_rfc3339', 'chain_id', 'proposer', 'tx_count', 'block'] as const;
-const TX_COLUMNS = [
-  'hash',
-  'height',
-  'tx_index',
-  'time',
-  'code',
-  'codespace',
-  'raw_log',
-  'log_packed',
-  'log_form',
-  'gas_wanted',
-  'gas_used',
-  'tx_bytes',
-  'events',
-] as const;
-const HASH_COLUMNS = ['hash', 'height', 'tx_index'] as const;
 const ATTRIBUTE_COLUMNS = ['attribute', 'height', 'tx_index'] as const;
 
-/** Rows of blocks, txs and tx_hashes, in the column orders above. */
-function chainIndexRows(blocks: readonly FetchedBlock[]) {
+/** Rows of tx_attribute_refs: each tx's indexed pairs by their numbers (src/db/attribute-values.ts). */
+async function attributeRows(tx: Queryable, blocks: readonly FetchedBlock[]): Promise<unknown[][]> {
+  const ids = await attributeIds(tx, attributePairs(blocks.map((b) => b.rows.attributes)));
+  const rows: unknown[][] = [];
+  for (const b of blocks) {
+    const { keys, values, refs } = b.rows.attributes;
+    const numbers = keys.map((key, i) => idOf(ids, key, values[i]!)!);
+    for (let r = 0; r < refs.length; r += 2) rows.push([numbers[refs[r + 1]!], b.height, refs[r]]);
+  }
+  return rows;
+}
+
+/** The batch's blocks, txs (their rows encoded where each block was read), hashes and attribute pairs. */
+async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], bulk: boolean): Promise<number> {
+  const options = { ignoreDuplicates: !bulk };
   const blockRows = blocks.map((b) => [
     b.height,
     b.hash,
@@ -105,57 +104,16 @@ function chainIndexRows(blocks: readonly FetchedBlock[]) {
     b.timeRfc3339,
     b.chainId,
     b.proposer,
-    b.txs.length,
+    b.txCount,
     b.rest,
   ]);
-  const txRows: unknown[][] = [];
-  const hashRows: unknown[][] = [];
-  for (const b of blocks) {
-    for (const t of b.txs) {
-      const hash = Buffer.from(t.hash, 'hex'); // stored as its bytes (sql/0018_txs_hash_bytes.sql); a sha256 the indexer made
-      hashRows.push([hash, b.height, t.index]);
-      txRows.push([
-        hash,
-        b.height,
-        t.index,
-        b.time,
-        t.code,
-        t.codespace,
-        t.log.text,
-        t.log.packed,
-        t.log.form,
-        t.gasWanted,
-        t.gasUsed,
-        t.bytes,
-        t.packedEvents,
-      ]);
-    }
-  }
-  return { blockRows, txRows, hashRows };
-}
-
-/** Rows of tx_attribute_refs: each tx's indexed pairs by their numbers (src/db/attribute-values.ts). */
-async function attributeRows(tx: Queryable, blocks: readonly FetchedBlock[]): Promise<unknown[][]> {
-  const ids = await attributeIds(
-    tx,
-    blocks.flatMap((b) => b.txs.flatMap((t) => t.attributes)),
-  );
-  const rows: unknown[][] = [];
-  for (const b of blocks)
-    for (const t of b.txs)
-      for (const [key, value] of t.attributes) rows.push([idOf(ids, key, value)!, b.height, t.index]);
-  return rows;
-}
-
-async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], bulk: boolean): Promise<number> {
-  const rows = chainIndexRows(blocks);
-  const options = { ignoreDuplicates: !bulk };
-  await tx.copyIn('blocks', BLOCK_COLUMNS, rows.blockRows, options);
-  await tx.copyIn('txs', TX_COLUMNS, rows.txRows, options);
+  await tx.copyIn('blocks', BLOCK_COLUMNS, blockRows, options);
+  const txs = joinEncodedRows(blocks.map((b) => b.rows.txs));
+  await tx.copyIn('txs', TX_COLUMNS, txs, options);
   // the way in by hash (sql/0019_chain_index_columnstore.sql)
-  await tx.copyIn('tx_hashes', HASH_COLUMNS, rows.hashRows, options);
+  await tx.copyIn('tx_hashes', HASH_COLUMNS, joinEncodedRows(blocks.map((b) => b.rows.hashes)), options);
   await tx.copyIn('tx_attribute_refs', ATTRIBUTE_COLUMNS, await attributeRows(tx, blocks), options);
-  return rows.txRows.length;
+  return txs.count;
 }
 
 async function writeTokens(tx: Queryable, events: readonly DomainEvent[]): Promise<string[]> {

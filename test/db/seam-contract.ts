@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { encodeRows, joinEncodedRows } from '../../src/db/copy-format.ts';
 import { sql } from '../../src/db/sql.ts';
 import { type Database, DatabaseError } from '../../src/db/types.ts';
 import { sleep, waitFor } from '../helpers/wait.ts';
@@ -546,6 +547,81 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
       1,
       'and the next copy works',
     );
+  });
+
+  test("rows encoded beforehand (a block worker's) store what copyIn of the same rows stores; duplicates skipped or failing; types checked first", async ({
+    db,
+  }) => {
+    await db.exec(
+      `DROP TABLE IF EXISTS seam_enc; CREATE TABLE seam_enc (id int PRIMARY KEY, big bigint, at timestamptz, t text, b bytea, amt numeric, doc jsonb, flag boolean, n smallint);
+       DROP TABLE IF EXISTS seam_plain; CREATE TABLE seam_plain (LIKE seam_enc INCLUDING ALL)`,
+    );
+    const columns = ['id', 'big', 'at', 't', 'b', 'amt', 'doc', 'flag', 'n'];
+    const types = [
+      'integer',
+      'bigint',
+      'timestamp with time zone',
+      'text',
+      'bytea',
+      'numeric',
+      'jsonb',
+      'boolean',
+      'smallint',
+    ] as const;
+    const row = (id: number) => [
+      id,
+      id % 2 === 0 ? 2 ** 53 + id : `${-id}`,
+      new Date(Date.UTC(2026, 0, 1) + id * 1000),
+      id === 3 ? 'nul\0 tab\t new\n back\\' : `text ${id}`,
+      Uint8Array.from([id % 256, 0, 255]),
+      id === 4 ? MAX_U256 : `${id}.5`,
+      { id, nested: [id] },
+      id % 3 === 0,
+      id === 5 ? null : -id,
+    ];
+    const first = Array.from({ length: 6 }, (_, i) => row(i + 1));
+    const second = Array.from({ length: 4 }, (_, i) => row(i + 7));
+    // two blocks' worth, each encoded apart, copied as one
+    const encoded = joinEncodedRows([encodeRows(types, first, 8), encodeRows(types, second)]);
+    assert.is(await db.copyIn('seam_enc', columns, encoded), 10);
+    assert.is(await db.copyIn('seam_plain', columns, [...first, ...second]), 10);
+    const read = (table: string) =>
+      db.query(`SELECT id, big::text, at, t, b, amt::text, doc, flag, n FROM ${table} ORDER BY id`);
+    assert.equal(await read('seam_enc'), await read('seam_plain'), 'the same rows as copyIn of the values');
+    assert.is(
+      ((await read('seam_enc'))[2] as { t: string }).t,
+      'nul\uFFFD tab\t new\n back\\',
+      'U+0000 stored as U+FFFD',
+    );
+    // duplicates: skipped when asked (on the pool, in a transaction), else the whole copy fails
+    const overlapping = encodeRows(types, [row(10), row(11), row(1), row(12)]);
+    assert.is(
+      await db.copyIn('seam_enc', columns, overlapping, { ignoreDuplicates: true }),
+      2,
+      '11 and 12: 10 and 1 are stored',
+    );
+    assert.is(
+      await db.transaction((tx) =>
+        tx.copyIn('seam_enc', columns, encodeRows(types, [row(12), row(13)]), { ignoreDuplicates: true }),
+      ),
+      1,
+    );
+    const duplicate = await db.copyIn('seam_enc', columns, encodeRows(types, [row(14), row(2)])).catch((e) => e);
+    assert.instance(duplicate, DatabaseError);
+    assert.is(duplicate.code, '23505');
+    const count = async () => (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM seam_enc'))[0]!.n;
+    assert.is(await count(), 13, 'nothing of the failed copy is stored');
+    // rows encoded for other types, or for a column the table lacks, are refused before a byte is sent
+    const swapped = encodeRows(['integer', 'text'], [[20, 'x']]);
+    const mismatch = await db.copyIn('seam_enc', ['id', 'big'], swapped).catch((e) => e);
+    assert.instance(mismatch, DatabaseError);
+    assert.is(mismatch.code, '42804', mismatch.message);
+    assert.match(mismatch.message, /big of seam_enc is bigint/);
+    const missing = await db.copyIn('seam_enc', ['id', 'nope'], swapped).catch((e) => e);
+    assert.is(missing.code, '42703', missing.message);
+    assert.is(await count(), 13);
+    assert.is(await db.copyIn('seam_enc', columns, encodeRows(types, [])), 0, 'no rows, nothing to copy');
+    assert.is(await db.copyIn('seam_enc', columns, encodeRows(types, [row(30)])), 1, 'and the next copy works');
   });
 
   test('copyIn inside a transaction is rolled back with it, and a duplicate key fails it', async ({ db }) => {
