@@ -4,6 +4,7 @@
 // pairs numbered within the block. From the moment a block is read until its batch is
 // written, the indexer's thread then keeps its bytes and its distinct pairs, not some 25
 // objects a tx that each of its young-generation collections would copy (README "Backfill").
+import type { StoredLog } from '../chain/stored-logs.ts';
 import { encodeRows } from '../db/copy-format.ts';
 import type { BinaryColumnType, EncodedRows } from '../db/types.ts';
 
