@@ -3,7 +3,7 @@
 // The live indexer and the backfill command both run through here.
 import type { ChainClient } from '../chain/client.ts';
 import { type Database, DatabaseError } from '../db/types.ts';
-import type { ContractAddresses, DomainEvent } from '../domain/events.ts';
+import type { ContractAddresses } from '../domain/events.ts';
 import type { Logger } from '../internal/logger.ts';
 import { nodeCall } from './errors.ts';
 import { type FetchedBlock, fetchBlocks } from './fetch-blocks.ts';
@@ -56,11 +56,9 @@ function createChunker(
   };
 }
 
-/** The blocks' decoded contract events, in chain order; malformed ones are logged. */
-function collectDomainEvents(blocks: readonly FetchedBlock[], logger: Logger): DomainEvent[] {
-  const events: DomainEvent[] = [];
+/** Logs the blocks' malformed contract events (skipped by the decoder). */
+function logMalformed(blocks: readonly FetchedBlock[], logger: Logger): void {
   for (const { decoded } of blocks) {
-    events.push(...decoded.events);
     for (const bad of decoded.malformed) {
       logger.error(
         {
@@ -74,7 +72,6 @@ function collectDomainEvents(blocks: readonly FetchedBlock[], logger: Logger): D
       );
     }
   }
-  return events;
 }
 
 /** Batches read while one is written. */
@@ -110,12 +107,12 @@ export async function indexRange(from: number, to: number, options: RangeOptions
       const blocks = await ahead.shift()!.blocks;
       readAhead();
       const started = performance.now();
-      const events = collectDomainEvents(blocks, logger);
+      logMalformed(blocks, logger);
       const write = (bulk: boolean) =>
         db.transaction((tx) =>
           writeBatch(
             tx,
-            { blocks, events },
+            { blocks },
             {
               moveCursor: options.moveCursor,
               emitFeed: options.emitFeed,
