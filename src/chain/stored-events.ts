@@ -106,6 +106,7 @@ const DICTIONARY_1 = Buffer.from(
 );
 
 /** What JSON.stringify escapes in a string: quote, backslash, control characters, lone surrogates. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters JSON escapes are what it finds
 const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
 const jsonString = (s: string) => (ESCAPED_IN_JSON.test(s) ? JSON.stringify(s) : `"${s}"`);
 
