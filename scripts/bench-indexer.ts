@@ -141,7 +141,7 @@ async function readAlone(chain: ChainClient, contracts: ContractAddresses, range
   while (ahead.length > 0) {
     const blocks = await ahead.shift()!;
     readAhead();
-    trades += blocks.reduce((n, b) => n + b.rows.trades.count, 0); // the trades read, their events left serialized as a backfill leaves them
+    trades += tradesOf(blocks).length;
   }
   return trades;
 }
@@ -257,6 +257,7 @@ async function benchBackfill() {
       const unnest = tally('unnest');
       for (const [i, range] of ranges.entries()) {
         const blocks = await readBlocks(chain, range.from, range.to, devnet.contracts);
+        const events = blocks.flatMap((b) => b.decoded.events);
         const trades = tradesOf(blocks);
         for (const which of rotation(['project', 'copy', 'unnest'] as const, i)) {
           const started = performance.now();
@@ -266,7 +267,7 @@ async function benchBackfill() {
             const result = await db.transaction((tx) =>
               writeBatch(
                 tx,
-                { blocks },
+                { blocks, events },
                 {
                   moveCursor: true,
                   emitFeed: false,

@@ -14,9 +14,6 @@ import { chainRows, type FetchedTx } from '../../src/indexer/chain-rows.ts';
 import { readCursor } from '../../src/indexer/cursor.ts';
 import type { Cw20Movement } from '../../src/indexer/decode-cw20.ts';
 import type { FetchedBlock } from '../../src/indexer/fetch-blocks.ts';
-import { tradesOf } from '../../src/indexer/shape-block.ts';
-import { foldTokenChanges } from '../../src/indexer/token-changes.ts';
-import { encodeTrades } from '../../src/indexer/trades.ts';
 import { writeBatch } from '../../src/indexer/write-batch.ts';
 import { makeTrade, rng } from '../../test/helpers/trades.ts';
 
@@ -153,8 +150,7 @@ export function createLiveWriter(db: Database, opts: LiveWriterOptions) {
       chainId: prev.chainId,
       proposer: hex('bench-proposer').slice(0, 40),
       txCount: txs.length,
-      rows: { ...chainRows(height, time, txs), trades: encodeTrades(tradesOf(events)) },
-      tokenChanges: [...foldTokenChanges(events).values()],
+      rows: chainRows(height, time, txs),
       decoded: { events, malformed: [] },
       cw20: opts.movementsFor
         ? { movements: opts.movementsFor(height), origins: [], unreadable: [], supplyChanged: [] }
@@ -163,7 +159,7 @@ export function createLiveWriter(db: Database, opts: LiveWriterOptions) {
     };
     const started = performance.now();
     const result = await db.transaction((tx) =>
-      writeBatch(tx, { blocks: [block] }, { moveCursor: true, emitFeed: true, bulk: true }),
+      writeBatch(tx, { blocks: [block], events }, { moveCursor: true, emitFeed: true, bulk: true }),
     );
     stats.commitMs.push(performance.now() - started);
     stats.blocks++;

@@ -57,7 +57,8 @@ export interface EncodedRows {
   readonly pieces: readonly Uint8Array[];
 }
 
-export const isEncodedRows = (rows: readonly unknown[] | EncodedRows): rows is EncodedRows => !Array.isArray(rows);
+export const isEncodedRows = (rows: readonly (readonly unknown[])[] | EncodedRows): rows is EncodedRows =>
+  !Array.isArray(rows);
 
 export interface ReadOnlyOptions {
   /** A role to run as (`SET LOCAL ROLE`): its grants bound what `fn` can read. */

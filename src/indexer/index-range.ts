@@ -3,7 +3,7 @@
 // The live indexer and the backfill command both run through here.
 import type { ChainClient } from '../chain/client.ts';
 import { type Database, DatabaseError } from '../db/types.ts';
-import type { ContractAddresses } from '../domain/events.ts';
+import type { ContractAddresses, DomainEvent } from '../domain/events.ts';
 import type { Logger } from '../internal/logger.ts';
 import { nodeCall } from './errors.ts';
 import { type FetchedBlock, fetchBlocks } from './fetch-blocks.ts';
@@ -56,9 +56,11 @@ function createChunker(
   };
 }
 
-/** Logs the blocks' malformed contract events (skipped by the decoder). */
-function logMalformed(blocks: readonly FetchedBlock[], logger: Logger): void {
+/** The blocks' decoded contract events, in chain order; malformed ones are logged. */
+function collectDomainEvents(blocks: readonly FetchedBlock[], logger: Logger): DomainEvent[] {
+  const events: DomainEvent[] = [];
   for (const { decoded } of blocks) {
+    events.push(...decoded.events);
     for (const bad of decoded.malformed) {
       logger.error(
         {
@@ -72,6 +74,7 @@ function logMalformed(blocks: readonly FetchedBlock[], logger: Logger): void {
       );
     }
   }
+  return events;
 }
 
 /** Batches read while one is written. */
@@ -107,12 +110,12 @@ export async function indexRange(from: number, to: number, options: RangeOptions
       const blocks = await ahead.shift()!.blocks;
       readAhead();
       const started = performance.now();
-      logMalformed(blocks, logger);
+      const events = collectDomainEvents(blocks, logger);
       const write = (bulk: boolean) =>
         db.transaction((tx) =>
           writeBatch(
             tx,
-            { blocks },
+            { blocks, events },
             {
               moveCursor: options.moveCursor,
               emitFeed: options.emitFeed,

@@ -6,12 +6,10 @@
 // they are, without the trip. The answers are copied to the worker (a millisecond for a full
 // block), so a worker that fails leaves its blocks to be read here; one that cannot start at
 // all leaves every block to this thread.
-import { deserialize } from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import { NodeError } from '../chain/errors.ts';
 import { answerFailure } from '../chain/rpc-client.ts';
-import type { DomainEvent } from '../domain/events.ts';
-import type { BlockRequest, WorkerOutcome } from './block-worker.ts';
+import type { BlockRequest } from './block-worker.ts';
 import { BlockShapeError } from './errors.ts';
 import { type BlockInput, type FetchedBlock, type ReadOutcome, readBlockAnswers } from './shape-block.ts';
 
@@ -53,28 +51,6 @@ export async function stopBlockWorker(): Promise<void> {
   await current.thread.terminate();
 }
 
-/**
- * A shaped block from the worker, whose contract events are deserialized when first read
- * rather than when the block arrives: a backfill never reads them (it writes the block's
- * trade rows and token changes), and the live indexer's feed reads them as it writes. A full
- * block's ~1,000 trade objects no longer live from the block's arrival until its batch is
- * written, copied by each young-generation collection in between.
- */
-function eventsWhenRead({
-  shapedWithoutEvents: shaped,
-  events,
-}: Extract<WorkerOutcome, { shapedWithoutEvents: unknown }>): FetchedBlock {
-  let read: DomainEvent[] | undefined;
-  Object.defineProperty(shaped.decoded, 'events', {
-    get: () => {
-      read ??= deserialize(events) as DomainEvent[];
-      return read;
-    },
-    enumerable: true,
-  });
-  return shaped;
-}
-
 function startWorker(): BlockWorker {
   const thread = new Worker(new URL('./block-worker.mjs', import.meta.url), {
     execArgv: [],
@@ -92,12 +68,12 @@ function startWorker(): BlockWorker {
     state.pending.clear();
     for (const p of left) readBlockAnswers(p.block, p.results, p.input).then(p.resolve);
   };
-  thread.on('message', ({ id, outcome }: { id: number; outcome: WorkerOutcome }) => {
+  thread.on('message', ({ id, outcome }: { id: number; outcome: ReadOutcome }) => {
     const p = state.pending.get(id);
     state.pending.delete(id);
     state.answered = true;
     workerReads++;
-    p?.resolve('shapedWithoutEvents' in outcome ? { shaped: eventsWhenRead(outcome) } : outcome);
+    p?.resolve(outcome);
     if (state.pending.size === 0) thread.unref();
   });
   thread.on('messageerror', fail);

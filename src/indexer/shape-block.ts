@@ -13,13 +13,10 @@ import { type Answer, readAnswer } from '../chain/rpc-client.ts';
 import { packEvents } from '../chain/stored-events.ts';
 import { storedLog } from '../chain/stored-logs.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
-import type { EncodedRows } from '../db/types.ts';
-import type { ContractAddresses, DomainEvent, Trade } from '../domain/events.ts';
+import type { ContractAddresses } from '../domain/events.ts';
 import { type ChainRows, chainRows, type FetchedTx } from './chain-rows.ts';
 import { type Cw20Changes, decodeCw20 } from './decode-cw20.ts';
 import { type DecodeResult, decodeBlockEvents, type RawTx } from './decode-events.ts';
-import { foldTokenChanges, type TokenChange } from './token-changes.ts';
-import { encodeTrades } from './trades.ts';
 
 export interface FetchedBlock {
   height: number;
@@ -30,10 +27,8 @@ export interface FetchedBlock {
   chainId: string;
   proposer: string; // upper-case hex consensus address
   txCount: number;
-  /** Its txs as the chain index's rows (src/indexer/chain-rows.ts), and its trades' rows (src/indexer/trades.ts). */
-  rows: ChainRows & { trades: EncodedRows };
-  /** Its contract events folded into one change per token (src/indexer/token-changes.ts). */
-  tokenChanges: TokenChange[];
+  /** Its txs as the chain index's rows (src/indexer/chain-rows.ts). */
+  rows: ChainRows;
   /** The launchpad's and AMM's events of its txs, decoded. */
   decoded: DecodeResult;
   /** Its CW20 balance movements and token creations (src/indexer/decode-cw20.ts); none when absent. */
@@ -58,10 +53,6 @@ export interface BlockInput {
 export const BLOCK_EVENTS_TX_INDEX = 32_767;
 
 const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
-
-/** The trades among a block's contract events, in chain order. */
-export const tradesOf = (events: readonly DomainEvent[]): Trade[] =>
-  events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
 
 /** A block and its results, shaped; throws (a plain Error) when they do not fit together. */
 export function shapeBlock(
@@ -99,7 +90,6 @@ export function shapeBlock(
   const hash = upperHex(response.blockId.hash);
   const blockEvents = blockEventsOf(results, protocol);
   if (blockEvents.length > 0) raw.push({ hash, index: BLOCK_EVENTS_TX_INDEX, code: 0, events: blockEvents });
-  const decoded = decodeBlockEvents({ height, time, txs: raw }, contracts);
   return {
     height,
     hash,
@@ -109,9 +99,8 @@ export function shapeBlock(
     chainId: block.header.chainId,
     proposer: upperHex(block.header.proposerAddress),
     txCount: txs.length,
-    rows: { ...chainRows(height, time, txs), trades: encodeTrades(tradesOf(decoded.events)) },
-    tokenChanges: [...foldTokenChanges(decoded.events).values()],
-    decoded,
+    rows: chainRows(height, time, txs),
+    decoded: decodeBlockEvents({ height, time, txs: raw }, contracts),
     cw20: decodeCw20(raw, contracts),
     rest: restBlock(response),
   };

@@ -58,35 +58,3 @@ export function foldTokenChanges(events: readonly DomainEvent[]): Map<string, To
   }
   return changes;
 }
-
-/**
- * The changes of consecutive runs of events (each folded by `foldTokenChanges`, in chain
- * order) as one: what folding all their events at once gives. A later run's reserves and seq
- * win (it has an event of the token); its trade, launch and graduation when it has them. The
- * source stays where the token was first seen, unless a later run launches it.
- */
-export function mergeTokenChanges(runs: readonly (readonly TokenChange[])[]): Map<string, TokenChange> {
-  const merged = new Map<string, TokenChange>();
-  for (const run of runs) {
-    for (const c of run) {
-      const m = merged.get(c.address);
-      if (!m) {
-        merged.set(c.address, { ...c });
-        continue;
-      }
-      if (c.launch) {
-        m.launch = c.launch;
-        m.source = 'launchpad';
-      }
-      m.reserves = c.reserves;
-      m.seq = c.seq;
-      if (c.tradeSeq !== 0n) {
-        m.price = c.price;
-        m.lastTradeAt = c.lastTradeAt;
-        m.tradeSeq = c.tradeSeq;
-      }
-      if (c.graduatedAt) m.graduatedAt = c.graduatedAt;
-    }
-  }
-  return merged;
-}

@@ -11,6 +11,7 @@ import { joinEncodedRows } from '../db/copy-format.ts';
 import { storeNativeUsdPrices } from '../db/native-usd-prices.ts';
 import { markSuppliesStale, markThresholdsStale, storeSeenTokens, storeTokenStates } from '../db/tokens.ts';
 import type { Queryable } from '../db/types.ts';
+import type { DomainEvent } from '../domain/events.ts';
 import { notify } from '../feed/notice.ts';
 import { appendToOutbox } from '../feed/outbox.ts';
 import { attributePairs, HASH_COLUMNS, TX_COLUMNS } from './chain-rows.ts';
@@ -18,11 +19,12 @@ import { readCursor } from './cursor.ts';
 import { writeCw20Balances } from './cw20-balances.ts';
 import { ChainMismatchError, CursorMovedError } from './errors.ts';
 import type { FetchedBlock } from './fetch-blocks.ts';
-import { mergeTokenChanges } from './token-changes.ts';
+import { foldTokenChanges } from './token-changes.ts';
 import { writeTrades } from './trades.ts';
 
 export interface Batch {
   blocks: readonly FetchedBlock[];
+  events: readonly DomainEvent[];
 }
 
 export interface WriteOptions {
@@ -114,9 +116,8 @@ async function writeChainIndex(tx: Queryable, blocks: readonly FetchedBlock[], b
   return txs.count;
 }
 
-/** The tokens the blocks' events create or change (each block's folded where it was read). */
-async function writeTokens(tx: Queryable, blocks: readonly FetchedBlock[]): Promise<string[]> {
-  const changes = [...mergeTokenChanges(blocks.map((b) => b.tokenChanges)).values()];
+async function writeTokens(tx: Queryable, events: readonly DomainEvent[]): Promise<string[]> {
+  const changes = [...foldTokenChanges(events).values()];
   const created = await storeSeenTokens(
     tx,
     changes.map((c) => ({
@@ -160,7 +161,7 @@ export async function writeBatch(
   faultPoint?.('continuity');
   const txs = await writeChainIndex(tx, batch.blocks, bulk);
   faultPoint?.('chain-index');
-  const newTokens = await writeTokens(tx, batch.blocks);
+  const newTokens = await writeTokens(tx, batch.events);
   const thresholdsStale = batch.blocks.some((b) => (b.decoded.oracleUpdates?.length ?? 0) > 0);
   // the metadata fetcher asks the launchpad for the new thresholds (src/indexer/token-metadata.ts)
   if (thresholdsStale) await markThresholdsStale(tx);
@@ -192,15 +193,10 @@ export async function writeBatch(
     cw20Contracts,
   });
   faultPoint?.('cw20-balances');
-  const tradeRows = joinEncodedRows(batch.blocks.map((b) => b.rows.trades));
-  const trades = await writeTrades(tx, tradeRows, { ignoreDuplicates: !bulk });
+  const tradeList = batch.events.flatMap((e) => (e.kind === 'trade' ? [e.trade] : []));
+  const trades = await writeTrades(tx, tradeList, { ignoreDuplicates: !bulk });
   faultPoint?.('trades');
-  const feedEvents = emitFeed
-    ? await appendToOutbox(
-        tx,
-        batch.blocks.flatMap((b) => b.decoded.events),
-      )
-    : 0;
+  const feedEvents = emitFeed ? await appendToOutbox(tx, batch.events) : 0;
   // what no feed row tells (src/feed/notice.ts): a backfill's trades (it writes no feed
   // rows), the holders whose balances moved, or the vouched set when a token became known
   if (!emitFeed && (trades > 0 || newTokens.length > 0)) await notify(tx, { kind: 'anything' });

@@ -287,7 +287,7 @@ test('writing indexed blocks again stores nothing twice: chain index, trades, to
     const events = blocks.flatMap((b) => b.decoded.events);
     assert.ok(events.some((e) => e.kind === 'trade'));
     const result = await t.db.transaction((tx) =>
-      writeBatch(tx, { blocks }, { moveCursor: false, emitFeed: true, bulk: false }),
+      writeBatch(tx, { blocks, events }, { moveCursor: false, emitFeed: true, bulk: false }),
     );
     assert.equal([result.trades, result.newTokens, result.feedEvents], [0, [], 0], 'nothing new');
   } finally {
