@@ -105,33 +105,13 @@ const DICTIONARY_1 = Buffer.from(
   ].join(''),
 );
 
-/** What JSON.stringify escapes in a string: quote, backslash, control characters, lone surrogates. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters JSON escapes are what it finds
-const ESCAPED_IN_JSON = /["\\\u0000-\u001f\ud800-\udfff]/;
-const jsonString = (s: string) => (ESCAPED_IN_JSON.test(s) ? JSON.stringify(s) : `"${s}"`);
-
 /**
- * The compact JSON of events, `[[type, [[key, value], …]], …]`: exactly the text
- * `JSON.stringify` gives for those arrays, written without making them (a quarter faster).
- */
-export function compactEventsJson(events: readonly ChainEvent[]): string {
-  let out = '[';
-  for (let i = 0; i < events.length; i++) {
-    const { type, attributes } = events[i]!;
-    out += `${i > 0 ? ',' : ''}[${jsonString(type)},[`;
-    for (let j = 0; j < attributes.length; j++)
-      out += `${j > 0 ? ',' : ''}[${jsonString(attributes[j]!.key)},${jsonString(attributes[j]!.value)}]`;
-    out += ']]';
-  }
-  return `${out}]`;
-}
-
-/**
- * Packs events for storage (~5 µs of LZ4 for a trade's ~3 kB of events, and ~5 µs of making
+ * Packs events for storage (~5 µs of LZ4 for a trade's ~3 kB of events, and ~7 µs of making
  * the compact JSON). Synchronous on purpose: a block's 1,000 txs are packed in one go.
  */
 export function packEvents(events: readonly ChainEvent[]): Buffer {
-  const block = lz4Compress(compactEventsJson(events), DICTIONARY_1);
+  const compact = events.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value])]);
+  const block = lz4Compress(JSON.stringify(compact), DICTIONARY_1);
   const packed = Buffer.allocUnsafe(block.length + 1);
   packed[0] = MARKER_LZ4_DICTIONARY_1;
   block.copy(packed, 1);
