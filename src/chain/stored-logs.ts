@@ -225,8 +225,7 @@ export function storedLog(log: string, code: number, events: readonly ChainEvent
   if (log.length <= LOG_PACKED_ABOVE) return { text: log, packed: null, form: null };
   const form = logFormOf(log, code, events);
   if (form) return { text: '', packed: null, form };
-  // copied out of zlib's output chunk: a batch keeps thousands of these, and a block worker's
-  // message would copy each whole chunk (src/indexer/read-block.ts)
+  // copied out of zlib's output chunk, so that the tx holds its own bytes until its row is encoded
   return { text: '', packed: ownBytes(deflateLog(log)), form: null };
 }
 

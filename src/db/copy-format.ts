@@ -437,7 +437,8 @@ export function joinEncodedRows(all: readonly EncodedRows[]): EncodedRows {
   for (const rows of all)
     if (rows.types.length !== first.types.length || rows.types.some((t, i) => t !== first.types[i]))
       throw new TypeError(`encoded rows of other columns: ${rows.types.join(', ')} and ${first.types.join(', ')}`);
-  return { types: first.types, count: all.reduce((n, r) => n + r.count, 0), pieces: all.flatMap((r) => r.pieces) };
+  const pieces = all.flatMap((r) => r.pieces).filter((p) => p.byteLength > 0);
+  return { types: first.types, count: all.reduce((n, r) => n + r.count, 0), pieces };
 }
 
 /** Encoded rows as a whole binary COPY: its header, their pieces, its trailer. */

@@ -230,7 +230,7 @@ export async function createEmbeddedDatabase({
       const known = await columnTypes(table, (text, params) => send({ op: 'query', text, params }) as Promise<never>);
       if (encoded) checkEncodedTypes(table, columns, encoded, (c) => known.get(c)?.base);
       // a name of its own: copies may overlap in one transaction
-      const stage = ignoreDuplicates ? quoteIdent(`copy_stage_${nextStage++}`) : undefined;
+      const stage = ignoreDuplicates ? `pg_temp.${quoteIdent(`copy_stage_${nextStage++}`)}` : undefined;
       if (stage)
         await direct.exec(
           `CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`,

@@ -203,7 +203,8 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           await pipeline(Readable.from(encodedCopy(rows)), writable);
         };
         const staged = async (on: postgres.Sql | postgres.TransactionSql) => {
-          const stage = quoteIdent(`copy_stage_${nextStage++}`);
+          // in the session's own schema of temporary tables, whatever the search path finds first
+          const stage = `pg_temp.${quoteIdent(`copy_stage_${nextStage++}`)}`;
           await on.unsafe(
             `CREATE TEMP TABLE ${stage} AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`,
           );
@@ -267,9 +268,9 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           throw wrap(error);
         }
       },
-      // A copy that fails on a duplicate is COPY … FROM STDIN in the binary format (bytea as its
-      // bytes, not hex; no array literals for the server to parse), streamed in pieces; one
-      // statement, so all or nothing by itself. postgres.js is patched to report the server's
+      // Rows as arrays of values: a copy that fails on a duplicate is COPY … FROM STDIN in the
+      // binary format (bytea as its bytes, not hex; no array literals for the server to parse),
+      // streamed in pieces; one statement, so all or nothing by itself. postgres.js is patched to report the server's
       // error when it comes after the data (patches/postgres+3.4.9.patch). A copy that skips
       // duplicates, or of a type the binary encoder does not write, is one INSERT … SELECT FROM
       // unnest(…) typed by the table's columns (ON CONFLICT needs an INSERT).

@@ -20,9 +20,12 @@ export interface Queryable {
   /** A script of one or more statements without parameters (migrations, DDL). */
   exec(script: string): Promise<void>;
   /**
-   * Bulk-loads rows (arrays in `columns` order): several times faster than INSERT for
-   * large batches. A duplicate key fails the statement, unless `ignoreDuplicates` skips
-   * the rows already stored (ON CONFLICT DO NOTHING). Resolves to the rows stored.
+   * Bulk-loads rows (arrays in `columns` order, or `EncodedRows` encoded beforehand for those
+   * columns): several times faster than INSERT for large batches. A duplicate key fails the
+   * statement, unless `ignoreDuplicates` skips the rows already stored (ON CONFLICT DO
+   * NOTHING; for encoded rows through a temporary staging table, so a server's role needs the
+   * TEMPORARY privilege, which PostgreSQL grants to every role by default). Resolves to the
+   * rows stored.
    */
   copyIn(
     table: string,

@@ -78,12 +78,16 @@ export interface ChainRows {
 }
 
 /**
- * At most what a row of `txs` takes: ~130 bytes of lengths and numbers, its bytes, and its log
- * as UTF-8. Too little and the buffer is made again at twice the size for the last rows: more
- * memory made a block, which V8 counts towards its next collection.
+ * At most what a row of `txs` takes: ~130 bytes of lengths and numbers, its bytes, and its
+ * texts as UTF-8. Too little and the buffer is made again at twice the size for the last rows:
+ * more memory made a block, which V8 counts towards its next collection.
  */
 const txRowBytes = (t: FetchedTx) =>
-  160 + t.bytes.byteLength + t.packedEvents.byteLength + (t.log.packed?.byteLength ?? 0) + 3 * t.log.text.length;
+  160 +
+  t.bytes.byteLength +
+  t.packedEvents.byteLength +
+  (t.log.packed?.byteLength ?? 0) +
+  3 * (t.log.text.length + t.codespace.length + (t.log.form?.length ?? 0));
 
 /** The rows of a block's txs: the block's height and time are theirs. */
 export function chainRows(height: number, time: Date, txs: readonly FetchedTx[]): ChainRows {

@@ -622,6 +622,47 @@ export function seamContract(name: string, open: () => Promise<{ db: Database; d
     assert.is(await count(), 13);
     assert.is(await db.copyIn('seam_enc', columns, encodeRows(types, [])), 0, 'no rows, nothing to copy');
     assert.is(await db.copyIn('seam_enc', columns, encodeRows(types, [row(30)])), 1, 'and the next copy works');
+
+    // the same rows copied again (a batch written again skipping what it stored): their bytes are intact
+    await db.exec('DROP TABLE IF EXISTS seam_enc2; CREATE TABLE seam_enc2 (id int PRIMARY KEY, label text NOT NULL)');
+    const labelled = encodeRows(
+      ['integer', 'text'],
+      [1, 2, 3].map((id) => [id, `label ${id}`]),
+    );
+    assert.is(await db.copyIn('seam_enc2', ['id', 'label'], labelled), 3);
+    assert.is(await db.copyIn('seam_enc2', ['id', 'label'], labelled, { ignoreDuplicates: true }), 0);
+    const more = encodeRows(
+      ['integer', 'text'],
+      [3, 4].map((id) => [id, `label ${id}`]),
+    );
+    assert.is(await db.session((one) => one.copyIn('seam_enc2', ['id', 'label'], more, { ignoreDuplicates: true })), 1);
+    // a copy that skips duplicates and fails on another constraint fails its transaction, and leaves no staging table
+    const failing = encodeRows(
+      ['integer', 'text'],
+      [
+        [5, 'five'],
+        [6, null],
+      ],
+    );
+    for (const copy of [
+      () => db.transaction((tx) => tx.copyIn('seam_enc2', ['id', 'label'], failing, { ignoreDuplicates: true })),
+      () => db.session((one) => one.copyIn('seam_enc2', ['id', 'label'], failing, { ignoreDuplicates: true })),
+      () => db.copyIn('seam_enc2', ['id', 'label'], failing, { ignoreDuplicates: true }),
+    ]) {
+      const err = await copy().catch((e) => e);
+      assert.instance(err, DatabaseError);
+      assert.is(err.code, '23502', err.message);
+    }
+    assert.equal(
+      (await db.query<{ id: number; label: string }>('SELECT id, label FROM seam_enc2 ORDER BY id')).map(
+        (r) => r.label,
+      ),
+      ['label 1', 'label 2', 'label 3', 'label 4'],
+    );
+    const [{ staged }] = (await db.query<{ staged: number }>(
+      `SELECT count(*)::int AS staged FROM pg_class WHERE relname LIKE 'copy\\_stage\\_%' AND relpersistence = 't'`,
+    )) as [{ staged: number }];
+    assert.is(staged, 0, 'no staging table is left behind');
   });
 
   test('copyIn inside a transaction is rolled back with it, and a duplicate key fails it', async ({ db }) => {
