@@ -169,6 +169,7 @@ async function benchBackfill() {
     let ranges: Range[] = [];
     let stored = '';
     let indexerCpu = 0;
+    const indexerCpuPerRound: number[] = []; // µs a trade of each round
     let devnetCpu = 0;
     // how long the indexer's thread (which in the service also answers the APIs) was kept from its event loop
     const loopDelay = createHistogram();
@@ -203,6 +204,7 @@ async function benchBackfill() {
             stopSampling();
             const own = process.cpuUsage(ownBefore);
             indexerCpu += (own.user + own.system) / 1e6;
+            indexerCpuPerRound.push((own.user + own.system) / trades);
             devnetCpu += processCpuSeconds(devnet.child.pid) - devnetBefore;
             const rate = backfilled.add(trades, seconds);
             console.log(
@@ -233,7 +235,7 @@ async function benchBackfill() {
     const perTrade = (cpuSeconds: number) => fmt((cpuSeconds / backfilled.units()) * 1e6);
     const cores = availableParallelism();
     console.log(
-      `    CPU per trade during the backfills: indexer process ${perTrade(indexerCpu)} µs (reading, decoding, writing${databaseUrl ? '' : ', the embedded database'} and garbage collection${databaseUrl ? "; the server's own processes not counted" : ''}), devnet process ${Number.isNaN(devnetCpu) ? '?' : perTrade(devnetCpu)} µs;` +
+      `    CPU per trade during the backfills: indexer process ${perTrade(indexerCpu)} µs (per round: ${indexerCpuPerRound.map((us) => fmt(us)).join(' / ')}; reading, decoding, writing${databaseUrl ? '' : ', the embedded database'} and garbage collection${databaseUrl ? "; the server's own processes not counted" : ''}), devnet process ${Number.isNaN(devnetCpu) ? '?' : perTrade(devnetCpu)} µs;` +
         ` ${fmt((indexerCpu + (Number.isNaN(devnetCpu) ? 0 : devnetCpu)) / backfilled.seconds(), 2)} of ${cores} cores busy`,
     );
     const ms = (ns: number) => fmt(ns / 1e6, 1);
