@@ -6,7 +6,10 @@ import { ServiceError } from '../internal/errors.ts';
 
 /**
  * A block the node served that could not be shaped for the index: a node answering
- * nonsense, or a bug here. Not a node outage: the indexer logs it as a failed batch.
+ * nonsense (its txs and results not fitting together, or a value its table's column cannot
+ * hold, such as a gas beyond int64: its rows are encoded where the block is read,
+ * src/indexer/chain-rows.ts), or a bug here. Not a node outage: the indexer logs it as a
+ * failed batch.
  */
 export class BlockShapeError extends ServiceError {
   override name = 'BlockShapeError';

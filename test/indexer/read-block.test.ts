@@ -134,6 +134,13 @@ test("the node's failures read on the worker are typed as on the indexer thread"
     const misfit = await failure(copy(block), fewer, where);
     assert.instance(misfit, BlockShapeError);
     assert.match(misfit.message, /block 8880520 has 5 txs but 0 results/);
+
+    // a value no column of the index can hold: refused where the block's rows are encoded
+    const answer = JSON.parse(results.toString());
+    answer.result.txs_results[2].gas_wanted = '99999999999999999999';
+    const huge = await failure(copy(block), Buffer.from(JSON.stringify(answer)), where);
+    assert.instance(huge, BlockShapeError);
+    assert.match(huge.message, /^block 8880520: value "99999999999999999999" is out of range for type bigint/);
   }
 });
 
