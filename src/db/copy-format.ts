@@ -1,6 +1,7 @@
 // PostgreSQL's COPY text format, for bulk writes through either adapter: one line per
 // row, tab-separated, \N for null, backslash escapes, bytea as \x hex.
 
+import { asBuffer } from '../internal/bytes.ts';
 import { storableRows } from './nul.ts';
 import { type BinaryColumnType, DatabaseError, type EncodedRows } from './types.ts';
 
@@ -447,7 +448,7 @@ export function* encodedCopy(rows: EncodedRows): Generator<Buffer> {
   startCopy(head);
   yield head.buf.subarray(0, head.pos);
   // pieces from another thread come as Uint8Arrays: Buffers of the same bytes, as streams take them
-  for (const p of rows.pieces) yield Buffer.from(p.buffer, p.byteOffset, p.byteLength);
+  for (const p of rows.pieces) yield asBuffer(p);
   const tail = new Writer(2);
   tail.int16(TRAILER);
   yield tail.buf.subarray(0, tail.pos);
@@ -475,3 +476,18 @@ export function checkEncodedTypes(
       });
   });
 }
+
+// A copy that skips duplicates through a staging table (both adapters): COPY into an empty
+// temporary table of just the copied columns, then INSERT … ON CONFLICT DO NOTHING from it.
+
+/** The staging table numbered `n`, in the session's own schema of temporary tables (whatever the search path finds first). */
+export const stagingTable = (n: number) => `pg_temp.${quoteIdent(`copy_stage_${n}`)}`;
+
+/** Makes `stage`: `columns` of `table`, no rows; dropped at commit when `onCommitDrop`. */
+export const createStagingSql = (stage: string, table: string, columns: readonly string[], onCommitDrop: boolean) =>
+  `CREATE TEMP TABLE ${stage}${onCommitDrop ? ' ON COMMIT DROP' : ''} AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`;
+
+/** Inserts the staged rows that are not stored yet; answers their count as `n`. */
+export const insertStagedSql = (stage: string, table: string, columns: readonly string[]) =>
+  `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT ${columnList(columns)} FROM ${stage} ON CONFLICT DO NOTHING RETURNING 1)
+   SELECT count(*)::int AS n FROM stored`;

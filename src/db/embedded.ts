@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { ownBytes } from '../internal/bytes.ts';
 import { createColumnTypes } from './column-types.ts';
 import {
   type BinaryColumnType,
@@ -13,24 +14,18 @@ import {
   checkEncodedTypes,
   columnList,
   copyBinary,
-  copyTarget,
   copyText,
+  createStagingSql,
   encodedCopy,
+  insertStagedSql,
   quoteIdent,
+  stagingTable,
 } from './copy-format.ts';
 import { acquireDirLock } from './dir-lock.ts';
 import type { SerializedError, WorkerData, WorkerReply, WorkerRequest } from './embedded-protocol.ts';
 import { storable, storableRows } from './nul.ts';
 import { type Sql, statement } from './sql.ts';
-import {
-  type Database,
-  DatabaseError,
-  type EncodedRows,
-  isEncodedRows,
-  type Queryable,
-  type ResultColumn,
-  type Row,
-} from './types.ts';
+import { type Database, DatabaseError, isEncodedRows, type Queryable, type ResultColumn, type Row } from './types.ts';
 
 export interface EmbeddedOptions {
   /** Directory for the database files, or `memory://` for a database that lives only in this process. */
@@ -165,18 +160,6 @@ async function openWorkerChannel(data: WorkerData, onDeath: (error: DatabaseErro
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
-/** Encoded rows as one binary COPY in a buffer of its own, to be moved to the database's thread. */
-function wholeCopy(rows: EncodedRows): Buffer {
-  const parts = [...encodedCopy(rows)];
-  const all = Buffer.from(new ArrayBuffer(parts.reduce((n, p) => n + p.byteLength, 0)));
-  let at = 0;
-  for (const p of parts) {
-    all.set(p, at);
-    at += p.byteLength;
-  }
-  return all;
-}
-
 export async function createEmbeddedDatabase({
   dataDir,
   onCrash,
@@ -230,16 +213,13 @@ export async function createEmbeddedDatabase({
       const known = await columnTypes(table, (text, params) => send({ op: 'query', text, params }) as Promise<never>);
       if (encoded) checkEncodedTypes(table, columns, encoded, (c) => known.get(c)?.base);
       // a name of its own: copies may overlap in one transaction
-      const stage = ignoreDuplicates ? `pg_temp.${quoteIdent(`copy_stage_${nextStage++}`)}` : undefined;
-      if (stage)
-        await direct.exec(
-          `CREATE TEMP TABLE ${stage} ON COMMIT DROP AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`,
-        );
+      const stage = ignoreDuplicates ? stagingTable(nextStage++) : undefined;
+      if (stage) await direct.exec(createStagingSql(stage, table, columns, true));
       const into = `${stage ?? quoteIdent(table)} (${columnList(columns)})`;
       const rows = encoded ? [] : storableRows(given as readonly (readonly unknown[])[]);
       const types = columns.map((c) => binaryColumnType(known.get(c)?.base));
       const binary = encoded
-        ? wholeCopy(encoded)
+        ? ownBytes(Buffer.concat([...encodedCopy(encoded)])) // of its own, to be moved to the database's thread
         : types.every((t): t is BinaryColumnType => t !== undefined)
           ? copyBinary(types, rows)
           : undefined;
@@ -250,10 +230,7 @@ export async function createEmbeddedDatabase({
       // a type the binary encoder does not write (or a column that does not exist, which COPY reports)
       else await send({ op: 'copy', text: `COPY ${into} FROM '/dev/blob'`, data: copyText(rows) });
       if (!stage) return encoded?.count ?? rows.length;
-      const [stored] = await direct.query<{ n: number }>(
-        `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT ${columnList(columns)} FROM ${stage} ON CONFLICT DO NOTHING RETURNING 1)
-         SELECT count(*)::int AS n FROM stored`,
-      );
+      const [stored] = await direct.query<{ n: number }>(insertStagedSql(stage, table, columns));
       return stored!.n;
     },
   };

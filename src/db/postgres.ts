@@ -10,8 +10,11 @@ import {
   columnList,
   copyBinaryChunks,
   copyTarget,
+  createStagingSql,
   encodedCopy,
+  insertStagedSql,
   quoteIdent,
+  stagingTable,
   valueText,
 } from './copy-format.ts';
 import { storable, storableRows } from './nul.ts';
@@ -188,45 +191,46 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     s: postgres.Sql | postgres.TransactionSql,
     { prepared = true, on = 'transaction' as 'transaction' | 'pool' | 'session' } = {},
   ): Queryable => {
+    type On = postgres.Sql | postgres.TransactionSql;
+    /** A binary COPY FROM STDIN of `chunks` (whole COPY data, header to trailer) into `into`. */
+    const copyFromStdin = async (conn: On, into: string, chunks: Iterable<Uint8Array>) => {
+      const writable = await conn.unsafe(`COPY ${into} FROM STDIN (FORMAT binary)`).writable();
+      await pipeline(Readable.from(chunks), writable);
+    };
+    /**
+     * Runs `fn` on this connection; on the pool, in a transaction of its own, which reserves the
+     * connection: a query the pool sent down it while a copy streams would break the copy's
+     * protocol. A transaction's or a session's connection is its caller's, who awaits the copy.
+     */
+    /** The table's column types, read once (column-types.ts). */
+    const typesOf = (table: string) =>
+      columnTypes(table, (text, params) => s.unsafe(text, params as postgres.ParameterOrJSON<never>[]));
+    const reserved = <T>(fn: (conn: On) => Promise<T>): Promise<T> =>
+      on === 'pool' ? ((s as postgres.Sql).begin((tx) => fn(tx)) as Promise<T>) : fn(s);
     // Rows encoded beforehand (src/indexer/chain-rows.ts) are streamed as they are. Skipping
     // duplicates takes a staging table of these columns, copied into and then inserted from
     // with ON CONFLICT DO NOTHING, dropped after: in one transaction, begun for it on the pool.
     const copyEncoded = async (table: string, columns: readonly string[], rows: EncodedRows, skip: boolean) => {
       if (rows.count === 0) return 0;
       try {
-        const types = await columnTypes(table, (text, params) =>
-          s.unsafe(text, params as postgres.ParameterOrJSON<never>[]),
-        );
+        const types = await typesOf(table);
         checkEncodedTypes(table, columns, rows, (c) => types.get(c)?.base);
-        const copy = async (on: postgres.Sql | postgres.TransactionSql, into: string) => {
-          const writable = await on.unsafe(`COPY ${into} FROM STDIN (FORMAT binary)`).writable();
-          await pipeline(Readable.from(encodedCopy(rows)), writable);
-        };
-        const staged = async (on: postgres.Sql | postgres.TransactionSql) => {
-          // in the session's own schema of temporary tables, whatever the search path finds first
-          const stage = `pg_temp.${quoteIdent(`copy_stage_${nextStage++}`)}`;
-          await on.unsafe(
-            `CREATE TEMP TABLE ${stage} AS SELECT ${columnList(columns)} FROM ${quoteIdent(table)} WITH NO DATA`,
-          );
+        const staged = async (conn: On) => {
+          const stage = stagingTable(nextStage++);
+          await conn.unsafe(createStagingSql(stage, table, columns, false));
           try {
-            await copy(on, `${stage} (${columnList(columns)})`);
-            const [stored] = await on.unsafe<{ n: number }[]>(
-              `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT ${columnList(columns)} FROM ${stage} ON CONFLICT DO NOTHING RETURNING 1)
-               SELECT count(*)::int AS n FROM stored`,
-            );
+            await copyFromStdin(conn, `${stage} (${columnList(columns)})`, encodedCopy(rows));
+            const [stored] = await conn.unsafe<{ n: number }[]>(insertStagedSql(stage, table, columns));
             return stored!.n;
           } finally {
-            await on.unsafe(`DROP TABLE IF EXISTS ${stage}`).catch(() => {}); // in a failed transaction, gone with it
+            await conn.unsafe(`DROP TABLE IF EXISTS ${stage}`).catch(() => {}); // in a failed transaction, gone with it
           }
         };
-        const run = async (on: postgres.Sql | postgres.TransactionSql) => {
-          if (skip) return staged(on);
-          await copy(on, copyTarget(table, columns));
+        return await reserved(async (conn) => {
+          if (skip) return staged(conn);
+          await copyFromStdin(conn, copyTarget(table, columns), encodedCopy(rows));
           return rows.count;
-        };
-        // on the pool, in a transaction of its own (see below: the copy reserves the connection)
-        if (on === 'pool') return (await (s as postgres.Sql).begin((tx) => run(tx))) as number;
-        return await run(s);
+        });
       } catch (error) {
         throw wrap(error);
       }
@@ -270,17 +274,15 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
       },
       // Rows as arrays of values: a copy that fails on a duplicate is COPY … FROM STDIN in the
       // binary format (bytea as its bytes, not hex; no array literals for the server to parse),
-      // streamed in pieces; one statement, so all or nothing by itself. postgres.js is patched to report the server's
-      // error when it comes after the data (patches/postgres+3.4.9.patch). A copy that skips
+      // streamed in pieces; one statement, so all or nothing by itself. postgres.js is patched
+      // to report the server's error when it comes after the data (patches/postgres+3.4.9.patch). A copy that skips
       // duplicates, or of a type the binary encoder does not write, is one INSERT … SELECT FROM
       // unnest(…) typed by the table's columns (ON CONFLICT needs an INSERT).
       async copyIn(table, columns, rows, { ignoreDuplicates = false } = {}) {
         if (isEncodedRows(rows)) return copyEncoded(table, columns, rows, ignoreDuplicates);
         if (rows.length === 0) return 0;
         try {
-          const types = await columnTypes(table, (text, params) =>
-            s.unsafe(text, params as postgres.ParameterOrJSON<never>[]),
-          );
+          const types = await typesOf(table);
           const casts = columns.map((c, i) => {
             const type = types.get(c);
             if (!type) throw new DatabaseError(`column ${c} of ${table} does not exist`, { code: '42703' });
@@ -289,15 +291,9 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
           const values = storableRows(rows);
           const binary = columns.map((c) => binaryColumnType(types.get(c)?.base));
           if (!ignoreDuplicates && binary.every((t): t is BinaryColumnType => t !== undefined)) {
-            const stream = async (on: postgres.Sql | postgres.TransactionSql) => {
-              const copy = await on.unsafe(`COPY ${copyTarget(table, columns)} FROM STDIN (FORMAT binary)`).writable();
-              await pipeline(Readable.from(copyBinaryChunks(binary, values, COPY_CHUNK_BYTES)), copy);
-            };
-            // On the pool, in a transaction of its own, which reserves the connection: a query the
-            // pool sent down it while the copy streams would break the copy's protocol. A
-            // transaction's or a session's connection is its caller's, who awaits the copy.
-            if (on === 'pool') await (s as postgres.Sql).begin((tx) => stream(tx));
-            else await stream(s);
+            await reserved((conn) =>
+              copyFromStdin(conn, copyTarget(table, columns), copyBinaryChunks(binary, values, COPY_CHUNK_BYTES)),
+            );
             return rows.length;
           }
           const text = `WITH stored AS (INSERT INTO ${copyTarget(table, columns)} SELECT * FROM unnest(${casts.join(', ')}) ${ignoreDuplicates ? 'ON CONFLICT DO NOTHING' : ''} RETURNING 1)
