@@ -111,7 +111,16 @@ const DICTIONARY_1 = Buffer.from(
  */
 export function packEvents(events: readonly ChainEvent[]): Buffer {
   const compact = events.map((e) => [e.type, e.attributes.map((a) => [a.key, a.value])]);
-  const block = lz4Compress(JSON.stringify(compact), DICTIONARY_1);
+  return packCompactJson(JSON.stringify(compact));
+}
+
+/**
+ * Packs events given as their compact JSON (`[[type,[[key,value],…]],…]`, as `packEvents`
+ * prints it, or as src/chain/block-results.ts copies it from the node's bytes: its strings'
+ * escapes may be the node's, which read back as the same text).
+ */
+export function packCompactJson(json: string | Buffer): Buffer {
+  const block = lz4Compress(json, DICTIONARY_1);
   const packed = Buffer.allocUnsafe(block.length + 1);
   packed[0] = MARKER_LZ4_DICTIONARY_1;
   block.copy(packed, 1);

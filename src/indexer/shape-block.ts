@@ -5,12 +5,13 @@
 // on the block worker for large ones (src/indexer/read-block.ts), with the same answer.
 import { createHash } from 'node:crypto';
 import { toHex } from '@cosmjs/encoding';
+import { readBlockResults } from '../chain/block-results.ts';
 import { decodeBlock } from '../chain/comet-clients.ts';
 import { indexedAttributes } from '../chain/indexed-attributes.ts';
 import { blockEventsOf, type CometProtocol, readEvents, type WireBlockResults } from '../chain/node-events.ts';
 import { type CometBlock, restBlock } from '../chain/rest-block.ts';
 import { type Answer, readAnswer } from '../chain/rpc-client.ts';
-import { packEvents } from '../chain/stored-events.ts';
+import { type ChainEvent, packCompactJson, packEvents } from '../chain/stored-events.ts';
 import { storedLog } from '../chain/stored-logs.ts';
 import { nanosOf, protoTimestamp } from '../chain/timestamps.ts';
 import type { ContractAddresses } from '../domain/events.ts';
@@ -54,11 +55,16 @@ export const BLOCK_EVENTS_TX_INDEX = 32_767;
 
 const upperHex = (b: Uint8Array) => toHex(b).toUpperCase();
 
-/** A block and its results, shaped; throws (a plain Error) when they do not fit together. */
+/**
+ * A block and its results, shaped; throws (a plain Error) when they do not fit together.
+ * `compactEvents` are the txs' events as compact JSON where they were read from the node's
+ * bytes (src/chain/block-results.ts): kept as they are instead of printed again.
+ */
 export function shapeBlock(
   { height, protocol, contracts }: BlockInput,
   response: CometBlock,
   results: WireBlockResults,
+  compactEvents?: readonly (Buffer | undefined)[],
 ): FetchedBlock {
   const { block } = response;
   const txResults = results?.txs_results ?? [];
@@ -70,7 +76,10 @@ export function shapeBlock(
   const raw: RawTx[] = [];
   const txs = block.txs.map((bytes, index): FetchedTx => {
     const r = txResults[index]!;
-    const events = readEvents(r.events, protocol);
+    // read from the bytes, the events are already text (block-results.ts)
+    const events = compactEvents
+      ? ((r.events as ChainEvent[] | null | undefined) ?? [])
+      : readEvents(r.events, protocol);
     const hash = createHash('sha256').update(bytes).digest('hex').toUpperCase();
     const code = r.code ?? 0;
     raw.push({ hash, index, code, events });
@@ -83,7 +92,7 @@ export function shapeBlock(
       log: storedLog(r.log ?? '', code, events),
       gasWanted: r.gas_wanted ?? '0',
       gasUsed: r.gas_used ?? '0',
-      packedEvents: packEvents(events),
+      packedEvents: packed(events, compactEvents?.[index]),
       attributes: indexedAttributes(events),
     };
   });
@@ -106,6 +115,9 @@ export function shapeBlock(
   };
 }
 
+const packed = (events: ChainEvent[], compact: Buffer | undefined) =>
+  compact ? packCompactJson(compact) : packEvents(events);
+
 type Failure = Exclude<Answer, { result: unknown }>;
 
 /**
@@ -126,7 +138,7 @@ export async function readBlockAnswers(
 ): Promise<ReadOutcome> {
   const blockAnswer = readAnswer(blockBody);
   if (!('result' in blockAnswer)) return { answer: blockAnswer, method: 'block' };
-  const resultsAnswer = readAnswer(resultsBody);
+  const { answer: resultsAnswer, compactEvents } = readBlockResults(resultsBody, input.protocol);
   if (!('result' in resultsAnswer)) return { answer: resultsAnswer, method: 'block_results' };
   let response: CometBlock;
   try {
@@ -135,7 +147,7 @@ export async function readBlockAnswers(
     return { undecodable: (error as Error).message };
   }
   try {
-    return { shaped: shapeBlock(input, response, resultsAnswer.result as WireBlockResults) };
+    return { shaped: shapeBlock(input, response, resultsAnswer.result as WireBlockResults, compactEvents) };
   } catch (error) {
     return { misfit: (error as Error).message };
   }

@@ -1,0 +1,220 @@
+// A `block_results` answer read with its txs' events taken straight from the node's bytes.
+//
+// A full block's results are megabytes of JSON, most of it the txs' events as objects
+// (`{"type":…,"attributes":[{"key":…,"value":…,"index":true},…]}`). Parsing all of it made an
+// object for every attribute, and keeping the events (src/chain/stored-events.ts) printed them
+// again as compact JSON (`[type,[[key,value],…]]`). Here each tx's events array is copied from
+// the bytes into that compact JSON as it is read (its strings' tokens as the node wrote them),
+// and only the rest of the answer (a tx's code, log and gas, the block's own events) goes
+// through JSON.parse. The compact JSON is what is packed for storage, and its parse gives the
+// events the indexer decodes.
+//
+// It reads only the exact layout CometBFT 0.37 and later write (no whitespace, fields in their
+// order, text attributes); anything else (0.34's base64 attributes, a proxy's pretty-printing,
+// an event without a type, a body that is not valid JSON) is left to `readAnswer`'s full parse,
+// which then decides. Where both read an answer, they read the same events.
+import { isAscii } from 'node:buffer';
+import type { CometProtocol, WireBlockResults } from './node-events.ts';
+import { type Answer, readAnswer } from './rpc-client.ts';
+import type { ChainEvent } from './stored-events.ts';
+
+/** `block_results` read: the answer, and with the fast read each tx's events as compact JSON. */
+export interface ReadResults {
+  answer: Answer;
+  /** Per tx of `txs_results`, its events' compact JSON bytes (undefined for a tx without events); absent when read in full. */
+  compactEvents?: (Buffer | undefined)[];
+}
+
+const bytesOf = (text: string) => Buffer.from(text, 'latin1');
+const EVENTS_KEY = bytesOf('"events":[');
+const TYPE = bytesOf('{"type":');
+const ATTRIBUTES = bytesOf(',"attributes":[');
+const KEY = bytesOf('{"key":');
+const VALUE = bytesOf(',"value":');
+const INDEX_TRUE = bytesOf(',"index":true}');
+const INDEX_FALSE = bytesOf(',"index":false}');
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+/** Reads a `block_results` body: its txs' events from the bytes where their layout allows, else in full. */
+export function readBlockResults(body: Buffer, protocol: CometProtocol): ReadResults {
+  if (protocol !== '0.34') {
+    try {
+      const fast = readFast(body);
+      if (fast) return fast;
+    } catch {
+      // anything the fast read does not take is read in full below, which decides
+    }
+  }
+  return { answer: readAnswer(body) };
+}
+
+/** Copies the bytes of a block's compact events, tracking where it is. */
+class Copier {
+  readonly out: Buffer;
+  at = 0;
+  constructor(size: number) {
+    this.out = Buffer.allocUnsafe(size);
+  }
+  byte(b: number) {
+    this.out[this.at++] = b;
+  }
+  /**
+   * Copies the JSON string token that starts at `from` (its quotes and escapes as they are);
+   * returns the index after it, or -1 when there is no string token there or it never ends.
+   */
+  string(body: Buffer, from: number): number {
+    if (body[from] !== QUOTE) return -1;
+    const out = this.out;
+    const end = body.length;
+    let o = this.at;
+    let i = from + 1;
+    out[o++] = QUOTE;
+    for (;;) {
+      if (i >= end) return -1;
+      const c = body[i++]!;
+      out[o++] = c;
+      if (c === QUOTE) break;
+      if (c === BACKSLASH) {
+        if (i >= end) return -1;
+        out[o++] = body[i++]!;
+      }
+    }
+    this.at = o;
+    return i;
+  }
+}
+
+function startsAt(body: Buffer, at: number, literal: Buffer): boolean {
+  if (at + literal.length > body.length) return false;
+  for (let k = 0; k < literal.length; k++) if (body[at + k] !== literal[k]) return false;
+  return true;
+}
+
+/**
+ * Copies one tx's events array, whose `[` is at `from`, as compact JSON; returns the index
+ * after its `]`, or -1 where the layout is not the one read here.
+ */
+function copyEvents(body: Buffer, from: number, copy: Copier): number {
+  let i = from + 1;
+  copy.byte(OPEN_BRACKET);
+  for (let first = true; body[i] !== CLOSE_BRACKET; first = false) {
+    if (!first) {
+      if (body[i++] !== COMMA) return -1;
+      copy.byte(COMMA);
+    }
+    if (!startsAt(body, i, TYPE)) return -1;
+    copy.byte(OPEN_BRACKET);
+    i = copy.string(body, i + TYPE.length);
+    if (i < 0) return -1;
+    copy.byte(COMMA);
+    copy.byte(OPEN_BRACKET);
+    if (body[i] !== CLOSE_BRACE) {
+      if (!startsAt(body, i, ATTRIBUTES)) return -1;
+      i += ATTRIBUTES.length;
+      for (let firstAttribute = true; body[i] !== CLOSE_BRACKET; firstAttribute = false) {
+        if (!firstAttribute) {
+          if (body[i++] !== COMMA) return -1;
+          copy.byte(COMMA);
+        }
+        if (!startsAt(body, i, KEY)) return -1;
+        copy.byte(OPEN_BRACKET);
+        i = copy.string(body, i + KEY.length);
+        if (i < 0) return -1;
+        copy.byte(COMMA);
+        if (startsAt(body, i, VALUE)) {
+          i = copy.string(body, i + VALUE.length);
+          if (i < 0) return -1;
+        } else {
+          // an empty value is left out (`omitempty`)
+          copy.byte(QUOTE);
+          copy.byte(QUOTE);
+        }
+        copy.byte(CLOSE_BRACKET);
+        if (body[i] === CLOSE_BRACE) i++;
+        else if (startsAt(body, i, INDEX_TRUE)) i += INDEX_TRUE.length;
+        else if (startsAt(body, i, INDEX_FALSE)) i += INDEX_FALSE.length;
+        else return -1;
+      }
+      i++; // the attributes' ]
+      if (body[i] !== CLOSE_BRACE) return -1;
+    }
+    i++; // the event's }
+    copy.byte(CLOSE_BRACKET);
+    copy.byte(CLOSE_BRACKET);
+  }
+  copy.byte(CLOSE_BRACKET);
+  return i + 1;
+}
+
+/** Compact events (`[[type,[[key,value],…]],…]`) as the events the indexer reads. */
+function eventsOf(compact: [string, [string, string][]][]): ChainEvent[] {
+  const events = new Array<ChainEvent>(compact.length);
+  for (let e = 0; e < compact.length; e++) {
+    const [type, pairs] = compact[e]!;
+    const attributes = new Array<{ key: string; value: string }>(pairs.length);
+    for (let a = 0; a < pairs.length; a++) {
+      const pair = pairs[a]!;
+      attributes[a] = { key: pair[0], value: pair[1] };
+    }
+    events[e] = { type, attributes };
+  }
+  return events;
+}
+
+/**
+ * The fast read: each `"events":[…]` of the body copied out as compact JSON and replaced by
+ * its ordinal in the text that is parsed (the rest of the answer); undefined where the body
+ * is not laid out as expected. Throws where the copied JSON does not parse (read in full then).
+ */
+function readFast(body: Buffer): ReadResults | undefined {
+  const encoding = isAscii(body) ? 'latin1' : 'utf8';
+  const copy = new Copier(body.length + 2);
+  const rest: string[] = [];
+  const ranges: number[] = [];
+  copy.byte(OPEN_BRACKET);
+  let from = 0;
+  for (let n = 0; ; n++) {
+    const key = body.indexOf(EVENTS_KEY, from);
+    if (key < 0) break;
+    // a key: after `{` or `,` (inside a string the quote would follow a backslash)
+    const before = body[key - 1];
+    if (before !== OPEN_BRACE && before !== COMMA) return undefined;
+    rest.push(body.toString(encoding, from, key + EVENTS_KEY.length - 1), String(n));
+    if (n > 0) copy.byte(COMMA);
+    const start = copy.at;
+    const end = copyEvents(body, key + EVENTS_KEY.length - 1, copy);
+    if (end < 0) return undefined;
+    ranges.push(start, copy.at);
+    from = end;
+  }
+  copy.byte(CLOSE_BRACKET);
+  rest.push(body.toString(encoding, from));
+
+  const parsed = JSON.parse(rest.join('')) as { result?: WireBlockResults; error?: unknown } | null;
+  if (!parsed || typeof parsed !== 'object' || parsed.error || !parsed.result || typeof parsed.result !== 'object')
+    return undefined;
+  const txResults = parsed.result.txs_results ?? [];
+  if (!Array.isArray(txResults)) return undefined;
+  const compact = JSON.parse(copy.out.toString(encoding, 0, copy.at)) as [string, [string, string][]][][];
+  const compactEvents: (Buffer | undefined)[] = new Array(txResults.length);
+  // the arrays copied must be the txs' events, in order, one each
+  let next = 0;
+  for (let t = 0; t < txResults.length; t++) {
+    const result = txResults[t] as { events?: unknown } | null;
+    if (!result || typeof result !== 'object') return undefined;
+    if (result.events === undefined || result.events === null) continue;
+    if (result.events !== next) return undefined;
+    (result as { events: ChainEvent[] }).events = eventsOf(compact[next]!);
+    compactEvents[t] = copy.out.subarray(ranges[2 * next]!, ranges[2 * next + 1]!);
+    next++;
+  }
+  if (next !== compact.length) return undefined;
+  return { answer: { result: parsed.result }, compactEvents };
+}
