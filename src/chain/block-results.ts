@@ -5,9 +5,10 @@
 // object for every attribute, and keeping the events (src/chain/stored-events.ts) printed them
 // again as compact JSON (`[type,[[key,value],…]]`). Here each tx's events array is copied from
 // the bytes into that compact JSON as it is read (its strings' tokens as the node wrote them),
-// and only the rest of the answer (a tx's code, log and gas, the block's own events) goes
-// through JSON.parse. The compact JSON is what is packed for storage, and its parse gives the
-// events the indexer decodes.
+// each string read as text on the way (JSON.parse only for a token with escapes), and only the
+// rest of the answer (a tx's code, log and gas, the block's own events) goes through
+// JSON.parse. The compact JSON is what is packed for storage; the texts are the events the
+// indexer decodes.
 //
 // It reads only the exact layout CometBFT 0.37 and later write (no whitespace, fields in their
 // order, text attributes); anything else (0.34's base64 attributes, a proxy's pretty-printing,
@@ -55,19 +56,26 @@ export function readBlockResults(body: Buffer, protocol: CometProtocol): ReadRes
   return { answer: readAnswer(body) };
 }
 
-/** Copies the bytes of a block's compact events, tracking where it is. */
+/** Copies the bytes of a block's compact events, tracking where it is, and reads their strings. */
 class Copier {
   readonly out: Buffer;
   at = 0;
-  constructor(size: number) {
+  /** The text of the string token copied last. */
+  text = '';
+  constructor(
+    size: number,
+    private readonly encoding: 'latin1' | 'utf8',
+  ) {
     this.out = Buffer.allocUnsafe(size);
   }
   byte(b: number) {
     this.out[this.at++] = b;
   }
   /**
-   * Copies the JSON string token that starts at `from` (its quotes and escapes as they are);
-   * returns the index after it, or -1 when there is no string token there or it never ends.
+   * Copies the JSON string token that starts at `from` (its quotes and escapes as they are)
+   * and reads its text; returns the index after it, or -1 when there is no string token there,
+   * it never ends, or it holds a control character JSON does not allow raw. A token with
+   * escapes is read by JSON.parse, which throws on an escape JSON does not have.
    */
   string(body: Buffer, from: number): number {
     if (body[from] !== QUOTE) return -1;
@@ -75,18 +83,24 @@ class Copier {
     const end = body.length;
     let o = this.at;
     let i = from + 1;
+    let escaped = false;
     out[o++] = QUOTE;
     for (;;) {
       if (i >= end) return -1;
       const c = body[i++]!;
+      if (c < 0x20) return -1;
       out[o++] = c;
       if (c === QUOTE) break;
       if (c === BACKSLASH) {
         if (i >= end) return -1;
+        escaped = true;
         out[o++] = body[i++]!;
       }
     }
     this.at = o;
+    this.text = escaped
+      ? (JSON.parse(body.toString(this.encoding, from, i)) as string)
+      : body.toString(this.encoding, from + 1, i - 1);
     return i;
   }
 }
@@ -98,10 +112,10 @@ function startsAt(body: Buffer, at: number, literal: Buffer): boolean {
 }
 
 /**
- * Copies one tx's events array, whose `[` is at `from`, as compact JSON; returns the index
- * after its `]`, or -1 where the layout is not the one read here.
+ * Copies one tx's events array, whose `[` is at `from`, as compact JSON, and reads them into
+ * `events`; returns the index after its `]`, or -1 where the layout is not the one read here.
  */
-function copyEvents(body: Buffer, from: number, copy: Copier): number {
+function copyEvents(body: Buffer, from: number, copy: Copier, events: ChainEvent[]): number {
   let i = from + 1;
   copy.byte(OPEN_BRACKET);
   for (let first = true; body[i] !== CLOSE_BRACKET; first = false) {
@@ -113,6 +127,8 @@ function copyEvents(body: Buffer, from: number, copy: Copier): number {
     copy.byte(OPEN_BRACKET);
     i = copy.string(body, i + TYPE.length);
     if (i < 0) return -1;
+    const attributes: { key: string; value: string }[] = [];
+    events.push({ type: copy.text, attributes });
     copy.byte(COMMA);
     copy.byte(OPEN_BRACKET);
     if (body[i] !== CLOSE_BRACE) {
@@ -127,15 +143,19 @@ function copyEvents(body: Buffer, from: number, copy: Copier): number {
         copy.byte(OPEN_BRACKET);
         i = copy.string(body, i + KEY.length);
         if (i < 0) return -1;
+        const key = copy.text;
         copy.byte(COMMA);
+        let value = '';
         if (startsAt(body, i, VALUE)) {
           i = copy.string(body, i + VALUE.length);
           if (i < 0) return -1;
+          value = copy.text;
         } else {
           // an empty value is left out (`omitempty`)
           copy.byte(QUOTE);
           copy.byte(QUOTE);
         }
+        attributes.push({ key, value });
         copy.byte(CLOSE_BRACKET);
         if (body[i] === CLOSE_BRACE) i++;
         else if (startsAt(body, i, INDEX_TRUE)) i += INDEX_TRUE.length;
@@ -153,32 +173,17 @@ function copyEvents(body: Buffer, from: number, copy: Copier): number {
   return i + 1;
 }
 
-/** Compact events (`[[type,[[key,value],…]],…]`) as the events the indexer reads. */
-function eventsOf(compact: [string, [string, string][]][]): ChainEvent[] {
-  const events = new Array<ChainEvent>(compact.length);
-  for (let e = 0; e < compact.length; e++) {
-    const [type, pairs] = compact[e]!;
-    const attributes = new Array<{ key: string; value: string }>(pairs.length);
-    for (let a = 0; a < pairs.length; a++) {
-      const pair = pairs[a]!;
-      attributes[a] = { key: pair[0], value: pair[1] };
-    }
-    events[e] = { type, attributes };
-  }
-  return events;
-}
-
 /**
  * The fast read: each `"events":[…]` of the body copied out as compact JSON and replaced by
  * its ordinal in the text that is parsed (the rest of the answer); undefined where the body
- * is not laid out as expected. Throws where the copied JSON does not parse (read in full then).
+ * is not laid out as expected. Throws where a string or the rest does not parse (read in full then).
  */
 function readFast(body: Buffer): ReadResults | undefined {
   const encoding = isAscii(body) ? 'latin1' : 'utf8';
-  const copy = new Copier(body.length + 2);
+  const copy = new Copier(body.length, encoding);
   const rest: string[] = [];
   const ranges: number[] = [];
-  copy.byte(OPEN_BRACKET);
+  const txEvents: ChainEvent[][] = [];
   let from = 0;
   for (let n = 0; ; n++) {
     const key = body.indexOf(EVENTS_KEY, from);
@@ -187,14 +192,14 @@ function readFast(body: Buffer): ReadResults | undefined {
     const before = body[key - 1];
     if (before !== OPEN_BRACE && before !== COMMA) return undefined;
     rest.push(body.toString(encoding, from, key + EVENTS_KEY.length - 1), String(n));
-    if (n > 0) copy.byte(COMMA);
     const start = copy.at;
-    const end = copyEvents(body, key + EVENTS_KEY.length - 1, copy);
+    const events: ChainEvent[] = [];
+    const end = copyEvents(body, key + EVENTS_KEY.length - 1, copy, events);
     if (end < 0) return undefined;
     ranges.push(start, copy.at);
+    txEvents.push(events);
     from = end;
   }
-  copy.byte(CLOSE_BRACKET);
   rest.push(body.toString(encoding, from));
 
   const parsed = JSON.parse(rest.join('')) as { result?: WireBlockResults; error?: unknown } | null;
@@ -202,7 +207,6 @@ function readFast(body: Buffer): ReadResults | undefined {
     return undefined;
   const txResults = parsed.result.txs_results ?? [];
   if (!Array.isArray(txResults)) return undefined;
-  const compact = JSON.parse(copy.out.toString(encoding, 0, copy.at)) as [string, [string, string][]][][];
   const compactEvents: (Buffer | undefined)[] = new Array(txResults.length);
   // the arrays copied must be the txs' events, in order, one each
   let next = 0;
@@ -211,10 +215,10 @@ function readFast(body: Buffer): ReadResults | undefined {
     if (!result || typeof result !== 'object') return undefined;
     if (result.events === undefined || result.events === null) continue;
     if (result.events !== next) return undefined;
-    (result as { events: ChainEvent[] }).events = eventsOf(compact[next]!);
+    (result as { events: ChainEvent[] }).events = txEvents[next]!;
     compactEvents[t] = copy.out.subarray(ranges[2 * next]!, ranges[2 * next + 1]!);
     next++;
   }
-  if (next !== compact.length) return undefined;
+  if (next !== txEvents.length) return undefined;
   return { answer: { result: parsed.result }, compactEvents };
 }
