@@ -10,11 +10,14 @@
 // JSON.parse. The compact JSON is what is packed for storage; the texts are the events the
 // indexer decodes.
 //
-// It reads only the exact layout CometBFT 0.37 and later write (no whitespace, fields in their
-// order, text attributes); anything else (0.34's base64 attributes, a proxy's pretty-printing,
-// an event without a type, a body that is not valid JSON) is left to `readAnswer`'s full parse,
-// which then decides. Where both read an answer, they read the same events.
+// It reads the events arrays only in the exact layout CometBFT 0.37 and later write (no
+// whitespace, fields in their order, text attributes; `"index":false`, which Go leaves out,
+// is taken too); anything else (0.34's base64 attributes, a proxy's pretty-printing, an event
+// without a type or an attribute without a key, a body that is not valid JSON, events arrays
+// that are not the txs') is left to `readAnswer`'s full parse, which then decides. Where the
+// fast read is taken, it reads what the full parse reads.
 import { isAscii } from 'node:buffer';
+import { randomBytes } from 'node:crypto';
 import type { CometProtocol, WireBlockResults } from './node-events.ts';
 import { type Answer, readAnswer } from './rpc-client.ts';
 import type { ChainEvent } from './stored-events.ts';
@@ -28,6 +31,12 @@ export interface ReadResults {
 
 const bytesOf = (text: string) => Buffer.from(text, 'latin1');
 const EVENTS_KEY = bytesOf('"events":[');
+/**
+ * What stands in for a copied events array in the text that is parsed: a string no answer can
+ * hold by chance or by design (this process's own random prefix), so each tx's stand-in is
+ * known to be the array copied, not a value of the node's own.
+ */
+const STAND_IN = `${randomBytes(12).toString('hex')}:`;
 const TYPE = bytesOf('{"type":');
 const ATTRIBUTES = bytesOf(',"attributes":[');
 const KEY = bytesOf('{"key":');
@@ -38,7 +47,6 @@ const INDEX_FALSE = bytesOf(',"index":false}');
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
-const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
@@ -180,6 +188,8 @@ function copyEvents(body: Buffer, from: number, copy: Copier, events: ChainEvent
  */
 function readFast(body: Buffer): ReadResults | undefined {
   const encoding = isAscii(body) ? 'latin1' : 'utf8';
+  // the compact JSON is shorter than what it is copied from (each event and attribute drops
+  // its field names, each array its `"events":` key), so the body's length always holds it
   const copy = new Copier(body.length, encoding);
   const rest: string[] = [];
   const ranges: number[] = [];
@@ -188,10 +198,9 @@ function readFast(body: Buffer): ReadResults | undefined {
   for (let n = 0; ; n++) {
     const key = body.indexOf(EVENTS_KEY, from);
     if (key < 0) break;
-    // a key: after `{` or `,` (inside a string the quote would follow a backslash)
-    const before = body[key - 1];
-    if (before !== OPEN_BRACE && before !== COMMA) return undefined;
-    rest.push(body.toString(encoding, from, key + EVENTS_KEY.length - 1), String(n));
+    // an array copied here that is not a tx's events (the pattern inside a key, say) is found
+    // out below: its stand-in is then not where a tx's events are
+    rest.push(body.toString(encoding, from, key + EVENTS_KEY.length - 1), `"${STAND_IN}${n}"`);
     const start = copy.at;
     const events: ChainEvent[] = [];
     const end = copyEvents(body, key + EVENTS_KEY.length - 1, copy, events);
@@ -208,13 +217,14 @@ function readFast(body: Buffer): ReadResults | undefined {
   const txResults = parsed.result.txs_results ?? [];
   if (!Array.isArray(txResults)) return undefined;
   const compactEvents: (Buffer | undefined)[] = new Array(txResults.length);
-  // the arrays copied must be the txs' events, in order, one each
+  // the arrays copied must be the txs' events, in order, one each; where they are not (an
+  // answer no node writes), the answer is read in full after all
   let next = 0;
   for (let t = 0; t < txResults.length; t++) {
     const result = txResults[t] as { events?: unknown } | null;
     if (!result || typeof result !== 'object') return undefined;
     if (result.events === undefined || result.events === null) continue;
-    if (result.events !== next) return undefined;
+    if (result.events !== `${STAND_IN}${next}`) return undefined;
     (result as { events: ChainEvent[] }).events = txEvents[next]!;
     compactEvents[t] = copy.out.subarray(ranges[2 * next]!, ranges[2 * next + 1]!);
     next++;

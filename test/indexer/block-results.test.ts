@@ -78,15 +78,33 @@ const pairsOf = (events: unknown) =>
     e.attributes.map((a) => [a.key, a.value]),
   ]);
 
+/** A result with each tx's events as (type, key, value) text, the rest as it is. */
+function withEventsAsText(result: unknown): unknown {
+  const txs = (result as WireBlockResults | null)?.txs_results;
+  if (!Array.isArray(txs)) return result;
+  return {
+    ...(result as object),
+    txs_results: txs.map((t) =>
+      t && typeof t === 'object' && Array.isArray(t.events) ? { ...t, events: pairsOf(t.events) } : t,
+    ),
+  };
+}
+
 /** What the fast read and the full parse both say of one body: asserted equal, down to the stored events. */
 function assertSameReading(body: Buffer, protocol: '0.34' | '0.37' | '0.38' = '0.38') {
   const fast = readBlockResults(body, protocol);
   const full = readAnswer(body);
-  assert.is('result' in fast.answer, 'result' in full, 'both read a result, or neither');
-  if (!('result' in fast.answer) || !('result' in full)) {
+  if (!fast.compactEvents) {
+    // read in full: exactly what the full parse reads
     assert.equal(fast.answer, full);
     return fast;
   }
+  assert.ok(
+    'result' in fast.answer && 'result' in full,
+    'the fast read is taken only where the full parse reads a result',
+  );
+  // the whole result alike, each tx's events as their text
+  assert.equal(withEventsAsText(fast.answer.result), withEventsAsText(full.result), 'the whole result');
   const a = fast.answer.result as WireBlockResults;
   const b = full.result as WireBlockResults;
   const txsA = a.txs_results ?? [];
@@ -172,6 +190,60 @@ test("0.34's base64 attributes and a pretty-printed answer are read in full", ()
   );
 });
 
+const oneEvent = (type: string) => `{"type":"${type}","attributes":[{"key":"k","value":"v","index":true}]}`;
+const answer = (result: string) => `{"jsonrpc":"2.0","id":-1,"result":${result}}`;
+
+test("events arrays that are not the txs' own, or stand where a number or a duplicate key was, are read in full", () => {
+  for (const result of [
+    // a tx's events given as a number, beside an array elsewhere
+    `{"txs_results":[{"events":0}],"x":{"events":[${oneEvent('evil')}]}}`,
+    `{"txs_results":[{"events":-0}],"x":{"events":[${oneEvent('evil')}]}}`,
+    `{"txs_results":[{"events":[${oneEvent('a')}]},{"events":1}],"y":{"events":[${oneEvent('a')}]}}`,
+    // duplicate keys: the last one is the one JSON.parse keeps
+    `{"txs_results":[{"events":[${oneEvent('a')}],"events":0}]}`,
+    `{"txs_results":[{"events":[${oneEvent('a')}],"events":[${oneEvent('b')}]}]}`,
+    `{"txs_results":[{"events":[${oneEvent('a')}]}],"txs_results":[{"events":0}]}`,
+    // a key spelt with an escape, and a key that ends in "events"
+    `{"txs_results":[{"\\u0065vents":0}],"x":{"events":[${oneEvent('evil')}]}}`,
+    `{"txs_results":[{"x\\"events":[${oneEvent('a')}]}]}`,
+    // events arrays outside the txs
+    `{"txs_results":null,"x":{"events":[${oneEvent('a')}]}}`,
+    `{"txs_results":[],"finalize_block_events":[{"type":"t","events":[${oneEvent('a')}]}]}`,
+    // an event without a type (dYdX), an attribute without a key
+    `{"txs_results":[{"events":[{"attributes":[{"key":"k","value":"v"}]}]}]}`,
+    `{"txs_results":[{"events":[{"type":"t","attributes":[{"value":"v"}]}]}]}`,
+  ]) {
+    const read = assertSameReading(Buffer.from(answer(result)));
+    assert.is(read.compactEvents, undefined, result);
+  }
+  // an error beside a result, and a byte-order mark, are the full parse's to decide
+  assertSameReading(
+    Buffer.from(`{"error":{"code":-32603,"message":"m"},"result":{"txs_results":[{"events":[${oneEvent('a')}]}]}}`),
+  );
+  assertSameReading(Buffer.from(`\ufeff${answer(`{"txs_results":[{"events":[${oneEvent('a')}]}]}`)}`));
+});
+
+test('answers the fast read takes: absent and null events, escapes, text that is not UTF-8', () => {
+  const taken = [
+    `{"txs_results":null}`,
+    `{"txs_results":[{"code":1,"events":null},{"code":0}]}`,
+    `{"txs_results":[{"events":[]},{"events":[{"type":"t"}]},{"events":[{"type":"t","attributes":[]}]}]}`,
+    `{"txs_results":[{"events":[{"type":"\\u003Cb\\u003e \\/ \\uD83D\\uDE00 \\ud800 \\u0000 \\u2028\\b\\f","attributes":[{"key":"\\"","value":"\\\\"}]}]}]}`,
+  ].map((result) => Buffer.from(answer(result)));
+  // raw bytes that are not UTF-8 in a value: both reads decode them as U+FFFD alike
+  for (const bad of [[0xe2, 0x82], [0xff], [0xed, 0xa0, 0x80]])
+    taken.push(
+      Buffer.concat([
+        Buffer.from(
+          '{"jsonrpc":"2.0","id":-1,"result":{"txs_results":[{"events":[{"type":"t","attributes":[{"key":"k","value":"a',
+        ),
+        Buffer.from(bad),
+        Buffer.from('b"}]}]}]}}'),
+      ]),
+    );
+  for (const body of taken) assert.ok(assertSameReading(body).compactEvents, body.toString('utf8'));
+});
+
 const fixture = (name: string) =>
   JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/real-chains', name), 'utf8'));
 
@@ -193,5 +265,14 @@ for (const name of [
     );
   });
 }
+
+test('recorded archway-1 (CometBFT 0.37, CosmWasm): read from its bytes, the same as in full', () => {
+  const [{ value }] = fixture('comet037-archway-1-kyve_bundle-block+block_results-4326863.json');
+  const read = assertSameReading(Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: -1, result: value.block_results })));
+  assert.ok(
+    read.compactEvents?.some((c) => c !== undefined),
+    'the fast read is taken, its txs have events',
+  );
+});
 
 test.run();
