@@ -179,4 +179,56 @@ test('a walk over thousands of small answers leaves a large answer its ETag: 304
   }
 });
 
+test('a 304 carries the ETag a 200 to the same request would: whichever form the client names, from the kept bytes or from the ETag alone', async () => {
+  // a budget that keeps the small answer's bytes but only the large one's ETag
+  const served = await serve(16 * 1024);
+  try {
+    for (const [size, key, compressible] of [
+      [300, 'small', false],
+      [7000, 'large', true],
+      [40_000, 'too-large-to-keep', true],
+    ] as const) {
+      const plain = await getRaw(`${served.url}/${size}/${key}`);
+      const strong = plain.headers.etag!;
+      assert.match(strong, /^"/);
+      for (const held of [strong, `W/${strong}`, `"other", W/${strong}`]) {
+        const toGzip = await getRaw(`${served.url}/${size}/${key}`, { ...GZIP, 'If-None-Match': held });
+        assert.is(toGzip.status, 304, `${key}, ${held}`);
+        assert.is(toGzip.headers.etag, compressible ? `W/${strong}` : strong, `${key}, ${held}, takes gzip`);
+        assert.is(toGzip.headers.vary, 'Accept-Encoding');
+        const toPlain = await getRaw(`${served.url}/${size}/${key}`, { 'If-None-Match': held });
+        assert.is(toPlain.status, 304, `${key}, ${held}`);
+        assert.is(toPlain.headers.etag, strong, `${key}, ${held}, takes no gzip`);
+      }
+      const other = await getRaw(`${served.url}/${size}/${key}`, { 'If-None-Match': 'W/"other"' });
+      assert.is(other.status, 200, `${key}: another answer's ETag`);
+    }
+    assert.is(served.loads(), 4, "the answer too large to keep rendered once more, for the other ETag's 200");
+  } finally {
+    await served.close();
+  }
+});
+
+test('a load begun before the cache was cleared leaves the loads begun after it shared', async () => {
+  const cache = createImmutableCache(1024 * 1024);
+  const gates: (() => void)[] = [];
+  let loads = 0;
+  const load = () => {
+    loads++;
+    return new Promise<{ rendered: ReturnType<typeof render>; immutable: boolean }>((resolve) =>
+      gates.push(() => resolve({ rendered: render(200, '{"a":1}'), immutable: true })),
+    );
+  };
+  const before = cache.remember('k', load);
+  cache.clear();
+  const after = cache.remember('k', load);
+  gates[0]!();
+  await before;
+  const third = cache.remember('k', load);
+  assert.is(loads, 2, 'the third request shares the load begun after clear()');
+  gates[1]!();
+  await Promise.all([after, third]);
+  assert.is(cache.size, 1, 'the load begun after clear() is kept');
+});
+
 test.run();

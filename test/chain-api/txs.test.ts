@@ -306,7 +306,7 @@ test('a tx is final: ETag and Cache-Control immutable, 304 for a client that hol
   assert.is(through.headers.get('cache-control'), 'public, max-age=60', 'not the final form: the index keeps no data');
   const unknown = await chainGet(ctx.api, `${TXS}/${'AB'.repeat(32)}`);
   assert.is(unknown.status, 404);
-  assert.is(unknown.headers.get('cache-control'), null, 'a tx not seen yet may come: not marked cacheable');
+  assert.is(unknown.headers.get('cache-control'), 'no-store', 'a tx not seen yet may come: kept by no cache');
 });
 
 test('a tx older than the index is read through from the node', async (ctx) => {
@@ -764,7 +764,7 @@ test('a block’s txs: GetBlockWithTxs from the index, pages, read through below
   const beyond = await chainGet(ctx.api, `${TXS}/block/${ctx.busy}?pagination.offset=${hashes.length}`);
   assert.is(beyond.status, 400);
   assert.is(beyond.body.code, 3);
-  assert.is(beyond.headers.get('cache-control'), null, 'an error is not kept');
+  assert.is(beyond.headers.get('cache-control'), 'no-store', 'an error is kept by no cache');
   assert.is((await chainGet(ctx.api, `${TXS}/block/${ctx.busy}?pagination.offset=${hashes.length}`)).status, 400);
 
   // final once the block exists: kept, ETag and immutable, 304 for a client that holds a page

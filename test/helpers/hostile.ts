@@ -385,6 +385,8 @@ export interface Answer {
   status: number;
   contentType: string;
   text: string;
+  /** Its Cache-Control header, '' when it has none. */
+  cacheControl: string;
 }
 
 export const describe = (r: Request) =>
@@ -403,11 +405,12 @@ export async function send(base: string, r: Request): Promise<Answer> {
       redirect: 'manual',
     });
     const contentType = res.headers.get('content-type') ?? '';
+    const cacheControl = res.headers.get('cache-control') ?? '';
     if (contentType.startsWith('text/event-stream')) {
       abort.abort();
-      return { status: res.status, contentType, text: '' };
+      return { status: res.status, contentType, text: '', cacheControl };
     }
-    return { status: res.status, contentType, text: await res.text() };
+    return { status: res.status, contentType, text: await res.text(), cacheControl };
   } catch (error) {
     const cause = (error as Error & { cause?: Error & { code?: string } }).cause;
     throw new Error(
@@ -442,10 +445,11 @@ export function rawRequest(base: string, bytes: Buffer): Promise<Answer> {
       const [head = '', ...rest] = text.split('\r\n\r\n');
       const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(head)?.[1] ?? 0);
       const contentType = /^content-type:\s*(.*)$/im.exec(head)?.[1]?.trim() ?? '';
+      const cacheControl = /^cache-control:\s*(.*)$/im.exec(head)?.[1]?.trim() ?? '';
       let body = rest.join('\r\n\r\n');
       if (/^transfer-encoding:\s*chunked/im.test(head))
         body = body.replace(/(?:^|\r\n)[0-9a-f]+\r\n/gi, '').replace(/\r\n$/, '');
-      resolve({ status, contentType, text: body });
+      resolve({ status, contentType, text: body, cacheControl });
     });
   });
 }
@@ -460,8 +464,9 @@ export interface AnswerRules {
 }
 
 /**
- * What every answer satisfies: a 2xx or 4xx (or `alsoAllowed`), no body for a HEAD or a 204,
- * otherwise JSON (unless `notJson`). Resolves to the parsed body, undefined when there is none.
+ * What every answer satisfies: a 2xx or 4xx (or `alsoAllowed`), an error kept by no HTTP
+ * cache (`Cache-Control: no-store`), no body for a HEAD or a 204, otherwise JSON (unless
+ * `notJson`). Resolves to the parsed body, undefined when there is none.
  */
 export function expectAnswer(r: Request, a: Answer, { serverErrors, alsoAllowed = [], notJson }: AnswerRules): unknown {
   const what = describe(r);
@@ -470,6 +475,7 @@ export function expectAnswer(r: Request, a: Answer, { serverErrors, alsoAllowed 
     (a.status >= 200 && a.status < 500) || alsoAllowed.includes(a.status),
     `${what} answered ${a.status} ${a.text.slice(0, 300)}${logged}`,
   );
+  if (a.status >= 400) assert.is(a.cacheControl, 'no-store', `${what} answered ${a.status}: kept by no cache`);
   if ((r.method ?? 'GET') === 'HEAD' || a.status === 204) {
     assert.is(a.text, '', `${what}: no body`);
     return undefined;

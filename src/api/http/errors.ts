@@ -68,6 +68,13 @@ function databaseBusy(err: DatabaseError) {
   return undefined;
 }
 
+/**
+ * What every error answer says to HTTP caches: keep nothing. A 404 for a tx or a token not
+ * indexed yet is answered otherwise a moment later, and a CDN keeps a 404 for its default
+ * time when nothing says otherwise (RFC 9111 4.2.2); 429s and 503s are of this moment only.
+ */
+export const ERROR_CACHE_HEADERS = { 'Cache-Control': 'no-store' } as const;
+
 export function createErrorHandler(logger: Logger, style: ErrorStyle = LAUNCHPAD_ERRORS) {
   return (err: unknown, req: IncomingMessage, res: ServerResponse) => {
     if (res.headersSent) {
@@ -79,17 +86,20 @@ export function createErrorHandler(logger: Logger, style: ErrorStyle = LAUNCHPAD
         res,
         err.status,
         err.body ?? (err.details ? { error: err.message, details: err.details } : { error: err.message }),
-        err.headers,
+        { ...ERROR_CACHE_HEADERS, ...err.headers },
       );
     }
     const requestId = randomUUID();
     const busy = err instanceof DatabaseError && databaseBusy(err);
     if (busy) {
       logger.warn({ request_id: requestId, method: req.method, url: req.url, err: busy.cause }, busy.log);
-      return sendJson(res, 503, style.body(503, busy.message, requestId), { 'Retry-After': busy.retryAfter });
+      return sendJson(res, 503, style.body(503, busy.message, requestId), {
+        ...ERROR_CACHE_HEADERS,
+        'Retry-After': busy.retryAfter,
+      });
     }
     logger.error({ request_id: requestId, method: req.method, url: req.url, err }, 'Request failed');
-    sendJson(res, 500, style.body(500, 'Internal server error', requestId));
+    sendJson(res, 500, style.body(500, 'Internal server error', requestId), ERROR_CACHE_HEADERS);
   };
 }
 
@@ -105,7 +115,7 @@ export const launchpadNoRoute: NoRoute = (method, path) => ({
 /** Polka's onNoMatch for an API's NoRoute. */
 export const noRouteHandler = (noRoute: NoRoute) => (req: IncomingMessage, res: ServerResponse) => {
   const { status, body } = noRoute(req.method ?? 'GET', (req.url ?? '').split('?')[0]!);
-  sendJson(res, status, body);
+  sendJson(res, status, body, ERROR_CACHE_HEADERS);
 };
 
 /** Writes a whole JSON response on a raw connection and closes it (no ServerResponse exists there). */
@@ -115,6 +125,7 @@ function endWithJson(socket: Duplex, status: number, body: unknown) {
     ...CORS_HEADERS,
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(text),
+    ...ERROR_CACHE_HEADERS,
     Connection: 'close',
   };
   socket.end(

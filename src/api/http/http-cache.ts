@@ -60,23 +60,41 @@ export function cacheControl(lifetime: Lifetime): string {
 }
 
 /**
- * The ETag of the form a client holding this answer holds (If-None-Match: a list, weak or
- * strong, or `*`: RFC 9110 13.1.2), for the 304: of the forms it names, the one this request
- * would be sent (weak: gzip), else the first it names; undefined when it holds another answer.
- * A cache holding both forms names both, and refreshes the one the 304's ETag names.
+ * Whether the form a request is sent is gzip: the client takes gzip and the answer is
+ * compressed already, or worth compressing.
+ */
+function gzipFormFor(req: IncomingMessage, compressible: boolean): boolean {
+  return compressible && acceptsGzip(req);
+}
+
+/** Whether an answer is sent gzipped to a client that takes gzip (answers under 1 KiB are not). */
+const compressibleOf = (r: Rendered) => r.gzip === true || r.body.length >= GZIP_MIN_BYTES;
+
+/**
+ * The ETag for a 304 when the client holds this answer in either form (If-None-Match: a
+ * list, weak or strong, or `*`; compared weakly: RFC 9110 13.1.2), else undefined. The 304
+ * carries the ETag a 200 to this request would carry (RFC 9110 15.4.5): the weak one of the
+ * gzip form when the request is sent gzip, else the strong one, whichever form the client
+ * named. A cache that holds the other form only finds none of its own under that ETag, and
+ * asks again without a condition (RFC 9111 4.3.4), so it never serves one form to a client
+ * that asked for the other.
  */
 export function heldTag(req: IncomingMessage, etag: string, gzipForm: boolean): string | undefined {
-  const header = req.headers['if-none-match'];
-  if (!header) return undefined;
-  const wanted = gzipForm ? `W/${etag}` : etag;
-  if (header.trim() === '*') return wanted;
-  let held: string | undefined;
-  for (const sent of header.split(',')) {
+  if (!namesTag(req.headers['if-none-match'], etag)) return undefined;
+  return gzipForm ? `W/${etag}` : etag;
+}
+
+/**
+ * Whether an If-None-Match header names `etag` (a strong tag): `*`, or a list of tags of
+ * which one is `etag` or its weak form (the weak comparison of RFC 9110 13.1.2).
+ */
+export function namesTag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((sent) => {
     const tag = sent.trim();
-    if (tag === wanted) return tag;
-    if (held === undefined && (tag === etag || tag === `W/${etag}`)) held = tag;
-  }
-  return held;
+    return tag === etag || tag === `W/${etag}`;
+  });
 }
 
 /** The headers of an answer kept as bytes, a 200 or a 304: `etag` names the form sent (or held). */
@@ -106,7 +124,7 @@ export async function sendRendered(
   kept?: KeptAs,
 ): Promise<void> {
   // the form this request is sent: gzip when it takes gzip and the answer is (or is worth) compressed
-  const gzipForm = acceptsGzip(req) && (r.gzip === true || r.body.length >= GZIP_MIN_BYTES);
+  const gzipForm = gzipFormFor(req, compressibleOf(r));
   const held = r.status === 200 ? heldTag(req, r.etag, gzipForm) : undefined;
   if (held !== undefined) {
     res.writeHead(304, cachingHeaders(held, lifetime));
@@ -143,17 +161,20 @@ export function sendNotModified(
   key: string,
 ): boolean {
   const header = req.headers['if-none-match'];
-  // `*` names no form: which one this request gets depends on the answer's size, which only
-  // the answer itself tells (sendRendered)
+  // `*` names no answer: it answers 304 only for one that exists (sendRendered)
   if (!header || header.trim() === '*') return false;
-  const etag = cache.validator(key);
-  // a tag the client names is of the form it holds; when it names both, the gzip one is what
-  // a client that takes gzip is sent (blocks and txs are all over GZIP_MIN_BYTES)
-  const held = etag === undefined ? undefined : heldTag(req, etag, acceptsGzip(req));
+  const kept = cache.validator(key);
+  const held = kept === undefined ? undefined : heldTag(req, kept.etag, gzipFormFor(req, kept.compressible));
   if (held === undefined) return false;
   res.writeHead(304, cachingHeaders(held, 'immutable'));
   res.end();
   return true;
+}
+
+/** What answers a client that holds an answer: its ETag, and whether it is sent gzipped to a client that takes gzip. */
+export interface Validator {
+  etag: string;
+  compressible: boolean;
 }
 
 /** Rendered answers that never change, by key, within a byte budget (least recently used first out). */
@@ -162,7 +183,7 @@ export interface ImmutableCache {
    * The ETag of the answer under `key` when it was kept for good (not until a time), even
    * after its bytes made room for others: enough to answer a client that holds it.
    */
-  validator(key: string): string | undefined;
+  validator(key: string): Validator | undefined;
   /**
    * The answer under `key`, or `load`'s: kept when `load` says it can never change (for
    * `keepMs` when it can only until then). Concurrent misses of one key share one load.
@@ -206,15 +227,19 @@ export function createImmutableCache(maxBytes: number): ImmutableCache {
     sizeCalculation: (r, key) => r.body.length + key.length + ENTRY_OVERHEAD_BYTES,
   });
   const validatorsOf = () =>
-    new LRUCache<string, string>({
+    new LRUCache<string, Validator>({
       maxSize: Math.max(1, Math.floor(validatorBytes / 2)),
-      sizeCalculation: (etag, key) => etag.length + key.length + ENTRY_OVERHEAD_BYTES,
+      sizeCalculation: (v, key) => v.etag.length + key.length + ENTRY_OVERHEAD_BYTES,
     });
   const validators = { small: validatorsOf(), large: validatorsOf() };
   const loading = new Map<string, Promise<Rendered>>();
   let generation = 0;
   return {
-    validator: (key) => lru.get(key)?.etag ?? validators.large.get(key) ?? validators.small.get(key),
+    validator(key) {
+      const kept = lru.get(key);
+      if (kept) return { etag: kept.etag, compressible: compressibleOf(kept) };
+      return validators.large.get(key) ?? validators.small.get(key);
+    },
     replace(key, from, to) {
       if (lru.peek(key) !== from) return;
       const ttl = lru.getRemainingTTL(key);
@@ -231,14 +256,17 @@ export function createImmutableCache(maxBytes: number): ImmutableCache {
             if (immutable && maxBytes > 0 && generation === started) {
               lru.set(key, rendered, { ttl: keepMs });
               if (keepMs === undefined)
-                (rendered.body.length >= LARGE_ANSWER_BYTES ? validators.large : validators.small).set(
-                  key,
-                  rendered.etag,
-                );
+                (rendered.body.length >= LARGE_ANSWER_BYTES ? validators.large : validators.small).set(key, {
+                  etag: rendered.etag,
+                  compressible: compressibleOf(rendered),
+                });
             }
             return rendered;
           })
-          .finally(() => loading.delete(key));
+          .finally(() => {
+            // a load begun before clear() leaves a later load of the key where it is
+            if (loading.get(key) === pending) loading.delete(key);
+          });
         loading.set(key, pending);
       }
       return pending;

@@ -8,7 +8,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 /** Public read endpoints answer any origin (no credentials exist to protect). */
 export const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
+  'Access-Control-Expose-Headers': 'ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After',
 } as const;
 
 /** Sends an already-serialized JSON body: text, or its bytes (cached responses are kept as bytes). */

@@ -61,6 +61,12 @@ export interface LaunchpadApiOptions {
   requestTimeoutMs?: number;
 }
 
+/**
+ * The share of CACHE_MB that keeps answers of closed candle ranges (docs/launchpad-api.md,
+ * "Candles"); the other cached answers keep the rest, so the API holds CACHE_MB in all.
+ */
+const CLOSED_CANDLES_SHARE = 1 / 4;
+
 export interface LaunchpadApi {
   url: string;
   stats(): { subscribers: number; lastEventId: number; dropped: number; cachedResponses: number };
@@ -71,8 +77,10 @@ export async function startLaunchpadApi(options: LaunchpadApiOptions): Promise<L
   const { db, logger, index } = options;
   const native = checkedNativeCoin(options.native);
   const { wallet } = options;
-  const cache = createResponseCache({ maxBytes: options.cacheBytes });
-  const answers = createImmutableCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
+  const candleBytes = Math.floor(cacheBytes * CLOSED_CANDLES_SHARE);
+  const cache = createResponseCache({ maxBytes: cacheBytes - candleBytes });
+  const answers = createImmutableCache(candleBytes);
   const facts = createTokenFacts(db);
   const windows = createTradeWindows(db, { allFacts: facts.all });
   const hub = createFeedHub({

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import sirv from 'sirv';
+import { namesTag } from '../http/http-cache.ts';
 
 const WEB_DIR = path.join(import.meta.dirname, 'web');
 const ASSETS_DIR = path.join(WEB_DIR, 'static');
@@ -79,7 +80,7 @@ export function createWebPages(): Middleware {
     if (page) {
       const { html, etag } = pages.get(page)!;
       const headers = { ...SECURITY_HEADERS, ETag: etag, 'Cache-Control': 'no-cache' };
-      if (req.headers['if-none-match'] === etag) {
+      if (namesTag(req.headers['if-none-match'], etag)) {
         res.writeHead(304, headers);
         res.end();
         return;
