@@ -10,36 +10,53 @@ export type JobGroup = 'refresh' | 'retention';
 const GROUP_PROCS: Record<JobGroup, string[]> = {
   refresh: ['refresh_candles'],
   // the hourly upkeep: what is past keeping, and the chunks moved to the columnstore: trades a
-  // week old (sql/0022_trades_columnstore_lz4.sql), the chain index behind the tip (txs:
-  // sql/0021_txs_columnstore_lz4.sql; its attribute index by TimescaleDB's policy, 0019)
+  // week old, the chain index behind the tip (txs; both compressed whole by
+  // sql/0023_columnstore_whole_recompression.sql; its attribute index by TimescaleDB's policy, 0019)
   retention: ['prune_candles', 'prune_feed_events', 'compress_trades', 'policy_compression', 'compress_txs'],
 };
 
-/** Runs every job of the group now, in job id order; returns how long each took. */
+/**
+ * Runs every job of the group now, in job id order; returns how long each took. A job that
+ * fails does not keep the others from running: once all have run, the failures are thrown
+ * together (`JobsFailedError`, naming each job).
+ */
 export async function runJobs(db: Database, group: JobGroup): Promise<{ job: string; ms: number }[]> {
   const jobs = await db.query<{ job_id: number; proc_name: string; hypertable_name: string | null }>(
     `SELECT job_id, proc_name, hypertable_name FROM timescaledb_information.jobs WHERE proc_name = ANY($1::text[]) ORDER BY job_id`,
     [GROUP_PROCS[group]],
   );
   const timings: { job: string; ms: number }[] = [];
+  const failures: { job: string; error: unknown }[] = [];
   // On one session: a candle job holds a session lock (sql/0007_candle_job_lock.sql) that
   // a failed run leaves behind, and only that session can release it.
   await db.session(async (session) => {
     for (const job of jobs) {
+      const name = job.hypertable_name ? `${job.proc_name}(${job.hypertable_name})` : job.proc_name;
       const started = performance.now();
       try {
         await session.exec(`CALL run_job(${Number(job.job_id)})`);
+        timings.push({ job: name, ms: performance.now() - started });
       } catch (error) {
         await session.query('SELECT release_candle_jobs()').catch(() => {});
-        throw error;
+        failures.push({ job: name, error });
       }
-      timings.push({
-        job: job.hypertable_name ? `${job.proc_name}(${job.hypertable_name})` : job.proc_name,
-        ms: performance.now() - started,
-      });
     }
   });
+  if (failures.length > 0) throw new JobsFailedError(failures);
   return timings;
+}
+
+/** The jobs of a group that failed, each with its error; the group's other jobs ran. */
+export class JobsFailedError extends Error {
+  constructor(readonly failures: readonly { job: string; error: unknown }[]) {
+    super(
+      failures
+        .map(({ job, error }) => `${job} failed: ${error instanceof Error ? error.message : String(error)}`)
+        .join('; '),
+      { cause: failures[0]?.error },
+    );
+    this.name = 'JobsFailedError';
+  }
 }
 
 export interface EmbeddedJobsOptions {

@@ -2,12 +2,13 @@
 // upkeep (runJobs 'retention', as the embedded service and a server's job run it; its batches
 // in LZ4 where the server has it: sql/0022_trades_columnstore_lz4.sql): a
 // token's whole history pages back across compressed and uncompressed chunks, a trader's too,
-// candles equal the trades, and a backfill writes into a compressed chunk without duplicates.
+// candles equal the trades, a backfill writes into a compressed chunk without duplicates, and
+// a chunk written into after it was compressed is compressed again whole (0023).
 import { randomBytes } from 'node:crypto';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LaunchpadApi } from '../../src/api/launchpad/server.ts';
-import { runJobs } from '../../src/db/jobs.ts';
+import { JobsFailedError, runJobs } from '../../src/db/jobs.ts';
 import type { Trade } from '../../src/domain/events.ts';
 import { notify } from '../../src/feed/notice.ts';
 import { insertTrades } from '../../src/indexer/trades.ts';
@@ -187,6 +188,99 @@ test('a backfill writes into a compressed chunk: a new trade is found, a replaye
   }, 10_000);
   assert.is(new Set(pages).size, pages.length, 'no trade twice');
   assert.ok((await compressedChunks(ctx)) >= before - 1, 'the chunks stay in the columnstore');
+});
+
+/** `n` trades of many tokens within an hour of `at`, as a day of a busy chain has (more than a compressed batch holds). */
+function busyDay(at: number, n: number, firstHeight: number): Trade[] {
+  const tokens = Array.from({ length: 40 }, () => randomAddress());
+  return Array.from({ length: n }, (_, i) =>
+    makeTrade(
+      {
+        time: new Date(at + i * 1000),
+        blockHeight: firstHeight + i,
+        txIndex: 0,
+        eventIndex: 0,
+        tokenAddress: tokens[r.int(0, tokens.length - 1)]!,
+        trader: randomAddress(),
+        txHash: randomBytes(32).toString('hex').toUpperCase(),
+      },
+      BigInt(r.int(1_000, 50_000_000)),
+      BigInt(r.int(1_000, 90_000_000)),
+    ),
+  );
+}
+
+test('a chunk written into after it was compressed is compressed again whole: grouped and ordered in the compression order, each token once', async (ctx) => {
+  // a day 33 days old, before the other tests' trades (at most 30 days old)
+  const day = Math.floor((Date.now() - 33 * DAY) / DAY) * DAY + 30 * 60_000;
+  const trades = busyDay(day, 3000, 1_000_000);
+  await insertTrades(ctx.t.db, trades);
+  await runJobs(ctx.t.db, 'retention');
+  // a backfill's late trade of one of those tokens, in the middle of the day, then the upkeep again
+  const late = { ...trades[1500]!, time: new Date(day + 1500 * 1000 + 500), blockHeight: 2_000_000, txIndex: 1 };
+  late.txHash = randomBytes(32).toString('hex').toUpperCase();
+  await insertTrades(ctx.t.db, [late]);
+  await runJobs(ctx.t.db, 'retention');
+  const all = [...trades, late];
+  const [chunk] = await ctx.t.db.query<{ compressed: boolean }>(
+    `SELECT is_compressed AS compressed FROM timescaledb_information.chunks
+     WHERE hypertable_name = 'trades' AND range_start <= $1 AND range_end > $1`,
+    [new Date(day)],
+  );
+  assert.ok(chunk?.compressed, 'the day is in the columnstore again');
+  const range = [new Date(day), new Date(day + 3600_000)];
+  const counts = await ctx.t.db.query<{ token: string; n: number }>(
+    `SELECT token_address AS token, count(*)::int AS n FROM trades WHERE time >= $1 AND time < $2 GROUP BY token_address`,
+    range,
+  );
+  const expected = new Map<string, number>();
+  for (const t of all) expected.set(t.tokenAddress, (expected.get(t.tokenAddress) ?? 0) + 1);
+  assert.is(counts.length, expected.size, 'each token one group');
+  for (const c of counts) assert.is(Number(c.n), expected.get(c.token), c.token);
+  const ordered = await ctx.t.db.query<{ token: string; position: string }>(
+    `SELECT token_address AS token, block_height || '-' || tx_index || '-' || event_index AS position FROM trades
+     WHERE time >= $1 AND time < $2 ORDER BY token_address, time DESC, seq DESC`,
+    range,
+  );
+  const sorted = [...all].sort((a, b) =>
+    a.tokenAddress < b.tokenAddress ? -1 : a.tokenAddress > b.tokenAddress ? 1 : newestFirst(a, b),
+  );
+  assert.equal(
+    ordered.map((o) => o.position),
+    sorted.map(position),
+    'in the compression order',
+  );
+});
+
+test('a failing job of the upkeep does not keep the others from running, and is named', async (ctx) => {
+  const day = Math.floor((Date.now() - 35 * DAY) / DAY) * DAY + 30 * 60_000;
+  await ctx.t.db.query(
+    `SELECT alter_job(job_id, config => '{"keep": "not an interval"}') FROM timescaledb_information.jobs WHERE proc_name = 'prune_candles'`,
+  );
+  try {
+    const chunkOf = async () =>
+      (
+        await ctx.t.db.query<{ compressed: boolean }>(
+          `SELECT is_compressed AS compressed FROM timescaledb_information.chunks
+           WHERE hypertable_name = 'trades' AND range_start <= $1 AND range_end > $1`,
+          [new Date(day)],
+        )
+      )[0];
+    await insertTrades(ctx.t.db, busyDay(day, 20, 3_000_000));
+    assert.is((await chunkOf())?.compressed, false, 'a new chunk, in the rowstore');
+    const err = await runJobs(ctx.t.db, 'retention').catch((e) => e);
+    assert.instance(err, JobsFailedError);
+    assert.equal(
+      (err as JobsFailedError).failures.map((f) => f.job),
+      ['prune_candles'],
+    );
+    assert.match(err.message, /prune_candles failed: .*not an interval/);
+    assert.is((await chunkOf())?.compressed, true, 'the trades of the day compressed all the same');
+  } finally {
+    await ctx.t.db.query(
+      `SELECT alter_job(job_id, config => '{"keep": "90 days"}') FROM timescaledb_information.jobs WHERE proc_name = 'prune_candles'`,
+    );
+  }
 });
 
 test.run();

@@ -134,4 +134,30 @@ test('a backfill writes into a compressed chunk: no duplicate, each tx found by 
   );
 });
 
+test('a compressed chunk written into is compressed again whole: its txs read in chain order', async (ctx) => {
+  // txs of heights 120,001 to 120,150 (the compressed chunk [100000, 150000)), written and compressed
+  for (let h = 120_001; h <= 120_150; h++) await writeTx(ctx, h, 0, 9);
+  await runJobs(ctx.t.db, 'retention');
+  // a late tx inside an existing batch's range of heights (a backfill), then the upkeep again
+  await writeTx(ctx, 120_050, 5, 9);
+  await runJobs(ctx.t.db, 'retention');
+  assert.equal(
+    (await chunks(ctx, 'txs')).find(([start]) => start === 100_000),
+    [100_000, true],
+  );
+  const rows = await ctx.t.db.query<{ height: number; tx_index: number }>(
+    `SELECT height, tx_index FROM txs WHERE height BETWEEN 120001 AND 120200 ORDER BY height, tx_index`,
+  );
+  const expected: [number, number][] = [];
+  for (let h = 120_001; h <= 120_150; h++) {
+    expected.push([h, 0]);
+    if (h === 120_050) expected.push([h, 5]);
+  }
+  assert.equal(
+    rows.map((r) => [Number(r.height), r.tx_index]),
+    expected,
+    'in chain order',
+  );
+});
+
 test.run();

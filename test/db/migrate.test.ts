@@ -8,7 +8,7 @@ import { test } from 'uvu';
 import * as assert from 'uvu/assert';
 import { migrate, readMigrations } from '../../src/db/migrate.ts';
 import { createServerDatabase } from '../../src/db/postgres.ts';
-import { freshServerDatabase, openTestDatabase } from '../helpers/database.ts';
+import { freshServerDatabase, holdCompressionJobs, openTestDatabase } from '../helpers/database.ts';
 import { sleep } from '../helpers/wait.ts';
 
 test('npm run migrate applies every migration, and a second run applies none', () => {
@@ -243,6 +243,7 @@ test('upgrading keeps every indexed attribute of every tx (each pair numbered on
       '0020_chain_index_height_indexes',
       '0021_txs_columnstore_lz4',
       '0022_trades_columnstore_lz4',
+      '0023_columnstore_whole_recompression',
     ]);
     const [tx] = await db.query<{ hex: string; bytes: number }>(
       `SELECT upper(encode(hash, 'hex')) AS hex, octet_length(hash) AS bytes FROM txs`,
@@ -283,6 +284,47 @@ test('upgrading keeps every indexed attribute of every tx (each pair numbered on
     assert.is(pairs!.n, 4, 'alice as a sender is one pair for her two txs');
   } finally {
     await dispose();
+  }
+});
+
+test('upgrading compresses whole again the chunks compressed before, so a chunk written into after its compression reads in its order (0023)', async () => {
+  const t = await openTestDatabase({ migrated: false });
+  const { db } = t;
+  try {
+    await migrate(
+      db,
+      readMigrations().filter((m) => m.version <= '0022'),
+    );
+    await holdCompressionJobs(t);
+    const [{ job }] = (await db.query<{ job: number }>(
+      `SELECT job_id AS job FROM timescaledb_information.jobs WHERE proc_name = 'compress_trades'`,
+    )) as [{ job: number }];
+    const insert = (rows: string) =>
+      db.exec(`INSERT INTO trades (time, block_height, tx_index, event_index, msg_index, tx_hash, source, action, direction,
+         token_address, price_unative, volume_unative, volume_token, fee_unative, trader, input_amount, output_amount, native_reserves)
+       ${rows}`);
+    // a day 10 days old of 3,000 trades of 40 tokens, compressed by the job as 0022 defined it
+    await insert(`SELECT date_trunc('day', now() - interval '10 days') + g * interval '8 seconds', g, 0, 0, 0,
+         sha256(int8send(g)), 'launchpad', 'buy', 'native_to_token', 'native1token' || (g * 7919 % 40), 1, 1, 1, 1,
+         'native1trader', 1, 1, 1
+       FROM generate_series(1, 3000) g`);
+    await db.exec(`CALL run_job(${Number(job)})`);
+    // a late trade of one of those tokens, and the job again
+    await insert(`VALUES (date_trunc('day', now() - interval '10 days') + interval '3 hours 1 second', 5000, 1, 0, 0,
+         sha256('late'), 'launchpad', 'buy', 'native_to_token', 'native1token5', 1, 1, 1, 1, 'native1trader', 1, 1, 1)`);
+    await db.exec(`CALL run_job(${Number(job)})`);
+    assert.equal(await migrate(db), ['0023_columnstore_whole_recompression']);
+    const groups = await db.query<{ token: string; n: number }>(
+      `SELECT token_address AS token, count(*)::int AS n FROM trades GROUP BY token_address`,
+    );
+    assert.is(groups.length, 40, 'each token one group');
+    assert.is(groups.find((g) => g.token === 'native1token5')?.n, 76, 'with its late trade');
+    const [chunk] = await db.query<{ compressed: boolean }>(
+      `SELECT bool_and(is_compressed) AS compressed FROM timescaledb_information.chunks WHERE hypertable_name = 'trades'`,
+    );
+    assert.ok(chunk?.compressed, 'in the columnstore again');
+  } finally {
+    await t.dispose();
   }
 });
 
