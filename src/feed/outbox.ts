@@ -57,12 +57,33 @@ const toEvent = (r: OutboxRow): FeedEvent => ({
   frame: `id: ${r.id}\nevent: ${r.event}\ndata: ${r.data}\n\n`,
 });
 
-/** Events after `after` (up to `upTo` when given), in id order, at most `limit`. */
-export async function readOutbox(db: Queryable, after: number, upTo: number | null, limit: number) {
+/** Which events a subscriber takes: these tokens' only, these events only (undefined: any). */
+export interface OutboxFilter {
+  tokens?: readonly string[];
+  events?: readonly FeedEventName[];
+}
+
+/** The filter's SQL condition on feed_events, its parameters numbered from `first`. */
+function filterSql(filter: OutboxFilter, first: number): { sql: string; params: (string[] | null)[] } {
+  return {
+    sql: `($${first}::text[] IS NULL OR token_address = ANY($${first}::text[])) AND ($${first + 1}::text[] IS NULL OR event = ANY($${first + 1}::text[]))`,
+    params: [filter.tokens ? [...filter.tokens] : null, filter.events ? [...filter.events] : null],
+  };
+}
+
+/** Events after `after` (up to `upTo` when given) that the filter takes, in id order, at most `limit`. */
+export async function readOutbox(
+  db: Queryable,
+  after: number,
+  upTo: number | null,
+  limit: number,
+  filter: OutboxFilter = {},
+) {
+  const taken = filterSql(filter, 4);
   const rows = await db.query<OutboxRow>(
     `SELECT id, event, token_address, data::text AS data FROM feed_events
-     WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) ORDER BY id LIMIT $3`,
-    [after, upTo, limit],
+     WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) AND ${taken.sql} ORDER BY id LIMIT $3`,
+    [after, upTo, limit, ...taken.params],
   );
   return rows.map(toEvent);
 }
@@ -73,20 +94,28 @@ export async function outboxHighId(db: Queryable): Promise<number> {
   return Number(row?.high ?? 0);
 }
 
-/** How many events lie in (after, upTo], and the oldest id the outbox still holds. */
-export async function outboxSpan(db: Queryable, after: number, upTo: number) {
+/** How many events the filter takes in (after, upTo], and the oldest id the outbox still holds. */
+export async function outboxSpan(db: Queryable, after: number, upTo: number, filter: OutboxFilter = {}) {
+  const taken = filterSql(filter, 3);
   const [row] = await db.query<{ n: number; oldest: number | null }>(
-    `SELECT (SELECT count(*)::int FROM feed_events WHERE id > $1 AND id <= $2) AS n, (SELECT min(id) FROM feed_events) AS oldest`,
-    [after, upTo],
+    `SELECT (SELECT count(*)::int FROM feed_events WHERE id > $1 AND id <= $2 AND ${taken.sql}) AS n,
+            (SELECT min(id) FROM feed_events) AS oldest`,
+    [after, upTo, ...taken.params],
   );
   return { count: Number(row!.n), oldest: row!.oldest === null ? null : Number(row!.oldest) };
 }
 
-/** The id `skip` events before `upTo` (where a replay limited to `skip` events starts after). */
-export async function outboxIdBefore(db: Queryable, upTo: number, skip: number): Promise<number> {
+/** The id `skip` events the filter takes before `upTo` (where a replay limited to `skip` events starts after). */
+export async function outboxIdBefore(
+  db: Queryable,
+  upTo: number,
+  skip: number,
+  filter: OutboxFilter = {},
+): Promise<number> {
+  const taken = filterSql(filter, 3);
   const [row] = await db.query<{ id: number }>(
-    `SELECT id FROM feed_events WHERE id <= $1 ORDER BY id DESC OFFSET $2 LIMIT 1`,
-    [upTo, skip],
+    `SELECT id FROM feed_events WHERE id <= $1 AND ${taken.sql} ORDER BY id DESC OFFSET $2 LIMIT 1`,
+    [upTo, skip, ...taken.params],
   );
   return Number(row!.id);
 }

@@ -36,6 +36,9 @@ export interface FeedHubOptions {
 }
 
 const PAGE = 1000;
+/** A failed read of the outbox is tried again after this long, doubling up to the most. */
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 30_000;
 
 export function createFeedHub({
   db,
@@ -52,6 +55,9 @@ export function createFeedHub({
   let readAgain = false;
   let unlisten: (() => Promise<void>) | undefined;
   let keepalive: NodeJS.Timeout | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let retryMs = 0;
+  let stopped = false;
 
   /** Reads everything after lastId, in pages; one read at a time, re-run if notified meanwhile. */
   const readNew = (): Promise<void> => {
@@ -73,9 +79,19 @@ export function createFeedHub({
         }
       } while (readAgain);
     })()
-      .catch((error) =>
-        logger.warn({ err: error }, 'Reading the feed outbox failed; will retry on the next notification'),
-      )
+      .then(() => {
+        retryMs = 0;
+      })
+      .catch((error) => {
+        if (stopped) return;
+        // read again after a while (a pool connection a proxy closed, a statement timeout), not
+        // only on the next notification: a quiet chain may send none for minutes
+        retryMs = Math.min(Math.max(retryMs * 2, RETRY_MIN_MS), RETRY_MAX_MS);
+        logger.warn({ err: error, retry_ms: retryMs }, 'Reading the feed outbox failed; reading again');
+        clearTimeout(retry);
+        retry = setTimeout(() => void readNew(), retryMs);
+        retry.unref();
+      })
       .finally(() => (reading = undefined));
     return reading;
   };
@@ -103,31 +119,54 @@ export function createFeedHub({
     /** Registers an open SSE response; replays missed events first when asked to. */
     async subscribe(res: ServerResponse, { lastEventId, tokens, events }: SubscribeOptions = {}) {
       const upTo = lastId; // events after this arrive live (held in the backlog meanwhile)
+      const resuming = lastEventId !== undefined && lastEventId < upTo;
+      const ahead = lastEventId !== undefined && lastEventId > upTo;
       const s: Subscriber = {
         res,
         filter: (e) => (!tokens || tokens.has(e.tokenAddress)) && (!events || events.has(e.event)),
+        taken: { tokens: tokens && [...tokens], events: events && [...events] },
         after: lastEventId ?? upTo,
-        backlog: lastEventId !== undefined && lastEventId < upTo ? [] : null,
+        idSent: lastEventId ?? upTo,
+        backlog: resuming || ahead ? [] : null,
         backlogBytes: 0,
       };
       subscribers.add(s);
-      if (lastEventId !== undefined && lastEventId > upTo) {
+      if (ahead) {
         // The id came from a process further ahead: skip what the client has, unless the
-        // outbox never held that id (a database started afresh), then send all that is new.
-        s.after = Math.min(lastEventId, await outboxHighId(db));
+        // outbox never held that id (a database started afresh): then the client is told the
+        // newest id there is (an `id:` line), so that it resumes from there, and sent all that
+        // is new. Live events meanwhile wait in its backlog.
+        let after = lastEventId;
+        try {
+          after = Math.min(lastEventId, await outboxHighId(db));
+          if (after < lastEventId) {
+            subscribers.writeText(s, `id: ${after}\n\n`);
+            s.idSent = after;
+          }
+        } finally {
+          subscribers.goLive(s, after);
+        }
+        return;
       }
-      if (!s.backlog) return;
+      if (!resuming) return;
       try {
-        await replay(s, lastEventId!, upTo);
-      } finally {
-        subscribers.goLive(s, upTo);
+        await replay(s, lastEventId, upTo);
+      } catch (error) {
+        // a replay cut short leaves a hole: the client must not go live past it, but reconnect
+        // with the id it has and be replayed again
+        logger.warn({ err: error }, 'Replaying the feed to a client failed; closing its stream');
+        res.destroy();
+        return;
       }
+      subscribers.goLive(s, upTo);
     },
 
     stats: () => ({ ...subscribers.stats(), lastEventId: lastId }),
 
     async stop() {
+      stopped = true;
       clearInterval(keepalive);
+      clearTimeout(retry);
       await unlisten?.();
       await reading;
       subscribers.endAll();

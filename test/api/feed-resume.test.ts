@@ -1,0 +1,222 @@
+// Resuming the SSE feed (src/api/launchpad/feed-hub.ts, feed-replay.ts, feed-subscribers.ts)
+// as clients do after a reconnection, on outbox rows written straight into the database and
+// announced as the indexer announces them: a filtered client is moved past the events it does
+// not take and is told of no gap for them; a client catching up slowly is replayed at its pace,
+// not dropped; an id ahead of the outbox is corrected so nothing committed later is skipped;
+// a failed read of the outbox is read again without waiting for the next notification.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import net from 'node:net';
+import { suite } from 'uvu';
+import * as assert from 'uvu/assert';
+import { createFeedHub, type FeedHub } from '../../src/api/launchpad/feed-hub.ts';
+import { feed } from '../../src/api/launchpad/routes/feed.ts';
+import type { Database } from '../../src/db/types.ts';
+import { encodeNotice, FEED_CHANNEL } from '../../src/feed/notice.ts';
+import { silentLogger } from '../../src/internal/logger.ts';
+import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { randomAddress } from '../helpers/devnet.ts';
+import { openSse } from '../helpers/sse.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
+
+const test = suite<{ t: TestDatabase; key: number }>('launchpad API: resuming the live feed', {
+  t: undefined as never,
+  key: 0,
+});
+
+test.before(async (ctx) => {
+  ctx.t = await openTestDatabase();
+});
+
+test.after(async (ctx) => {
+  await ctx.t?.dispose();
+});
+
+/** `n` trade events of `token` (each `padding` bytes larger) committed and announced as the indexer does; their last id. */
+async function append(ctx: { t: TestDatabase; key: number }, token: string, n: number, padding = 0): Promise<number> {
+  const data = JSON.stringify({ token_address: token, padding: 'x'.repeat(padding) });
+  const first = ctx.key;
+  ctx.key += n;
+  return ctx.t.db.transaction(async (tx) => {
+    const [row] = await tx.query<{ high: number }>(
+      `WITH ins AS (
+         INSERT INTO feed_events (event, token_address, data, event_key, block_height)
+         SELECT 'trade', $1, $2::json, 'resume:' || i, 0 FROM generate_series($3::int + 1, $3::int + $4::int) AS i RETURNING id)
+       SELECT max(id) AS high FROM ins`,
+      [token, data, first, n],
+    );
+    await tx.query(`SELECT pg_notify($1, $2)`, [
+      FEED_CHANNEL,
+      encodeNotice({ kind: 'events', highId: Number(row!.high) }),
+    ]);
+    return Number(row!.high);
+  });
+}
+
+interface Served {
+  url: string;
+  hub: FeedHub;
+  close(): Promise<void>;
+}
+
+/** The feed's route over a hub of its own, served as the Launchpad API serves it. */
+async function serveFeed(db: Database, options: Partial<Parameters<typeof createFeedHub>[0]> = {}): Promise<Served> {
+  const hub = createFeedHub({ db, logger: silentLogger, keepaliveMs: 100, ...options });
+  await hub.start();
+  const handler = feed(hub);
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url!, 'http://x');
+    Object.assign(req, { query: Object.fromEntries(url.searchParams), path: url.pathname });
+    void handler(req as never, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/sse/feed`,
+    hub,
+    async close() {
+      await hub.stop();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** The last id a client of `stream` would reconnect with (an event's, or an `id:` line's). */
+const lastIdOf = (blocks: { id?: string }[]) => Number([...blocks].reverse().find((b) => b.id !== undefined)?.id);
+
+test('a filtered client is moved past the events it does not take: no replay of them and no gap on reconnecting', async (ctx) => {
+  const served = await serveFeed(ctx.t.db, { replayLimit: 100 });
+  try {
+    const mine = randomAddress();
+    const other = randomAddress();
+    const stream = await openSse(`${served.url}?token_address=${mine}`);
+    const own = await append(ctx, mine, 1);
+    await stream.until(() => stream.events().some((e) => Number(e.id) === own));
+    // 150 events of another token while it is connected: more than the replay limit
+    const others = await append(ctx, other, 150);
+    await stream.until((blocks) => lastIdOf(blocks) === others, 5000);
+    assert.ok(
+      stream.blocks.some((b) => b.comments.includes('keepalive') && Number(b.id) === others),
+      'a keepalive carries the id it has reached',
+    );
+    assert.is(stream.events().length, 1, 'none of the other events');
+    stream.close();
+
+    // reconnecting from the id the keepalive gave, or from its own last event: nothing it takes
+    // was missed, so no gap and no event but those it takes after
+    const taken: number[] = [];
+    for (const from of [others, own]) {
+      const again = await openSse(`${served.url}?token_address=${mine}`, { 'Last-Event-ID': String(from) });
+      const next = await append(ctx, mine, 1);
+      taken.push(next);
+      await again.until(() => again.events().some((e) => Number(e.id) === next));
+      assert.equal(
+        again.events().map((e) => [e.event, Number(e.id)]),
+        taken.map((id) => ['trade', id]),
+        `from ${from}: its events after it, no gap`,
+      );
+      again.close();
+    }
+
+    // more than the limit of its own events missed: the gap counts those only
+    const before = await append(ctx, mine, 1);
+    await append(ctx, other, 300);
+    const last = await append(ctx, mine, 120);
+    // this process has read them (else they reach the client live, where no limit applies)
+    assert.ok(await waitFor(() => served.hub.stats().lastEventId === last, 10_000), 'the hub read the outbox');
+    const behind = await openSse(`${served.url}?token_address=${mine}`, { 'Last-Event-ID': String(before) });
+    await behind.until(() => behind.events().some((e) => Number(e.id) === last));
+    const gap = behind.events().find((e) => e.event === 'gap');
+    assert.ok(gap, 'a gap');
+    assert.is(JSON.parse(gap!.data!).missed, 20, '120 of its events missed, 100 replayed');
+    assert.is(behind.events().filter((e) => e.event === 'trade').length, 100);
+    behind.close();
+  } finally {
+    await served.close();
+  }
+});
+
+test('a client catching up slowly is replayed a page at a time as it reads, not dropped', async (ctx) => {
+  const served = await serveFeed(ctx.t.db, { maxBufferedBytes: 256 * 1024 });
+  const socket = new net.Socket();
+  try {
+    const token = randomAddress();
+    const from = await append(ctx, token, 1);
+    const last = await append(ctx, token, 5000, 1000); // ~5 MB to replay, more than the sockets' buffers hold
+    assert.ok(await waitFor(() => served.hub.stats().lastEventId === last, 10_000), 'the hub read the outbox');
+    const { port } = new URL(served.url);
+    let text = '';
+    // a client busy elsewhere for 3 s before it reads: the replay waits for it, page after page
+    await new Promise<void>((resolve) => socket.connect(Number(port), '127.0.0.1', resolve));
+    socket.setEncoding('utf8');
+    socket.pause();
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.write(`GET /api/sse/feed HTTP/1.1\r\nHost: x\r\nLast-Event-ID: ${from}\r\n\r\n`);
+    await sleep(3000);
+    socket.resume();
+    assert.ok(
+      await waitFor(() => text.includes(`id: ${last}\n`), 30_000, 50),
+      `replayed up to ${last} within 30 s (${served.hub.stats().dropped} dropped)`,
+    );
+    assert.is(served.hub.stats().dropped, 0, 'not dropped');
+    assert.is(text.match(/^event: trade$/gm)?.length, 5000, 'every event once');
+  } finally {
+    socket.destroy();
+    await served.close();
+  }
+});
+
+test('a Last-Event-ID ahead of the outbox (a database started afresh) is corrected: what is committed later is not skipped', async (ctx) => {
+  const served = await serveFeed(ctx.t.db);
+  try {
+    const token = randomAddress();
+    const high = await append(ctx, token, 1);
+    const ahead = await openSse(served.url, { 'Last-Event-ID': String(high + 1_000_000) });
+    await ahead.until((blocks) => lastIdOf(blocks) === high);
+    ahead.close();
+    // the client reconnects with the id it was given, after a commit it did not see
+    const next = await append(ctx, token, 1);
+    const again = await openSse(served.url, { 'Last-Event-ID': String(high) });
+    await again.until(() => again.events().some((e) => Number(e.id) === next));
+    assert.equal(
+      again.events().map((e) => Number(e.id)),
+      [next],
+    );
+    again.close();
+  } finally {
+    await served.close();
+  }
+});
+
+test('a failed read of the outbox is read again soon, not only on the next notification', async (ctx) => {
+  let failNext = false;
+  // the test database, but the outbox's next read fails once (a connection a proxy closed)
+  const db = new Proxy(ctx.t.db, {
+    get(target, prop, receiver) {
+      if (prop !== 'query') return Reflect.get(target, prop, receiver);
+      return (text: string, params?: unknown[]) => {
+        if (failNext && text.includes('FROM feed_events') && text.includes('id > $1')) {
+          failNext = false;
+          return Promise.reject(new Error('connection terminated'));
+        }
+        return target.query(text, params);
+      };
+    },
+  });
+  const served = await serveFeed(db);
+  try {
+    const stream = await openSse(served.url);
+    await stream.until((blocks) => blocks.length > 0);
+    failNext = true;
+    const id = await append(ctx, randomAddress(), 1);
+    await stream.until(() => stream.events().some((e) => Number(e.id) === id), 5000);
+    assert.is(failNext, false, 'the first read failed');
+    stream.close();
+  } finally {
+    await served.close();
+  }
+});
+
+test.run();
