@@ -3,10 +3,11 @@
 // cluster made with this machine's PostgreSQL binaries, with TimescaleDB loaded when its
 // extension is installed there. Says why when none is possible.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { sleep } from './wait.ts';
 
 export interface PostgresServer {
   url: string;
@@ -132,12 +133,32 @@ export async function startThrowawayCluster(): Promise<ServerOrReason> {
     };
     poll();
   });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
   const stop = async () => {
-    if (child.exitCode === null) {
-      // runuser does not forward signals to the server: ask pg_ctl for a fast shutdown.
-      const [stopCmd, stopArgs] = asServerUser(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'fast', '-w']);
+    // runuser does not forward signals to the server: ask pg_ctl for a fast shutdown, then,
+    // if the server is still there (a fast shutdown right after a crash's reset has been seen
+    // to wait forever), an immediate one, then kill it
+    for (const mode of ['fast', 'immediate']) {
+      if (child.exitCode !== null) break;
+      const [stopCmd, stopArgs] = asServerUser(path.join(bin, 'pg_ctl'), [
+        'stop',
+        '-D',
+        dataDir,
+        '-m',
+        mode,
+        '-w',
+        '-t',
+        '20',
+      ]);
       spawnSync(stopCmd, stopArgs, { stdio: 'ignore' });
-      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+      await Promise.race([exited, sleep(1000)]);
+    }
+    if (child.exitCode === null) {
+      const pid = existsSync(path.join(dataDir, 'postmaster.pid'))
+        ? Number(readFileSync(path.join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0])
+        : 0;
+      if (pid > 0) process.kill(pid, 'SIGKILL');
+      await exited;
     }
     rmSync(dir, { recursive: true, force: true });
   };
