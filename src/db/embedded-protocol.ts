@@ -29,6 +29,8 @@ export interface SerializedError {
   detail?: string;
   /** Where in the statement the error is, in characters from 1. */
   position?: number;
+  /** The WebAssembly trapped: the worker ends after this reply. */
+  trapped?: boolean;
 }
 
 export type WorkerReply =

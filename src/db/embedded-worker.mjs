@@ -33,6 +33,18 @@ function serializeError(error) {
 /** @param {WorkerReply} message */
 const reply = (message) => port.postMessage(message);
 
+/** The worker's exit code after a trap of the WebAssembly (embedded.ts says so when it stops). */
+const TRAPPED_EXIT_CODE = 70;
+
+/**
+ * Whether an error is the WebAssembly's own (a trap, or the JavaScript stack it runs on
+ * overflowing), not PostgreSQL's.
+ * @param {unknown} error
+ */
+const isTrap = (error) =>
+  (error instanceof Error && error.name === 'RuntimeError') || // WebAssembly.RuntimeError
+  (error instanceof RangeError && /call stack/i.test(error.message));
+
 /**
  * bytea in its text form (`\\x` then hex) decoded by Node's hex codec, many times faster
  * than PGlite's own byte-by-byte decoder on the index's tx bytes. The result has a buffer
@@ -225,7 +237,12 @@ try {
           break;
       }
     } catch (error) {
-      reply({ id: request.id, ok: false, error: serializeError(error) });
+      reply({ id: request.id, ok: false, error: { ...serializeError(error), trapped: isTrap(error) } });
+      // A trap of the WebAssembly (its stack overflowed: a JSON literal nested a thousand deep
+      // in a query, say) leaves PostgreSQL's state in it undefined, and every later statement
+      // failing: the worker ends, and the database is reported stopped (the service then
+      // stops, to be started again on its data directory, as after a crash).
+      if (isTrap(error)) setImmediate(() => process.exit(TRAPPED_EXIT_CODE));
     }
   });
   reply({ op: 'ready' });

@@ -91,8 +91,11 @@ function startWorker(workerData: WorkerData): Worker {
   return new Worker(new URL('./embedded-worker.mjs', import.meta.url), { workerData, execArgv: [] });
 }
 
+/** embedded-worker.mjs's exit code after a trap of its WebAssembly. */
+const TRAPPED_EXIT_CODE = 70;
+
 const toError = (e: SerializedError) =>
-  new DatabaseError(e.message, { code: e.code, detail: e.detail, position: e.position });
+  new DatabaseError(e.message, { code: e.code, detail: e.detail, position: e.position, unavailable: e.trapped });
 
 /**
  * The worker and the messages to and from it: requests by id, NOTIFY payloads to the
@@ -134,7 +137,15 @@ async function openWorkerChannel(data: WorkerData, onDeath: (error: DatabaseErro
       onDeath(dead, closing);
     };
     worker.on('error', die);
-    worker.on('exit', (code) => die(new Error(`worker exited with code ${code}`)));
+    worker.on('exit', (code) =>
+      die(
+        new Error(
+          code === TRAPPED_EXIT_CODE
+            ? `its WebAssembly trapped (a statement overflowed its stack); open it again (restart the service)`
+            : `worker exited with code ${code}`,
+        ),
+      ),
+    );
   });
   await ready;
 

@@ -1,5 +1,7 @@
-// The embedded database on disk: closed and reopened (a restart), TimescaleDB still works; and
-// an in-memory database started as a copy of another's snapshot (what the tests open).
+// The embedded database on disk: closed and reopened (a restart), TimescaleDB still works; a
+// statement that makes its WebAssembly trap stops it (reported, never left half-working) and
+// its directory opens again with its data; and an in-memory database started as a copy of
+// another's snapshot (what the tests open).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import type { Database } from '../../src/db/types.ts';
 import type { Trade } from '../../src/domain/events.ts';
 import { insertTrades } from '../../src/indexer/trades.ts';
 import { expectedCandles, makeTrade } from '../helpers/trades.ts';
+import { waitFor } from '../helpers/wait.ts';
 
 /** After the refresh job, the token's hour candles are those of `trades`. */
 async function assertHourCandles(db: Database, token: string, trades: Trade[]) {
@@ -48,6 +51,39 @@ test('after a restart the data is there, and trades still flow into candles', as
       const now = makeTrade({ time: new Date(), blockHeight: 3, tokenAddress: token }, 9_000_000n);
       assert.is(await insertTrades(second, [late, now]), 2);
       await assertHourCandles(second, token, [before, late, now]);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a statement that overflows the WebAssembly's stack stops the database, reported, and its directory opens again with its data", async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'reopen-trap-'));
+  try {
+    const crashes: Error[] = [];
+    const first = await createEmbeddedDatabase({ dataDir: dir, onCrash: (e) => crashes.push(e) });
+    await migrate(first);
+    const trade = makeTrade({ time: new Date(Date.now() - 3_600_000), blockHeight: 1, tokenAddress: 'native1trap' });
+    await insertTrades(first, [trade]);
+    // a JSON literal nested 1,000 deep: PostgreSQL's recursive parser overflows the WebAssembly's stack
+    const nested = `${'['.repeat(1000)}${']'.repeat(1000)}`;
+    const err = await first.readOnly((q) => q.query(`SELECT '${nested}'::jsonb AS j`)).catch((e: Error) => e);
+    assert.instance(err, Error, 'the statement fails');
+    assert.ok(await waitFor(() => crashes.length === 1, 5000), 'the database is reported stopped');
+    assert.match(crashes[0]!.message, /WebAssembly trapped/);
+    const after = await first.query('SELECT 1 AS one').catch((e: Error & { unavailable?: boolean }) => e);
+    assert.instance(after, Error, 'no statement runs on what is left of it');
+    assert.is((after as { unavailable?: boolean }).unavailable, true, 'unavailable: 503, not a wrong answer');
+    await first.close().catch(() => {});
+
+    const second = await createEmbeddedDatabase({ dataDir: dir });
+    try {
+      const [row] = await second.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM trades WHERE token_address = 'native1trap'`,
+      );
+      assert.is(row!.n, 1, 'the data is there');
     } finally {
       await second.close();
     }

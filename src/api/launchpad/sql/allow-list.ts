@@ -121,7 +121,7 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
   'length',
   'char_length',
   'substr',
-  'substring',
+  // not substring: its `from pattern` and `similar` forms run regular expressions
   'left',
   'right',
   'concat',

@@ -37,6 +37,9 @@ export class SqlFailed extends SqlRefused {
   }
 }
 
+/** The most bytes of values an answer holds (their text, as counted by the database); a query past it fails. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
 /** Parameters: JSON scalars, at most this many. */
 export const MAX_PARAMS = 100;
 export type SqlParam = string | number | boolean | null;
@@ -94,13 +97,16 @@ export function createSqlRunner(db: Database, limits: SqlLimits): SqlRunner {
         async (tx: ReadOnlyQueryable) => {
           const described = await tx.describe(checked.statement);
           // the statement inside a SELECT that names its columns by position (its own names may
-          // repeat), gives each value as its type's output text, and takes one row past the cap
+          // repeat), gives each value as its type's output text, and takes one row past the cap;
+          // around it, the answer's bytes so far, which end the query once over MAX_ANSWER_BYTES
+          // (sql/0024_sql_answer_guard.sql)
           const aliases = described.map((_, i) => `c${i}`);
           const values = aliases.map(
             (c) => `CASE WHEN num_nulls(q.${c}) = 1 THEN NULL ELSE format('%s', q.${c}) END AS ${c}`,
           );
-          const before = `SELECT ${values.join(', ')} FROM (\n`;
-          const text = `${before}${checked.statement}\n) AS q${aliases.length > 0 ? `(${aliases.join(', ')})` : ''} LIMIT ${limits.maxRows + 1}`;
+          const rowBytes = aliases.map((c) => `coalesce(octet_length(w.${c}), 0)`).join(' + ') || '0';
+          const before = `SELECT ${[...aliases.map((c) => `w.${c}`), `sql_answer_guard(sum(${rowBytes}) OVER (ROWS UNBOUNDED PRECEDING), ${MAX_ANSWER_BYTES}) AS answer_bytes`].join(', ')} FROM (SELECT ${values.join(', ')} FROM (\n`;
+          const text = `${before}${checked.statement}\n) AS q${aliases.length > 0 ? `(${aliases.join(', ')})` : ''} LIMIT ${limits.maxRows + 1}) AS w`;
           if (limits.maxCost !== undefined) {
             sentBefore = `${EXPLAIN}${before}`;
             const [plan] = await tx.query<{ 'QUERY PLAN': [{ Plan: { 'Total Cost': number } }] }>(
