@@ -81,7 +81,8 @@ async function runQuery(sql: string): Promise<string> {
     }
     throw new ClientError(errorText(failure, sql));
   }
-  if (values.csv) return text.replace(/\n$/, '');
+  // CSV as it is for a pipe or a file; what reaches a terminal shows its control characters
+  if (values.csv) return process.stdout.isTTY ? visible(text.replace(/\n$/, '')) : text.replace(/\n$/, '');
   const answer = JSON.parse(text) as Answer;
   return table(
     answer.columns.map((c) => c.name),
@@ -93,6 +94,18 @@ async function runQuery(sql: string): Promise<string> {
 
 const NUMERIC = /^(smallint|integer|bigint|numeric|real|double precision|amount|oid)(\(|$)/;
 
+/**
+ * Text as it may reach a terminal: each control character but the newline (C0, DEL, C1) as
+ * `\xHH`, as psql shows it. A value from the chain (a token's name) may hold an escape
+ * sequence that would otherwise retitle, recolour or rewrite the analyst's terminal.
+ */
+const visible = (text: string) =>
+  text.replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what it escapes
+    /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+
 const width = (s: string) => [...s].length;
 const padEnd = (s: string, n: number) => s + ' '.repeat(Math.max(0, n - width(s)));
 const padStart = (s: string, n: number) => ' '.repeat(Math.max(0, n - width(s))) + s;
@@ -103,7 +116,8 @@ const center = (s: string, n: number) => {
 
 /** psql's aligned format: centred headers, numbers to the right, `(n rows)` under. */
 function table(headers: string[], rows: (string | null)[][], right: boolean[], truncated = false): string {
-  const cells = rows.map((r) => r.map((v) => v ?? ''));
+  const cells = rows.map((r) => r.map((v) => visible(v ?? '')));
+  headers = headers.map(visible);
   const widths = headers.map((h, i) =>
     Math.max(width(h), ...cells.map((r) => Math.max(...r[i]!.split('\n').map(width)))),
   );

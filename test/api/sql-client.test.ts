@@ -59,6 +59,19 @@ test('a query as an argument prints an aligned table', async () => {
   assert.is(stdout, `${TABLE}\n`);
 });
 
+test('control characters in a value (an escape sequence a token name may hold) are shown as \\xHH, not sent to the terminal', async () => {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...CLIENT, '--url', ctx.api.url, `SELECT E'a\\x1b]0;pwned\\x07b' AS x, E'c\\td' AS tab, E'one\\ntwo' AS lines`],
+    { cwd: ROOT },
+  );
+  for (const c of ['\u001b', '\u0007', '\t'])
+    assert.not.ok(stdout.includes(c), `no ${JSON.stringify(c)} reaches the terminal`);
+  assert.match(stdout, /a\\x1B\]0;pwned\\x07b/);
+  assert.match(stdout, /c\\x09d/, 'a tab too');
+  assert.match(stdout, /one[^\n]*\n[^\n]*two/, 'a newline still breaks the cell, as psql does');
+});
+
 test('a query from stdin as CSV; a failed query exits 1 with psql’s error', async () => {
   const run = (sql: string, args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {

@@ -124,6 +124,9 @@ export function checkSqlSync(text: string): CheckedSql {
     const withClause = select.withClause as Node | undefined;
     if (withClause) {
       if (withClause.recursive) refuse('WITH RECURSIVE is not allowed', withClause.location);
+      // each CTE sees the ones before it: one copy of the outer scope, grown as they come
+      const grown = new Set(scope);
+      scope = grown;
       for (const cte of list(withClause.ctes)) {
         const [kind, body] = kindOf(cte) ?? refuse('this WITH clause is not allowed');
         if (kind !== 'CommonTableExpr') refuse('this WITH clause is not allowed');
@@ -131,7 +134,7 @@ export function checkSqlSync(text: string): CheckedSql {
         if (query?.[0] !== 'SelectStmt')
           refuse(`only SELECT is allowed in WITH, not ${describeStatement(query?.[0])}`, body.location);
         checkSelect(query![1], scope);
-        scope = new Set([...scope, String(body.ctename)]);
+        grown.add(String(body.ctename));
       }
     }
     for (const key of Object.keys(select)) {
