@@ -150,7 +150,7 @@ export interface ServerOptions {
 }
 
 export function createServerDatabase({ url, max = 10 }: ServerOptions): Database {
-  const connect = (size: number, onclose?: () => void) =>
+  const connect = (size: number, onclose?: () => void, backoff: (attempt: number) => number = () => 0) =>
     postgres(url, {
       max: size,
       onnotice: () => {},
@@ -159,7 +159,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
       // A lost connection is re-opened on the next query at once: while the server is down
       // each query fails fast (and the API answers 503), instead of queueing behind
       // postgres.js's growing reconnect delay (up to 20 s). Callers retry with their own backoff.
-      backoff: () => 0,
+      backoff,
       types: {
         int8: { to: 20, from: [20], serialize: (v: unknown) => String(v), parse: parseInt8 },
         // A string sent for json/jsonb is the document's text (as PostgreSQL casts text, and as
@@ -177,6 +177,13 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
       connection: { application_name: 'launchpad-index', jit: 'off' },
     });
   const sql = connect(max);
+  /**
+   * LISTEN's connection, on a client of its own: postgres.js opens it again by itself after a
+   * loss, and with no delay it tried in a loop while the server was down (a fifth to almost
+   * half a core); here after 50 ms, doubling up to 2 s.
+   */
+  let listener: postgres.Sql | undefined;
+  const listenerClient = () => (listener ??= connect(1, undefined, (attempt) => Math.min(0.05 * 2 ** attempt, 2)));
 
   const columnTypes = createColumnTypes();
   let nextStage = 1;
@@ -363,7 +370,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
     },
     async listen(channel, onNotify, onListen) {
       try {
-        const { unlisten } = await sql.listen(channel, onNotify, onListen);
+        const { unlisten } = await listenerClient().listen(channel, onNotify, onListen);
         return unlisten;
       } catch (error) {
         throw wrap(error);
@@ -410,7 +417,7 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
       }
     },
     async close() {
-      await sql.end({ timeout: 5 });
+      await Promise.all([sql.end({ timeout: 5 }), listener?.end({ timeout: 5 })]);
     },
   };
 }
