@@ -16,14 +16,20 @@ const GROUP_PROCS: Record<JobGroup, string[]> = {
 };
 
 /**
- * Runs every job of the group now, in job id order; returns how long each took. A job that
+ * Runs every job of the group now, in job id order (with `skipPaused`, those not paused);
+ * returns how long each took. A job that
  * fails does not keep the others from running: once all have run, the failures are thrown
  * together (`JobsFailedError`, naming each job).
  */
-export async function runJobs(db: Database, group: JobGroup): Promise<{ job: string; ms: number }[]> {
+export async function runJobs(
+  db: Database,
+  group: JobGroup,
+  { skipPaused = false }: { skipPaused?: boolean } = {},
+): Promise<{ job: string; ms: number }[]> {
   const jobs = await db.query<{ job_id: number; proc_name: string; hypertable_name: string | null }>(
-    `SELECT job_id, proc_name, hypertable_name FROM timescaledb_information.jobs WHERE proc_name = ANY($1::text[]) ORDER BY job_id`,
-    [GROUP_PROCS[group]],
+    `SELECT job_id, proc_name, hypertable_name FROM timescaledb_information.jobs
+     WHERE proc_name = ANY($1::text[]) AND (scheduled OR NOT $2) ORDER BY job_id`,
+    [GROUP_PROCS[group], skipPaused],
   );
   const timings: { job: string; ms: number }[] = [];
   const failures: { job: string; error: unknown }[] = [];
@@ -75,7 +81,8 @@ export function scheduleEmbeddedJobs(
     cron.schedule(
       expression,
       () => {
-        const run = runJobs(db, group)
+        // a job an operator paused (alter_job(…, scheduled => false)) waits, as a server's scheduler leaves it
+        const run = runJobs(db, group, { skipPaused: true })
           .then((timings) => {
             const ms = timings.reduce((n, t) => n + t.ms, 0);
             logger.debug({ group, jobs: timings.length, duration_ms: Math.round(ms) }, 'Ran scheduled jobs');

@@ -283,4 +283,32 @@ test('a failing job of the upkeep does not keep the others from running, and is 
   }
 });
 
+test('a job an operator paused waits on the embedded schedule as on a server; run by hand, it runs', async (ctx) => {
+  const day = Math.floor((Date.now() - 37 * DAY) / DAY) * DAY + 30 * 60_000;
+  const compressed = async () =>
+    (
+      await ctx.t.db.query<{ compressed: boolean }>(
+        `SELECT is_compressed AS compressed FROM timescaledb_information.chunks
+         WHERE hypertable_name = 'trades' AND range_start <= $1 AND range_end > $1`,
+        [new Date(day)],
+      )
+    )[0]?.compressed;
+  const schedule = (on: boolean) =>
+    ctx.t.db.query(
+      `SELECT alter_job(job_id, scheduled => $1) FROM timescaledb_information.jobs WHERE proc_name = 'compress_trades'`,
+      [on],
+    );
+  await schedule(false);
+  try {
+    await insertTrades(ctx.t.db, busyDay(day, 20, 4_000_000));
+    await runJobs(ctx.t.db, 'retention', { skipPaused: true });
+    assert.is(await compressed(), false, 'paused: the day stays in the rowstore');
+    await runJobs(ctx.t.db, 'retention');
+    assert.is(await compressed(), true, 'run by hand');
+  } finally {
+    // a server's jobs stay held for the tests (holdCompressionJobs)
+    if (ctx.t.db.kind === 'embedded') await schedule(true);
+  }
+});
+
 test.run();

@@ -39,6 +39,7 @@ import {
   type TestDatabase,
 } from '../helpers/database.ts';
 import { randomAddress, signingClient } from '../helpers/devnet.ts';
+import { recordErrors } from '../helpers/hostile.ts';
 import { assertEncodings, getRaw } from '../helpers/http.ts';
 import { produceTraffic, startIndexer, withBlocks } from '../helpers/indexing.ts';
 import { assertShape, fixture, shapeDifferences } from '../helpers/rest-shape.ts';
@@ -76,6 +77,9 @@ const q = encodeURIComponent;
 const MESSAGES_DIFFER = ['tx.body.messages', 'tx_response.tx.body.messages'];
 /** SDK 0.50 leaves `logs` empty (the events carry everything); the fixtures come from older nodes. */
 const NO_LOGS = ['tx_response.logs'];
+
+/** What the later index's API logged as errors: shown with an answer it should not have given. */
+const lateErrors = recordErrors();
 
 test.before(async (ctx) => {
   await openChainApi(ctx);
@@ -131,7 +135,7 @@ test.before(async (ctx) => {
   await running.indexer.waitForHeight(ctx.devnet.height(), 30_000);
   await running.stop();
   const chain = createChainClient(ctx.devnet.rpcUrl);
-  ctx.late = { t, chain, api: await startTestChainApi(t, chain), from };
+  ctx.late = { t, chain, api: await startTestChainApi(t, chain, { logger: lateErrors.logger }), from };
 });
 
 test.after(async (ctx) => {
@@ -315,7 +319,7 @@ test('a tx older than the index is read through from the node', async (ctx) => {
   for (const sent of [ctx.tx1, ctx.failed, ...ctx.series]) {
     const indexed = await chainGet(ctx.api, `${TXS}/${sent.hash}`);
     const through = await chainGet(ctx.late.api, `${TXS}/${sent.hash.toLowerCase()}`);
-    assert.is(through.status, 200);
+    assert.is(through.status, 200, `${JSON.stringify(through.body)}: ${lateErrors.serverErrors.at(-1) ?? ''}`);
     // the node also has the result's data, which the index does not keep
     const node = await ctx.running.chain.comet.tx({ hash: fromHex(sent.hash) });
     assert.is(through.body.tx_response.data, toHex(node.result.data ?? new Uint8Array()).toUpperCase());
