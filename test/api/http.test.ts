@@ -75,7 +75,9 @@ test('rate limit: 100 per window with headers; the 101st is 429; X-Forwarded-For
   }
 });
 
-test('rate limit behind a trusted proxy: the client is the address the proxy saw', async ({ t }) => {
+test('rate limit behind a trusted proxy: the client is the address the proxy saw (an IPv6 one, its /64)', async ({
+  t,
+}) => {
   const proxied = await startApi(t.db, { rateLimit: { points: 3, windowSeconds: 60, trustedHops: 1 } });
   try {
     const as = async (xff: string) => (await get(proxied, '/api/health', { 'X-Forwarded-For': xff })).status;
@@ -84,6 +86,15 @@ test('rate limit behind a trusted proxy: the client is the address the proxy saw
     // a client adding its own entry in front does not become someone else
     assert.is(await as('10.0.0.1, 198.51.100.1'), 429);
     assert.is(await as('198.51.100.2'), 200, 'another client has its own budget');
+    // an IPv6 client is its /64: any of its addresses counts against one budget
+    for (let i = 1; i <= 3; i++) assert.is(await as(`2001:db8:1:2::${i}`), 200);
+    assert.is(await as('2001:db8:1:2:ffff:ffff:ffff:ffff'), 429, 'another address of the same /64');
+    assert.is(await as('2001:0db8:0001:0002:0000:0000:0000:0009'), 429, 'written out in full');
+    assert.is(await as('2001:db8:1:3::1'), 200, 'the next /64 is another client');
+    // an IPv4-mapped address is the IPv4 client
+    assert.is(await as('::ffff:198.51.100.2'), 200);
+    assert.is(await as('::ffff:198.51.100.2'), 200);
+    assert.is(await as('198.51.100.2'), 429, 'the same client as ::ffff:198.51.100.2');
   } finally {
     await proxied.close();
   }

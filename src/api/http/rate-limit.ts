@@ -3,6 +3,7 @@
 // in front of the service to believe in X-Forwarded-For, so the header cannot be used
 // to dodge the limit.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import ipaddr from 'ipaddr.js';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { HttpError } from './errors.ts';
 
@@ -19,6 +20,19 @@ function clientIp(req: IncomingMessage, trustedHops: number): string {
   // the N-th entry from the right (what the socket shows is the last proxy itself).
   const chain = [...forwarded, socketIp];
   return chain[Math.max(0, chain.length - 1 - trustedHops)]!;
+}
+
+/**
+ * Whom a limit counts an address against: an IPv4 address itself (an IPv4-mapped IPv6 one
+ * too); for IPv6 its /64, the least a host is given, any address of which it may use (one
+ * client would otherwise have 2^64 limits).
+ */
+export function clientKey(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${prefix.join(':')}::/64`;
 }
 
 export interface RateLimitOptions {
@@ -61,7 +75,7 @@ export function createRateLimit({ points, windowSeconds, trustedHops, limited = 
   });
   return async (req: IncomingMessage, res: ServerResponse, next: () => void) => {
     try {
-      const r = await limiter.consume(clientIp(req, trustedHops));
+      const r = await limiter.consume(clientKey(clientIp(req, trustedHops)));
       for (const [k, v] of Object.entries(headers(r))) res.setHeader(k, v);
       next();
     } catch (rejection) {
