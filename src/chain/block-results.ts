@@ -183,7 +183,8 @@ function copyEvents(body: Buffer, from: number, copy: Copier, events: ChainEvent
 
 /**
  * The fast read: each `"events":[…]` of the body copied out as compact JSON and replaced by
- * its ordinal in the text that is parsed (the rest of the answer); undefined where the body
+ * its stand-in (STAND_IN and its ordinal) in the text that is parsed (the rest of the
+ * answer); undefined where the body
  * is not laid out as expected. Throws where a string or the rest does not parse (read in full then).
  */
 function readFast(body: Buffer): ReadResults | undefined {

@@ -204,14 +204,14 @@ export function createServerDatabase({ url, max = 10 }: ServerOptions): Database
       const writable = await conn.unsafe(`COPY ${into} FROM STDIN (FORMAT binary)`).writable();
       await pipeline(Readable.from(chunks), writable);
     };
+    /** The table's column types, read once (column-types.ts). */
+    const typesOf = (table: string) =>
+      columnTypes(table, (text, params) => s.unsafe(text, params as postgres.ParameterOrJSON<never>[]));
     /**
      * Runs `fn` on this connection; on the pool, in a transaction of its own, which reserves the
      * connection: a query the pool sent down it while a copy streams would break the copy's
      * protocol. A transaction's or a session's connection is its caller's, who awaits the copy.
      */
-    /** The table's column types, read once (column-types.ts). */
-    const typesOf = (table: string) =>
-      columnTypes(table, (text, params) => s.unsafe(text, params as postgres.ParameterOrJSON<never>[]));
     const reserved = <T>(fn: (conn: On) => Promise<T>): Promise<T> =>
       on === 'pool' ? ((s as postgres.Sql).begin((tx) => fn(tx)) as Promise<T>) : fn(s);
     // Rows encoded beforehand (src/indexer/chain-rows.ts) are streamed as they are. Skipping

@@ -59,9 +59,13 @@ const toEvent = (r: OutboxRow): FeedEvent => ({
 
 /** Which events a subscriber takes: these tokens' only, these events only (undefined: any). */
 export interface OutboxFilter {
-  tokens?: readonly string[];
-  events?: readonly FeedEventName[];
+  tokens?: ReadonlySet<string>;
+  events?: ReadonlySet<FeedEventName>;
 }
+
+/** Whether the filter takes the event: what the outbox's reads below select by it. */
+export const takes = (filter: OutboxFilter, e: FeedEvent) =>
+  (!filter.tokens || filter.tokens.has(e.tokenAddress)) && (!filter.events || filter.events.has(e.event));
 
 /** The filter's SQL condition on feed_events, its parameters numbered from `first`. */
 function filterSql(filter: OutboxFilter, first: number): { sql: string; params: (string[] | null)[] } {

@@ -123,8 +123,7 @@ export function createFeedHub({
       const ahead = lastEventId !== undefined && lastEventId > upTo;
       const s: Subscriber = {
         res,
-        filter: (e) => (!tokens || tokens.has(e.tokenAddress)) && (!events || events.has(e.event)),
-        taken: { tokens: tokens && [...tokens], events: events && [...events] },
+        taken: { tokens, events },
         after: lastEventId ?? upTo,
         idSent: lastEventId ?? upTo,
         backlog: resuming || ahead ? [] : null,

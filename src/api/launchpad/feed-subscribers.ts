@@ -3,13 +3,12 @@
 // client never grows the server's memory. The hub (feed-hub.ts) reads the outbox and
 // hands events here.
 import type { ServerResponse } from 'node:http';
-import type { FeedEvent, OutboxFilter } from '../../feed/outbox.ts';
+import { type FeedEvent, type OutboxFilter, takes } from '../../feed/outbox.ts';
 import type { Logger } from '../../internal/logger.ts';
 
 export interface Subscriber {
   res: ServerResponse;
-  /** The events it takes, as a test of one event and as the outbox reads them (replay). */
-  filter: (e: FeedEvent) => boolean;
+  /** The events it takes (live, and as the outbox reads them for its replay). */
   taken: OutboxFilter;
   /** The client has every event up to this id (it may be ahead of this process). */
   after: number;
@@ -62,7 +61,7 @@ export function createSubscribers({ logger, maxBufferedBytes }: { logger: Logger
   };
 
   const write = (s: Subscriber, e: FeedEvent) => {
-    if (subscribers.has(s) && e.id > s.after && s.filter(e)) {
+    if (subscribers.has(s) && e.id > s.after && takes(s.taken, e)) {
       s.res.write(e.frame);
       s.idSent = e.id;
     }
@@ -138,33 +137,8 @@ export function createSubscribers({ logger, maxBufferedBytes }: { logger: Logger
      * reading falls behind by a page per wait and is dropped by keepingUp.
      */
     paced(): Promise<void> | undefined {
-      const behind = [...subscribers].filter((s) => s.res.writableNeedDrain);
-      if (behind.length === 0) return undefined;
-      return new Promise((resolve) => {
-        const waiting = new Map(behind.map((s) => [s, () => settle(s)]));
-        const timer = setTimeout(() => finish(), PACE_MS);
-        const finish = () => {
-          clearTimeout(timer);
-          for (const [s, on] of waiting) {
-            s.res.off('drain', on);
-            s.res.off('close', on);
-          }
-          waiting.clear();
-          resolve();
-        };
-        const settle = (s: Subscriber) => {
-          const on = waiting.get(s);
-          if (!on) return;
-          s.res.off('drain', on);
-          s.res.off('close', on);
-          waiting.delete(s);
-          if (waiting.size === 0) finish();
-        };
-        for (const [s, on] of waiting) {
-          s.res.once('drain', on);
-          s.res.once('close', on);
-        }
-      });
+      const waits = [...subscribers].flatMap((s) => drained(s, PACE_MS) ?? []);
+      return waits.length === 0 ? undefined : Promise.all(waits).then(() => {});
     },
 
     /**
