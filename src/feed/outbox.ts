@@ -92,21 +92,31 @@ export async function readOutbox(
   return rows.map(toEvent);
 }
 
-/** The newest outbox id (0 when empty). */
+/**
+ * The newest id the outbox has held (0: none): its newest row's, or the newest it pruned when
+ * a quiet day left it empty (a client behind that id is told of the gap, not taken as ahead).
+ */
 export async function outboxHighId(db: Queryable): Promise<number> {
-  const [row] = await db.query<{ high: number | null }>(`SELECT max(id) AS high FROM feed_events`);
+  const [row] = await db.query<{ high: string | null }>(
+    `SELECT greatest((SELECT max(id) FROM feed_events), (SELECT through_id FROM feed_events_pruned))::text AS high`,
+  );
   return Number(row?.high ?? 0);
 }
 
-/** How many events the filter takes in (after, upTo], and the oldest id the outbox still holds. */
+/**
+ * How many events the filter takes in (after, upTo], and the highest id the outbox's pruning
+ * deleted (sql/0025_feed_outbox_pruned_through.sql): a client at `after` below it missed
+ * events no longer kept. Ids have holes (rolled-back batches), so the oldest id kept says
+ * nothing of what was pruned.
+ */
 export async function outboxSpan(db: Queryable, after: number, upTo: number, filter: OutboxFilter = {}) {
   const taken = filterSql(filter, 3);
-  const [row] = await db.query<{ n: number; oldest: number | null }>(
+  const [row] = await db.query<{ n: number; pruned: string | null }>(
     `SELECT (SELECT count(*)::int FROM feed_events WHERE id > $1 AND id <= $2 AND ${taken.sql}) AS n,
-            (SELECT min(id) FROM feed_events) AS oldest`,
+            (SELECT through_id FROM feed_events_pruned)::text AS pruned`,
     [after, upTo, ...taken.params],
   );
-  return { count: Number(row!.n), oldest: row!.oldest === null ? null : Number(row!.oldest) };
+  return { count: Number(row!.n), prunedThrough: Number(row!.pruned ?? 0) };
 }
 
 /** The id `skip` events the filter takes before `upTo` (where a replay limited to `skip` events starts after). */

@@ -219,4 +219,91 @@ test('a failed read of the outbox is read again soon, not only on the next notif
   }
 });
 
+/** Every outbox row up to `id` made older than the outbox keeps, then pruned by its job. */
+async function pruneThrough(ctx: { t: TestDatabase }, id: number) {
+  await ctx.t.db.query(`UPDATE feed_events SET created_at = now() - interval '2 days' WHERE id <= $1`, [id]);
+  await ctx.t.db.exec(`CALL prune_feed_events(0, '{"keep": "1 day"}')`);
+}
+
+test('a resume at the outbox’s pruning edge is told of a gap exactly when pruned events followed its id, holes in the ids or none, an outbox pruned empty too', async (ctx) => {
+  const served = await serveFeed(ctx.t.db);
+  try {
+    const token = randomAddress();
+    const seen = await append(ctx, token, 2);
+    // a batch rolled back: ids given out and never committed, a hole after the client's id
+    await ctx.t.db
+      .transaction(async (tx) => {
+        await tx.query(
+          `INSERT INTO feed_events (event, token_address, data, event_key, block_height)
+           SELECT 'trade', $1, '{}', 'rolled-back:' || i, 0 FROM generate_series(1, 5) AS i`,
+          [token],
+        );
+        throw new Error('rolled back');
+      })
+      .catch(() => {});
+    const kept = await append(ctx, token, 2);
+    await pruneThrough(ctx, seen);
+    assert.ok(await waitFor(() => served.hub.stats().lastEventId === kept, 10_000), 'the hub read the outbox');
+
+    const replayed = async (from: number, until: number) => {
+      const stream = await openSse(served.url, { 'Last-Event-ID': String(from) });
+      await stream.until((blocks) => lastIdOf(blocks) === until);
+      stream.close();
+      return stream.events().map((e) => [e.event, e.event === 'gap' ? JSON.parse(e.data!) : Number(e.id)]);
+    };
+    // its last event was pruned, then nothing but ids never used: it missed nothing
+    assert.equal(
+      await replayed(seen, kept),
+      [
+        ['trade', kept - 1],
+        ['trade', kept],
+      ],
+      'no gap across a hole',
+    );
+    // one pruned event after its id: a gap whose size is not known
+    assert.equal(
+      await replayed(seen - 1, kept),
+      [
+        ['gap', { missed: null, after_id: seen - 1, resume_id: seen - 1 }],
+        ['trade', kept - 1],
+        ['trade', kept],
+      ],
+      'a gap',
+    );
+
+    // a quiet day pruned the outbox empty: a client behind its last event is told so, and one
+    // at it is not taken for one ahead of the outbox, also by a process started afterwards
+    await pruneThrough(ctx, kept);
+    const later = await serveFeed(ctx.t.db);
+    try {
+      let edge = kept;
+      for (const url of [served.url, later.url]) {
+        const behind = await openSse(url, { 'Last-Event-ID': String(edge - 1) });
+        await behind.until(() => behind.events().length > 0);
+        assert.equal(JSON.parse(behind.events()[0]!.data!), { missed: null, after_id: edge - 1, resume_id: edge - 1 });
+        behind.close();
+        const current = await openSse(url, { 'Last-Event-ID': String(edge) });
+        const next = await append(ctx, token, 1);
+        await current.until(() => current.events().some((e) => Number(e.id) === next));
+        assert.equal(
+          current.events().map((e) => [e.event, Number(e.id)]),
+          [['trade', next]],
+          'nothing corrected, nothing missed',
+        );
+        assert.not.ok(
+          current.blocks.some((b) => b.id !== undefined && Number(b.id) < edge),
+          'no id line below its own',
+        );
+        current.close();
+        await pruneThrough(ctx, next);
+        edge = next;
+      }
+    } finally {
+      await later.close();
+    }
+  } finally {
+    await served.close();
+  }
+});
+
 test.run();

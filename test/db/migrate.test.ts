@@ -245,6 +245,7 @@ test('upgrading keeps every indexed attribute of every tx (each pair numbered on
       '0022_trades_columnstore_lz4',
       '0023_columnstore_whole_recompression',
       '0024_sql_answer_guard',
+      '0025_feed_outbox_pruned_through',
     ]);
     const [tx] = await db.query<{ hex: string; bytes: number }>(
       `SELECT upper(encode(hash, 'hex')) AS hex, octet_length(hash) AS bytes FROM txs`,
@@ -336,3 +337,36 @@ test('upgrading compresses whole again the chunks compressed before, so a chunk 
 });
 
 test.run();
+
+test('upgrading records what the outbox may have pruned: below its oldest row, or every id given out when it is empty (0025)', async () => {
+  for (const kept of [true, false]) {
+    const { db, dispose } = await openTestDatabase({ migrated: false });
+    try {
+      await migrate(
+        db,
+        readMigrations().filter((m) => m.version <= '0024'),
+      );
+      const ids = await db.query<{ id: number }>(
+        `INSERT INTO feed_events (event, token_address, data, event_key, block_height)
+         SELECT 'trade', 'native1token', '{}', 'upgrade:' || g, 1 FROM generate_series(1, 9) g RETURNING id`,
+      );
+      // the first five pruned, or all of them
+      await db.query(`DELETE FROM feed_events WHERE id <= $1`, [kept ? Number(ids[4]!.id) : Number(ids[8]!.id)]);
+      assert.equal(
+        await migrate(
+          db,
+          readMigrations().filter((m) => m.version <= '0025'),
+        ),
+        ['0025_feed_outbox_pruned_through'],
+      );
+      const [row] = await db.query<{ through: number }>(`SELECT through_id AS through FROM feed_events_pruned`);
+      assert.is(
+        Number(row!.through),
+        kept ? Number(ids[4]!.id) : Number(ids[8]!.id),
+        kept ? 'below the oldest row' : 'the last id given out',
+      );
+    } finally {
+      await dispose();
+    }
+  }
+});

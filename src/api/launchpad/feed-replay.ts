@@ -21,9 +21,9 @@ export interface ReplayOptions {
 export function createReplay({ db, subscribers, replayLimit, page, drainMs = 10_000 }: ReplayOptions) {
   /** Writes the events after `from` up to `upTo` that the subscriber takes, at most replayLimit of them. */
   return async (s: Subscriber, from: number, upTo: number) => {
-    const { count, oldest } = await outboxSpan(db, from, upTo, s.taken);
+    const { count, prunedThrough } = await outboxSpan(db, from, upTo, s.taken);
     // behind the outbox's retention: what was pruned is not known, so neither is how much
-    const pruned = oldest !== null && from < oldest - 1;
+    const pruned = from < prunedThrough;
     const tooMany = count > replayLimit;
     if (pruned || tooMany) {
       const start = tooMany ? await outboxIdBefore(db, upTo, replayLimit, s.taken) : from;
