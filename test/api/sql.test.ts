@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LaunchpadApi } from '../../src/api/launchpad/server.ts';
-import { ALLOWED_RELATIONS, ANALYST_ROLE } from '../../src/api/launchpad/sql/allow-list.ts';
+import { ALLOWED_RELATIONS, ANALYST_ROLE, ROW_FUNCTIONS } from '../../src/api/launchpad/sql/allow-list.ts';
 import { createSqlContext, DEFAULT_SQL_MAX_COST, type SqlOptions } from '../../src/api/launchpad/sql/options.ts';
 import { SqlFailed } from '../../src/api/launchpad/sql/run.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
@@ -264,6 +264,17 @@ const REFUSED: [what: string, sql: string, reason: RegExp][] = [
   ['EXPLAIN ANALYZE', 'EXPLAIN ANALYZE DELETE FROM trades', /not EXPLAIN/],
   ['DO', `DO $$ BEGIN DELETE FROM trades; END $$`, /not DO/],
   ['BEGIN', 'BEGIN', /not a transaction statement/],
+  [
+    'a function off the list written as a field of a row (t.f is f(t))',
+    'SELECT t.pg_column_size FROM tokens t',
+    /function pg_column_size is not allowed \(written as a field/,
+  ],
+  ['the same through a row in brackets', 'SELECT (t).record_send FROM tokens t', /function record_send is not allowed/],
+  [
+    'the same on a row column of a subquery',
+    'SELECT s.r.pg_typeof FROM (SELECT t AS r FROM tokens t) s',
+    /function pg_typeof is not allowed/,
+  ],
   ['a parse error', 'SELEC 1', /^syntax error: syntax error at or near "SELEC"$/],
   ['nothing', '   -- only a comment', /the query is empty/],
 ];
@@ -276,6 +287,26 @@ for (const [what, sql, reason] of REFUSED) {
     assert.match(a.body.details[0].message, reason);
   });
 }
+
+test('every function the database would call on a row written as its field is known to the checker; those on the allow-list answer so written', async () => {
+  // any function, aggregate or window function of one row (whatever else it takes has a default)
+  const rowFunctions = await ctx.t.db.query<{ name: string }>(
+    `SELECT DISTINCT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+     WHERE n.nspname IN ('pg_catalog', 'public') AND p.pronargs >= 1 AND p.pronargs - p.pronargdefaults <= 1
+       AND p.proargtypes[0] IN ('record'::regtype, 'anyelement'::regtype, '"any"'::regtype, 'anycompatible'::regtype,
+                                'anynonarray'::regtype, 'anycompatiblenonarray'::regtype)
+     ORDER BY 1`,
+  );
+  assert.ok(rowFunctions.length > 10);
+  assert.equal(
+    rowFunctions.map((f) => f.name).filter((name) => !ROW_FUNCTIONS.has(name)),
+    [],
+    'functions of a row the checker does not know',
+  );
+  const a = await query(`SELECT t.count AS n, (SELECT count(*) FROM tokens) AS all FROM tokens t`);
+  assert.is(a.status, 200, a.text);
+  assert.is(a.body.rows[0][0], a.body.rows[0][1], 't.count is count(t)');
+});
 
 test('a parse error says where: the position PostgreSQL gives, in characters from 1', async () => {
   const a = await query('SELECT é FRM trades');

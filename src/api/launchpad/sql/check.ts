@@ -10,6 +10,7 @@ import {
   ALLOWED_RELATIONS,
   ALLOWED_TABLE_FUNCTIONS,
   ALLOWED_TYPES,
+  ROW_FUNCTIONS,
 } from './allow-list.ts';
 
 /** A query refused before it reached the database: why, and where (characters from 1). */
@@ -243,8 +244,11 @@ export function checkSqlSync(text: string): CheckedSql {
       case 'Float':
       case 'Boolean':
         return;
-      case 'ColumnRef':
+      case 'ColumnRef': {
+        const fields = list(body.fields);
+        if (fields.length > 1) checkField(fields.at(-1), body.location);
         return;
+      }
       case 'ResTarget':
         walk('val', 'indirection');
         return;
@@ -293,6 +297,7 @@ export function checkSqlSync(text: string): CheckedSql {
         walk('elements');
         return;
       case 'A_Indirection':
+        for (const item of list(body.indirection)) checkField(item, body.location);
         walk('arg', 'indirection');
         return;
       case 'A_Indices':
@@ -324,6 +329,16 @@ export function checkSqlSync(text: string): CheckedSql {
         refuse(`${describeNode(kind)} is not allowed`, body.location);
         return;
     }
+  };
+
+  /** A field of a row (`t.f`, `(x).f`): a call of `f` on the row when `f` is a function of rows. */
+  const checkField = (field: unknown, location: unknown) => {
+    const name = kindOf(field)?.[0] === 'String' ? String(kindOf(field)![1].sval ?? '') : undefined;
+    if (name !== undefined && ROW_FUNCTIONS.has(name) && !ALLOWED_FUNCTIONS.has(name))
+      refuse(
+        `function ${name} is not allowed (written as a field, .${name} calls it on the row; docs/sql.md lists what is)`,
+        location,
+      );
   };
 
   const checkWindow = (window: Node, ctes: ReadonlySet<string>) => {
