@@ -138,6 +138,21 @@ test('CSV by Accept: a header row, then the rows; NULL as an empty field', async
   assert.match(json.headers.get('content-type') ?? '', /^application\/json/);
 });
 
+test('CSV: a text cell a spreadsheet would run as a formula is sent after a quote; numbers and the JSON answer as they are', async () => {
+  const sql = `SELECT '=HYPERLINK("http://x")' AS name, '@SUM(A1)' AS b, '-2+3' AS c, '＝1' AS d, 'a=b' AS plain,
+                      -5 AS n, -1.5::numeric AS x, '{"=": 1}'::jsonb AS j`;
+  const csv = await post(ctx.api, { sql }, { Accept: 'text/csv' });
+  assert.is(csv.status, 200, csv.text);
+  assert.is(
+    csv.text,
+    `name,b,c,d,plain,n,x,j\n"'=HYPERLINK(""http://x"")",'@SUM(A1),'-2+3,'＝1,a=b,-5,-1.5,"{""="": 1}"\n`,
+  );
+  const json = await post(ctx.api, { sql });
+  assert.equal(json.body.rows, [
+    ['=HYPERLINK("http://x")', '@SUM(A1)', '-2+3', '＝1', 'a=b', '-5', '-1.5', '{"=": 1}'],
+  ]);
+});
+
 test('the query alone as application/sql', async () => {
   const a = await post(ctx.api, 'SELECT 2 + 2 AS four', { 'Content-Type': 'application/sql' });
   assert.is(a.status, 200, a.text);

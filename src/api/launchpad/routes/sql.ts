@@ -77,11 +77,40 @@ async function readQuery(req: Parameters<Handler>[0]): Promise<z.output<typeof r
   return parseOrThrow(requestBody, body, 'Invalid request body');
 }
 
+/** Types whose output text is a number, a truth value or a time: never taken for a formula. */
+const PLAIN_TYPE = /^(smallint|integer|bigint|numeric|real|double precision|boolean|date|time|timestamp|interval)\b/;
+/** How a cell a spreadsheet takes for a formula begins (OWASP's "CSV injection"), full-width forms too. */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * The answer's rows as CSV cells: a text value that a spreadsheet would run as a formula (a
+ * token named `=HYPERLINK(…)`) is sent with a `'` before it, which spreadsheets show as text.
+ * Numbers, truth values and times are sent as they are (a negative number is no formula); the
+ * JSON answer is never altered (docs/sql.md).
+ */
+function csvRows(answer: SqlAnswer): SqlAnswer['rows'] {
+  const texts = answer.columns.flatMap((c, i) => (PLAIN_TYPE.test(c.type) ? [] : [i]));
+  if (texts.length === 0) return answer.rows;
+  return answer.rows.map((row) => {
+    let out = row;
+    for (const i of texts) {
+      const value = row[i];
+      if (typeof value !== 'string' || !FORMULA_START.test(value)) continue;
+      if (out === row) out = [...row];
+      out[i] = `'${value}`;
+    }
+    return out;
+  });
+}
+
 function sendAnswer(req: Parameters<Handler>[0], res: Parameters<Handler>[1], answer: SqlAnswer) {
   const csv = new Negotiator(req).mediaType(['application/json', 'text/csv']) === 'text/csv';
   const headers = { 'X-Truncated': String(answer.truncated), 'Cache-Control': 'no-store' };
   if (!csv) return sendJson(res, 200, answer, headers);
-  const body = stringify([answer.columns.map((c) => c.name), ...answer.rows], { eof: true, record_delimiter: 'unix' });
+  const body = stringify([answer.columns.map((c) => c.name), ...csvRows(answer)], {
+    eof: true,
+    record_delimiter: 'unix',
+  });
   res.writeHead(200, {
     ...CORS_HEADERS,
     'Access-Control-Expose-Headers': `${CORS_HEADERS['Access-Control-Expose-Headers']}, X-Truncated`,
