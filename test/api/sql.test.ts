@@ -5,7 +5,12 @@ import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LaunchpadApi } from '../../src/api/launchpad/server.ts';
-import { ALLOWED_RELATIONS, ANALYST_ROLE, ROW_FUNCTIONS } from '../../src/api/launchpad/sql/allow-list.ts';
+import {
+  ALLOWED_FUNCTIONS,
+  ALLOWED_RELATIONS,
+  ALLOWED_TYPES,
+  ANALYST_ROLE,
+} from '../../src/api/launchpad/sql/allow-list.ts';
 import { createSqlContext, DEFAULT_SQL_MAX_COST, type SqlOptions } from '../../src/api/launchpad/sql/options.ts';
 import { SqlFailed } from '../../src/api/launchpad/sql/run.ts';
 import { indexSource } from '../../src/indexer/indexer.ts';
@@ -128,28 +133,28 @@ test(`at most SQL_MAX_ROWS rows, and truncated says so`, async () => {
 test('CSV by Accept: a header row, then the rows; NULL as an empty field', async () => {
   const a = await post(
     ctx.api,
-    { sql: `SELECT 'a,b' AS "x,y", 'say "hi"' AS q, NULL::text AS n, 1 AS one` },
+    { sql: `SELECT 'a,b' AS "x,y", 'say "hi"' AS q, NULL::text AS n, '' AS e, 1 AS one` },
     { Accept: 'text/csv' },
   );
   assert.is(a.status, 200, a.text);
   assert.match(a.headers.get('content-type') ?? '', /^text\/csv/);
-  assert.is(a.text, '"x,y",q,n,one\n"a,b","say ""hi""",,1\n');
+  assert.is(a.text, '"x,y",q,n,e,one\n"a,b","say ""hi""",,"",1\n', 'NULL an empty field, an empty text ""');
   const json = await post(ctx.api, { sql: 'SELECT 1' }, { Accept: 'application/json, text/csv;q=0.5' });
   assert.match(json.headers.get('content-type') ?? '', /^application\/json/);
 });
 
 test('CSV: a text cell a spreadsheet would run as a formula is sent after a quote; numbers and the JSON answer as they are', async () => {
   const sql = `SELECT '=HYPERLINK("http://x")' AS name, '@SUM(A1)' AS b, '-2+3' AS c, '＝1' AS d, 'a=b' AS plain,
-                      -5 AS n, -1.5::numeric AS x, '{"=": 1}'::jsonb AS j`;
+                      -5 AS n, -1.5::numeric AS x, '{"=": 1}'::jsonb AS j, 1 AS "=cmd"`;
   const csv = await post(ctx.api, { sql }, { Accept: 'text/csv' });
   assert.is(csv.status, 200, csv.text);
   assert.is(
     csv.text,
-    `name,b,c,d,plain,n,x,j\n"'=HYPERLINK(""http://x"")",'@SUM(A1),'-2+3,'＝1,a=b,-5,-1.5,"{""="": 1}"\n`,
+    `name,b,c,d,plain,n,x,j,'=cmd\n"'=HYPERLINK(""http://x"")",'@SUM(A1),'-2+3,'＝1,a=b,-5,-1.5,"{""="": 1}",1\n`,
   );
   const json = await post(ctx.api, { sql });
   assert.equal(json.body.rows, [
-    ['=HYPERLINK("http://x")', '@SUM(A1)', '-2+3', '＝1', 'a=b', '-5', '-1.5', '{"=": 1}'],
+    ['=HYPERLINK("http://x")', '@SUM(A1)', '-2+3', '＝1', 'a=b', '-5', '-1.5', '{"=": 1}', '1'],
   ]);
 });
 
@@ -282,13 +287,19 @@ const REFUSED: [what: string, sql: string, reason: RegExp][] = [
   [
     'a function off the list written as a field of a row (t.f is f(t))',
     'SELECT t.pg_column_size FROM tokens t',
-    /function pg_column_size is not allowed \(written as a field/,
+    /function or type pg_column_size is not allowed \(written as a field/,
   ],
-  ['the same through a row in brackets', 'SELECT (t).record_send FROM tokens t', /function record_send is not allowed/],
+  ['the same through a row in brackets', 'SELECT (t).record_send FROM tokens t', /function or type record_send/],
+  ['on a row column of a subquery', 'SELECT (s.r).pg_typeof FROM (SELECT t AS r FROM tokens t) s', /pg_typeof/],
+  ['pg_sleep as a field of a number', 'SELECT (0.01).pg_sleep', /function or type pg_sleep is not allowed/],
+  ['pg_sleep on a scalar function in FROM', 'SELECT u.pg_sleep FROM unnest(ARRAY[5]) u', /pg_sleep is not allowed/],
+  ['a setting read as a field', `SELECT ('server_version').current_setting`, /current_setting is not allowed/],
+  ['an advisory lock as a field', 'SELECT (1::int8).pg_advisory_lock', /pg_advisory_lock is not allowed/],
+  ['a cast that reads the catalog, as a field', `SELECT ('pg_class').regclass`, /type regclass is not allowed/],
   [
-    'the same on a row column of a subquery',
-    'SELECT s.r.pg_typeof FROM (SELECT t AS r FROM tokens t) s',
-    /function pg_typeof is not allowed/,
+    'a field named as the query named a column elsewhere',
+    'SELECT u."PG_SLEEP", u.pg_sleep FROM unnest(ARRAY[5]) u, (SELECT 1 AS pg_sleep) x',
+    /pg_sleep is not allowed/,
   ],
   ['a parse error', 'SELEC 1', /^syntax error: syntax error at or near "SELEC"$/],
   ['nothing', '   -- only a comment', /the query is empty/],
@@ -303,24 +314,32 @@ for (const [what, sql, reason] of REFUSED) {
   });
 }
 
-test('every function the database would call on a row written as its field is known to the checker; those on the allow-list answer so written', async () => {
-  // any function, aggregate or window function of one row (whatever else it takes has a default)
-  const rowFunctions = await ctx.t.db.query<{ name: string }>(
-    `SELECT DISTINCT p.proname AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-     WHERE n.nspname IN ('pg_catalog', 'public') AND p.pronargs >= 1 AND p.pronargs - p.pronargdefaults <= 1
-       AND p.proargtypes[0] IN ('record'::regtype, 'anyelement'::regtype, '"any"'::regtype, 'anycompatible'::regtype,
-                                'anynonarray'::regtype, 'anycompatiblenonarray'::regtype)
-     ORDER BY 1`,
+test('a field names a column: of the allow-listed relations, or one the query made, unless it is a function or type off the list; allowed functions answer written as fields', async () => {
+  const named = await query(
+    `WITH d AS (SELECT t.name, t.symbol AS ticker FROM tokens t) SELECT d.name, d.ticker FROM d`,
   );
-  assert.ok(rowFunctions.length > 10);
-  assert.equal(
-    rowFunctions.map((f) => f.name).filter((name) => !ROW_FUNCTIONS.has(name)),
-    [],
-    'functions of a row the checker does not know',
+  assert.is(named.status, 200, named.text);
+  const a = await query(
+    `SELECT x.n, (x.v).round, (x.r).to_jsonb FROM (SELECT 1 AS n, 1.5 AS v, r FROM (SELECT 7 AS q) r) x`,
   );
-  const a = await query(`SELECT t.count AS n, (SELECT count(*) FROM tokens) AS all FROM tokens t`);
   assert.is(a.status, 200, a.text);
-  assert.is(a.body.rows[0][0], a.body.rows[0][1], 't.count is count(t)');
+  assert.equal(a.body.rows, [['1', '2', '{"q": 7}']], '(1.5).round is round(1.5), (r).to_jsonb is to_jsonb(r)');
+  // a column of the allow-listed relations named as a function or type of the catalog (read
+  // as that column where it is one): each is one whose call or cast reads nothing and costs nothing
+  const columns = await ctx.t.db.query<{ name: string }>(
+    `SELECT DISTINCT a.attname::text AS name FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+     WHERE c.relname = ANY($1::text[]) AND c.relnamespace = to_regnamespace(current_schema())::oid AND a.attnum > 0
+       AND (a.attname IN (SELECT proname FROM pg_proc WHERE pronamespace IN ('pg_catalog'::regnamespace, to_regnamespace(current_schema()))
+                          AND pronargs >= 1 AND pronargs - pronargdefaults <= 1)
+         OR a.attname IN (SELECT typname FROM pg_type WHERE typnamespace IN ('pg_catalog'::regnamespace, to_regnamespace(current_schema()))))
+     ORDER BY 1`,
+    [Object.keys(ALLOWED_RELATIONS)],
+  );
+  assert.equal(
+    columns.map((c) => c.name).filter((name) => !ALLOWED_FUNCTIONS.has(name) && !ALLOWED_TYPES.has(name)),
+    ['height', 'name', 'tokens', 'trades'],
+    'height(box) is geometry, name(text) and a cast to name or to a row of tokens or trades read nothing',
+  );
 });
 
 test('a parse error says where: the position PostgreSQL gives, in characters from 1', async () => {

@@ -83,33 +83,38 @@ const PLAIN_TYPE = /^(smallint|integer|bigint|numeric|real|double precision|bool
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 /**
- * The answer's rows as CSV cells: a text value that a spreadsheet would run as a formula (a
+ * The answer as CSV records, its column names first: a text value that a spreadsheet would run as a formula (a
  * token named `=HYPERLINK(…)`) is sent with a `'` before it, which spreadsheets show as text.
  * Numbers, truth values and times are sent as they are (a negative number is no formula); the
  * JSON answer is never altered (docs/sql.md).
  */
 function csvRows(answer: SqlAnswer): SqlAnswer['rows'] {
+  const inert = (text: string) => (FORMULA_START.test(text) ? `'${text}` : text);
+  const header = answer.columns.map((c) => inert(c.name));
   const texts = answer.columns.flatMap((c, i) => (PLAIN_TYPE.test(c.type) ? [] : [i]));
-  if (texts.length === 0) return answer.rows;
-  return answer.rows.map((row) => {
+  if (texts.length === 0) return [header, ...answer.rows];
+  const rows = answer.rows.map((row) => {
     let out = row;
     for (const i of texts) {
       const value = row[i];
       if (typeof value !== 'string' || !FORMULA_START.test(value)) continue;
       if (out === row) out = [...row];
-      out[i] = `'${value}`;
+      out[i] = inert(value);
     }
     return out;
   });
+  return [header, ...rows];
 }
 
 function sendAnswer(req: Parameters<Handler>[0], res: Parameters<Handler>[1], answer: SqlAnswer) {
   const csv = new Negotiator(req).mediaType(['application/json', 'text/csv']) === 'text/csv';
   const headers = { 'X-Truncated': String(answer.truncated), 'Cache-Control': 'no-store' };
   if (!csv) return sendJson(res, 200, answer, headers);
-  const body = stringify([answer.columns.map((c) => c.name), ...csvRows(answer)], {
+  // an empty text quoted (""), told apart from NULL (an empty field), as COPY … CSV does
+  const body = stringify(csvRows(answer), {
     eof: true,
     record_delimiter: 'unix',
+    cast: { string: (value) => (value === '' ? { value, quoted_empty: true } : value) },
   });
   res.writeHead(200, {
     ...CORS_HEADERS,
@@ -128,7 +133,7 @@ function sqlQuery(ctx: LaunchpadContext): Handler {
     await sql.limit(req, res, () => {});
     const { sql: text, params = [] } = await readQuery(req);
     try {
-      const checked = await checkSql(text);
+      const checked = await checkSql(text, await sql.runner.refusedFields());
       sendAnswer(req, res, await sql.queue(() => sql.runner.run(checked, params)));
     } catch (error) {
       if (error instanceof SqlRefused) {

@@ -165,59 +165,6 @@ export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
   'num_nonnulls',
 ]);
 
-/**
- * Every function PostgreSQL also calls when it is written as a field of a row: `t.f` or `(x).f`
- * is `f(t)` when the row has no column `f` (its functional notation), for any function, aggregate
- * or window function taking one row, whatever its type (`record`, `anyelement`, `"any"`). The
- * checker refuses such a field unless the function is in ALLOWED_FUNCTIONS, as it would the call.
- * The tests compare this list with each database's catalog (pg_catalog and public: PostgreSQL
- * 15 to 17, TimescaleDB's `locf`), so a new version's function of a row cannot pass unlisted.
- */
-export const ROW_FUNCTIONS: ReadonlySet<string> = new Set([
-  'any_out',
-  'any_value',
-  'anycompatible_out',
-  'anycompatiblenonarray_out',
-  'anyelement_out',
-  'anynonarray_out',
-  'array_agg',
-  'concat',
-  'count',
-  'cume_dist',
-  'dense_rank',
-  'first_value',
-  'hash_record',
-  'json_agg',
-  'json_agg_strict',
-  'json_build_array',
-  'json_build_object',
-  'jsonb_agg',
-  'jsonb_agg_strict',
-  'jsonb_build_array',
-  'jsonb_build_object',
-  'lag',
-  'last_value',
-  'lead',
-  'locf',
-  'mode',
-  'num_nonnulls',
-  'num_nulls',
-  'percent_rank',
-  'pg_collation_for',
-  'pg_column_compression',
-  'pg_column_size',
-  'pg_column_toast_chunk_id',
-  'pg_typeof',
-  'quote_literal',
-  'quote_nullable',
-  'rank',
-  'record_out',
-  'record_send',
-  'row_to_json',
-  'to_json',
-  'to_jsonb',
-]);
-
 /** Set-returning functions a query may read FROM (no generators: generate_series is not here). */
 export const ALLOWED_TABLE_FUNCTIONS: ReadonlySet<string> = new Set([
   'unnest',

@@ -10,7 +10,6 @@ import {
   ALLOWED_RELATIONS,
   ALLOWED_TABLE_FUNCTIONS,
   ALLOWED_TYPES,
-  ROW_FUNCTIONS,
 } from './allow-list.ts';
 
 /** A query refused before it reached the database: why, and where (characters from 1). */
@@ -77,13 +76,17 @@ const EXPRESSION_KINDS = new Set([
   'AEXPR_NOT_BETWEEN_SYM',
 ]);
 
-/** Checks one query; throws SqlRefused with the reason. */
-export async function checkSql(text: string): Promise<CheckedSql> {
+/**
+ * Checks one query; throws SqlRefused with the reason. `refusedFields`: the names PostgreSQL
+ * would call or cast to when written as a field (`x.f` is `f(x)` when `x` has no column `f`),
+ * the allow-list's own taken out (the runner reads them from the catalog: run.ts).
+ */
+export async function checkSql(text: string, refusedFields: ReadonlySet<string>): Promise<CheckedSql> {
   await sqlParserReady;
-  return checkSqlSync(text);
+  return checkSqlSync(text, refusedFields);
 }
 
-export function checkSqlSync(text: string): CheckedSql {
+export function checkSqlSync(text: string, refusedFields: ReadonlySet<string>): CheckedSql {
   const bytes = Buffer.from(text, 'utf8');
   /** The parser speaks in bytes; people and PostgreSQL's errors in characters. */
   const charAt = (byteOffset: number) => bytes.subarray(0, byteOffset).toString('utf8').length;
@@ -296,10 +299,13 @@ export function checkSqlSync(text: string): CheckedSql {
       case 'A_ArrayExpr':
         walk('elements');
         return;
-      case 'A_Indirection':
-        for (const item of list(body.indirection)) checkField(item, body.location);
+      case 'A_Indirection': {
+        // the node has no location of its own: its value's
+        const at = kindOf(body.arg)?.[1].location;
+        for (const item of list(body.indirection)) checkField(item, at);
         walk('arg', 'indirection');
         return;
+      }
       case 'A_Indices':
         walk('lidx', 'uidx');
         return;
@@ -331,12 +337,12 @@ export function checkSqlSync(text: string): CheckedSql {
     }
   };
 
-  /** A field of a row (`t.f`, `(x).f`): a call of `f` on the row when `f` is a function of rows. */
+  /** A field (`t.f`, `(x).f`): the call `f(x)` or a cast when `x` has no column `f`. */
   const checkField = (field: unknown, location: unknown) => {
     const name = kindOf(field)?.[0] === 'String' ? String(kindOf(field)![1].sval ?? '') : undefined;
-    if (name !== undefined && ROW_FUNCTIONS.has(name) && !ALLOWED_FUNCTIONS.has(name))
+    if (name !== undefined && refusedFields.has(name))
       refuse(
-        `function ${name} is not allowed (written as a field, .${name} calls it on the row; docs/sql.md lists what is)`,
+        `function or type ${name} is not allowed (written as a field, .${name} calls it on the value before it; docs/sql.md lists what is)`,
         location,
       );
   };

@@ -4,7 +4,7 @@
 // (docs/sql.md "Answers"). The time limit: statement_timeout on a server; embedded, where no
 // statement can be interrupted, the plan's estimated cost, checked before running.
 import { type Database, DatabaseError, type ReadOnlyQueryable } from '../../../db/types.ts';
-import { ALLOWED_RELATIONS, ANALYST_ROLE } from './allow-list.ts';
+import { ALLOWED_FUNCTIONS, ALLOWED_RELATIONS, ALLOWED_TYPES, ANALYST_ROLE } from './allow-list.ts';
 import { type CheckedSql, SqlRefused } from './check.ts';
 
 const EXPLAIN = 'EXPLAIN (FORMAT JSON) ';
@@ -50,7 +50,29 @@ export interface SqlRunner {
   relations(): Promise<RelationInfo[]>;
   /** Whether the analyst role bounds what queries read (else the allow-list alone does). */
   usesRole(): Promise<boolean>;
+  /** The names a query may not write as a field (check.ts `refusedFields`), read once from the catalog. */
+  refusedFields(): Promise<ReadonlySet<string>>;
 }
+
+/**
+ * Every function that can be called with one argument and every type, on the analyst's search
+ * path (pg_catalog and the service's schema), but the columns of the allow-listed relations:
+ * PostgreSQL reads a field `x.f` (or `(x).f`) that is no column of `x` as the call `f(x)`, or a
+ * cast to `f`, whatever `x` is (a table's row, a number, a function's result in FROM).
+ */
+const FIELD_CALLS = `
+  SELECT DISTINCT f.name FROM (
+    SELECT p.proname::text AS name FROM pg_proc p
+    WHERE p.pronamespace IN ('pg_catalog'::regnamespace, to_regnamespace(current_schema()))
+      AND p.pronargs >= 1 AND p.pronargs - p.pronargdefaults <= 1
+    UNION ALL
+    SELECT t.typname::text FROM pg_type t
+    WHERE t.typnamespace IN ('pg_catalog'::regnamespace, to_regnamespace(current_schema()))
+  ) f
+  WHERE f.name NOT IN (
+    SELECT a.attname::text FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    WHERE c.relname = ANY($1::text[]) AND c.relnamespace = to_regnamespace(current_schema())::oid
+      AND a.attnum > 0 AND NOT a.attisdropped)`;
 
 export interface RelationInfo {
   name: string;
@@ -72,6 +94,20 @@ export function createSqlRunner(db: Database, limits: SqlLimits): SqlRunner {
       .then(([row]) => (row?.ok ? ANALYST_ROLE : undefined))
       .catch((error) => {
         role = undefined;
+        throw error;
+      }));
+
+  let fields: Promise<ReadonlySet<string>> | undefined;
+  /** FIELD_CALLS but what the allow-list lets a query call or cast to anyway. */
+  const refusedFields = () =>
+    (fields ??= db
+      .query<{ name: string }>(FIELD_CALLS, [Object.keys(ALLOWED_RELATIONS)])
+      .then(
+        (rows) =>
+          new Set(rows.map((r) => r.name).filter((name) => !ALLOWED_FUNCTIONS.has(name) && !ALLOWED_TYPES.has(name))),
+      )
+      .catch((error) => {
+        fields = undefined;
         throw error;
       }));
 
@@ -169,7 +205,7 @@ export function createSqlRunner(db: Database, limits: SqlLimits): SqlRunner {
     }));
   };
 
-  return { run, relations, usesRole: async () => (await analystRole()) !== undefined };
+  return { run, relations, usesRole: async () => (await analystRole()) !== undefined, refusedFields };
 }
 
 /** A database error's position (in the text sent) as a position in the query the client sent. */
