@@ -5,6 +5,9 @@
 -- gap it did not have; and once the outbox was empty (a quiet day pruned whole) a client
 -- behind it was told of none. The pruning job now records the highest id it deleted: a
 -- client missed pruned events exactly when its id is below that.
+-- no row deleted meanwhile (a server's pruning job) goes unrecorded
+LOCK TABLE feed_events IN SHARE ROW EXCLUSIVE MODE;
+
 CREATE TABLE feed_events_pruned (
   singleton  boolean PRIMARY KEY DEFAULT true CHECK (singleton),
   through_id bigint  NOT NULL -- the highest id the pruning job deleted (0: none)

@@ -295,6 +295,15 @@ test('a resume at the outbox’s pruning edge is told of a gap exactly when prun
           'no id line below its own',
         );
         current.close();
+        // pruned once both processes have read it (a row pruned before a process reads it is
+        // one it never sends: a day's delay no process has)
+        assert.ok(
+          await waitFor(
+            () => served.hub.stats().lastEventId === next && later.hub.stats().lastEventId === next,
+            10_000,
+          ),
+          'both processes read it',
+        );
         await pruneThrough(ctx, next);
         edge = next;
       }

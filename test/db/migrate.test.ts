@@ -336,8 +336,6 @@ test('upgrading compresses whole again the chunks compressed before, so a chunk 
   }
 });
 
-test.run();
-
 test('upgrading records what the outbox may have pruned: below its oldest row, or every id given out when it is empty (0025)', async () => {
   for (const kept of [true, false]) {
     const { db, dispose } = await openTestDatabase({ migrated: false });
@@ -370,3 +368,5 @@ test('upgrading records what the outbox may have pruned: below its oldest row, o
     }
   }
 });
+
+test.run();

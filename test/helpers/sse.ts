@@ -70,7 +70,13 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
           return new Promise((ok, fail) => {
             const timer = setTimeout(() => {
               waiters.delete(check);
-              fail(new Error(`SSE condition not met within ${timeoutMs} ms (${blocks.length} blocks received)`));
+              // the events received (not the keepalives) say what the stream got instead
+              const got = blocks.filter((b) => b.event !== undefined || b.id !== undefined).slice(-5);
+              fail(
+                new Error(
+                  `SSE condition not met within ${timeoutMs} ms (${blocks.length} blocks received; the last with an event or id: ${JSON.stringify(got)})`,
+                ),
+              );
             }, timeoutMs);
             const check = () => {
               if (!predicate(blocks)) return;
