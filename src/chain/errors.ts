@@ -44,9 +44,26 @@ export class HeightNotAvailableError extends NodeError {
   }
 }
 
-/** The node keeps no block results (CometBFT's `discard_abci_responses`, or results pruned at this height). */
+/** The node keeps no block results (CometBFT's `discard_abci_responses`). */
 export class ResultsNotKeptError extends NodeError {
   override name = 'ResultsNotKeptError';
+}
+
+/**
+ * The node has the block at `height` but no results for it. CometBFT stores a block before it
+ * executes it, so its tip's results are missing while the block runs (seconds for a heavy
+ * block, minutes for some chains' epoch blocks), as they are from a backend of a load balancer
+ * that is a moment behind: worth asking again. Below the tip, for good, on a node that prunes
+ * results apart from its blocks.
+ */
+export class ResultsNotFoundError extends NodeError {
+  override name = 'ResultsNotFoundError';
+  constructor(
+    message: string,
+    readonly height: number,
+  ) {
+    super(message);
+  }
 }
 
 /** The node answered with a JSON-RPC error this service does not know (or an HTTP refusal such as 401). */
@@ -71,7 +88,7 @@ export class NodeBehindError extends NodeError {
 // What CometBFT says (rpc/core and state/store.go of 0.34 to 1.x), read once here.
 const PRUNED = /height (\d+) is not available, lowest height is (\d+)/i;
 const AHEAD = /height (\d+) must be less than or equal to the current blockchain height (\d+)/i;
-const AHEAD_RESULTS = /could not find results for height #?(\d+)/i;
+const RESULTS_NOT_FOUND = /could not find results for height #?(\d+)/i;
 const NOT_PERSISTING = /not persisting (abci|finalize block) responses/i;
 
 /** A JSON-RPC error answer as the typed failure it means. */
@@ -86,7 +103,9 @@ export function rpcFailure(what: string, error: { code?: number; message?: strin
     if (pruned) return new HeightNotAvailableError(message, 'pruned', Number(pruned[2]));
     const ahead = AHEAD.exec(text);
     if (ahead) return new HeightNotAvailableError(message, 'ahead', Number(ahead[2]));
-    if (NOT_PERSISTING.test(text) || AHEAD_RESULTS.test(text)) return new ResultsNotKeptError(message);
+    if (NOT_PERSISTING.test(text)) return new ResultsNotKeptError(message);
+    const missing = RESULTS_NOT_FOUND.exec(text);
+    if (missing) return new ResultsNotFoundError(message, Number(missing[1]));
     return new RpcError(message, error.code);
   };
   const failure = typed();

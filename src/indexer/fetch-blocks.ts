@@ -4,7 +4,7 @@
 // so the parsed results (~5 kB of objects per transaction) die young instead of waiting in
 // memory for their batch.
 import type { ChainClient } from '../chain/client.ts';
-import { HeightNotAvailableError, isTransient } from '../chain/errors.ts';
+import { HeightNotAvailableError, isTransient, ResultsNotFoundError } from '../chain/errors.ts';
 import type { ContractAddresses } from '../domain/events.ts';
 import { readBlock } from './read-block.ts';
 import type { FetchedBlock } from './shape-block.ts';
@@ -29,9 +29,9 @@ export async function fetchBlock(
 
 /**
  * A block read again by itself when its node calls fail in a way worth repeating: a
- * transport failure or rate limit the RPC client gave up on, or a height the answering
- * backend has not reached yet (a load balancer's lagging backend). The others of its
- * batch are not read again.
+ * transport failure or rate limit the RPC client gave up on, a height the answering
+ * backend has not reached yet (a load balancer's lagging backend), or a block whose results
+ * are not stored yet (still executing). The others of its batch are not read again.
  */
 async function fetchWithRetries(
   chain: ChainClient,
@@ -43,7 +43,10 @@ async function fetchWithRetries(
     try {
       return await fetchBlock(chain, height, contracts);
     } catch (error) {
-      const again = isTransient(error) || (error instanceof HeightNotAvailableError && error.reason === 'ahead');
+      const again =
+        isTransient(error) ||
+        (error instanceof HeightNotAvailableError && error.reason === 'ahead') ||
+        error instanceof ResultsNotFoundError;
       if (!again || attempt >= attempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
     }

@@ -9,6 +9,7 @@ import {
   NodeError,
   NodeUnreachableError,
   RateLimitedError,
+  ResultsNotFoundError,
   ResultsNotKeptError,
 } from '../chain/errors.ts';
 import { subscribeNewBlocks } from '../chain/new-blocks.ts';
@@ -90,11 +91,16 @@ async function checkNodeServes(chain: ChainClient, node: NodeView, next: number,
       `${what} is ${next}, but the node's lowest height is ${node.earliestHeight} (it prunes older blocks, or was state-synced): set START_HEIGHT to ${node.earliestHeight} or more, or ${ARCHIVE_HINT}`,
     );
   }
-  const probe = Math.min(next, node.tipHeight);
-  if (probe < node.earliestHeight) return;
+  // below the tip where it can be: the tip's own results are missing while it executes
+  const probe = Math.max(Math.min(next, node.tipHeight - 1), node.earliestHeight);
+  if (probe > node.tipHeight) return;
   try {
-    await nodeCall(`block_results ${probe}`, () => chain.rawCall('block_results', { height: String(probe) }));
+    await probeResults(chain, probe);
   } catch (error) {
+    if (error instanceof ResultsNotFoundError && probe < node.tipHeight)
+      throw new NodeUnsuitableError(
+        `the node has no block results at height ${probe}, below its tip ${node.tipHeight} (${error.message}): it prunes results apart from its blocks; ${ARCHIVE_HINT}`,
+      );
     if (error instanceof ResultsNotKeptError)
       throw new NodeUnsuitableError(
         `the node keeps no block results (${error.message}); the index needs every block's results: ${ARCHIVE_HINT}, or one run without discard_abci_responses`,
@@ -104,6 +110,24 @@ async function checkNodeServes(chain: ChainClient, node: NodeView, next: number,
     throw error;
   }
 }
+
+/**
+ * Reads the results at `height`, asked again for a while when the node has none yet: a
+ * backend of a load balancer may still be executing that block (ResultsNotFoundError).
+ */
+async function probeResults(chain: ChainClient, height: number): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await nodeCall(`block_results ${height}`, () => chain.rawCall('block_results', { height: String(height) }));
+      return;
+    } catch (error) {
+      if (!(error instanceof ResultsNotFoundError) || attempt >= PROBE_ATTEMPTS) throw error;
+      await sleep(PROBE_RETRY_MS * attempt);
+    }
+  }
+}
+const PROBE_ATTEMPTS = 5;
+const PROBE_RETRY_MS = 1000;
 
 /**
  * Where indexing resumes: the stored cursor once the node is shown to serve its chain,
@@ -227,11 +251,14 @@ export function createIndexer(options: IndexerOptions): Indexer {
     checkDone(); // an outage is retried; it does not decide anything
     const lagging =
       error instanceof NodeBehindError || (error instanceof HeightNotAvailableError && error.reason === 'ahead');
+    // a block whose results are not stored yet: waited for as a lagging node is, its node
+    // checked again first (results missing below its tip are refused there: checkNodeServes)
+    const executing = error instanceof ResultsNotFoundError;
     // From the cursor read again, and the chain's identity checked again (the node may come
     // back as another chain), after any failure but the node asking to wait: a 429 or a
     // lagging backend changes nothing of either, and a rate-limited provider is asked no more.
     if (!lagging && !(error instanceof RateLimitedError)) prepared = false;
-    if (lagging) {
+    if (lagging || executing) {
       setState('lagging', message);
     } else if (error instanceof HeightNotAvailableError) {
       setState('node_pruned', message);

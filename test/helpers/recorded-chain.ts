@@ -3,7 +3,8 @@
 // them: `status`, `block`, `block_results`, `blockchain`, `tx` and `health`, with the
 // errors real nodes give for heights they lack. Like many providers, it refuses the
 // websocket. Its faults are a provider's: rate limits with Retry-After, a body that comes
-// slowly, a node behind the others, pruned heights, block results not kept, no tx index.
+// slowly, a node behind the others, pruned heights, block results not kept or not stored yet
+// (a block still executing), no tx index.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -84,6 +85,11 @@ export interface RecordedChainOptions {
   earliest?: number;
   /** The node keeps no block results (CometBFT's discard_abci_responses). */
   discardResults?: boolean;
+  /**
+   * The block at `height` has no results for its first `times` requests (Infinity: ever), as
+   * CometBFT answers while it executes a block it stored, or once it pruned the results apart.
+   */
+  resultsMissing?: { height: number; times: number };
   /** Answer the first `count` requests with 429 and this Retry-After. */
   rateLimit?: { count: number; retryAfter: string };
   /** Send each `block_results` body in `chunks` pieces, `delayMs` apart. */
@@ -182,6 +188,11 @@ export async function startRecordedChain(options: RecordedChainOptions): Promise
       case 'block_results': {
         const b = lookup(params.height);
         if (typeof b === 'string') return { error: b };
+        const missing = options.resultsMissing;
+        if (missing && missing.height === b.height && missing.times > 0) {
+          missing.times--;
+          return { error: `could not find results for height #${b.height}` };
+        }
         if (options.discardResults)
           return {
             error: options.version.startsWith('0.38')

@@ -184,6 +184,50 @@ test('a node that keeps no block results is refused at start, saying why', async
   }
 });
 
+test('a block whose results are not stored yet (still executing) is waited for, at start and at the tip: never taken for a node that keeps none', async () => {
+  const recorded = RECORDED.comet037(); // heights 9 and 10
+  // the index has 9; the node reaches 10, still executing it for its first requests
+  const h = await harness({ ...recorded, reached: 1 });
+  try {
+    h.indexer.start();
+    await h.indexer.waitForHeight(9, 30_000);
+    h.node.options.resultsMissing = { height: 10, times: 6 };
+    h.node.options.reached = 2;
+    await h.indexer.waitForHeight(10, 30_000);
+    await waitFor(() => h.indexer.status().state === 'live', 15_000, 20);
+    assert.is(h.node.options.resultsMissing.times, 0, 'asked until they were there');
+  } finally {
+    await h.stop();
+  }
+  // a new index started at the tip while the tip executes: its check reads the block below
+  const atTip = await harness(
+    { ...RECORDED.comet037(), resultsMissing: { height: 10, times: 8 } },
+    { startHeight: undefined },
+  );
+  try {
+    atTip.indexer.start();
+    await atTip.indexer.checked();
+    await atTip.indexer.waitForHeight(10, 30_000);
+  } finally {
+    await atTip.stop();
+  }
+});
+
+test('results missing below the tip for good (pruned apart from the blocks) are refused at start, naming the height', async () => {
+  const h = await harness({ ...RECORDED.comet037(), resultsMissing: { height: 9, times: Infinity } });
+  try {
+    h.indexer.start();
+    const error = await h.indexer.checked().then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    assert.is(error?.name, 'NodeUnsuitableError');
+    assert.match(error!.message, /the node has no block results at height 9, below its tip 10/);
+  } finally {
+    await h.stop();
+  }
+});
+
 test('with the websocket refused, new blocks are found by polling', async () => {
   const h = await harness({ ...RECORDED.comet037(), reached: 1 }, { subscribe: true });
   try {
