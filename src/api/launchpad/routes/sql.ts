@@ -11,7 +11,7 @@ import { CORS_HEADERS, sendJson } from '../../http/respond.ts';
 import type { Handler } from '../../http/routes.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import type { LaunchpadContext, LaunchpadRoute, SqlContext } from '../context.ts';
-import { checkSql, SqlRefused } from '../sql/check.ts';
+import { checkSql, MAX_NESTING, SqlRefused, tooDeepAt } from '../sql/check.ts';
 import { MAX_PARAMS, type SqlAnswer, SqlFailed } from '../sql/run.ts';
 
 /** The largest query text, in bytes. */
@@ -20,7 +20,19 @@ export const SQL_BODY_LIMIT = 64 * 1024;
 const requestBody = z.strictObject({
   sql: z.string().describe('One SELECT over the allow-listed relations; `$1`… for parameters'),
   params: z
-    .array(z.union([z.string(), z.number().refine(Number.isFinite, 'must be a finite number'), z.boolean(), z.null()]))
+    .array(
+      z.union([
+        z
+          .string()
+          .refine(
+            (value) => tooDeepAt(value) === undefined,
+            `must nest brackets at most ${MAX_NESTING} deep (a JSON value's too)`,
+          ),
+        z.number().refine(Number.isFinite, 'must be a finite number'),
+        z.boolean(),
+        z.null(),
+      ]),
+    )
     .max(MAX_PARAMS)
     .optional()
     .describe('The values of `$1`, `$2`…: strings, numbers, booleans or null (send large integers as strings)'),

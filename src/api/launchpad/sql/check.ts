@@ -77,6 +77,32 @@ const EXPRESSION_KINDS = new Set([
 ]);
 
 /**
+ * How deep brackets may nest in a query's text, its string literals and its parameters
+ * included. PostgreSQL parses nested brackets (its grammar's stack, a JSON or array value's
+ * parser) by recursing, and the embedded database's WebAssembly stack, which its own stack
+ * check does not see, runs out at several hundred levels (a JSON literal ~1,000, parentheses
+ * ~900 on this build): past it the statement traps, or writes past its stack. No analyst's
+ * query needs more than a few dozen levels; the bound is the same on a server.
+ */
+export const MAX_NESTING = 100;
+
+/**
+ * Where (in characters from 0) the text's brackets — ( [ { — first nest deeper than
+ * MAX_NESTING, or undefined. A closing bracket never takes the count below 0, so closers
+ * elsewhere (in another string) cannot hide an opening run.
+ */
+export function tooDeepAt(text: string): number | undefined {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 40 || c === 91 || c === 123) {
+      if (++depth > MAX_NESTING) return i;
+    } else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return undefined;
+}
+
+/**
  * Checks one query; throws SqlRefused with the reason. `refusedFields`: the names PostgreSQL
  * would call or cast to when written as a field (`x.f` is `f(x)` when `x` has no column `f`),
  * the allow-list's own taken out (the runner reads them from the catalog: run.ts).
@@ -103,6 +129,13 @@ export function checkSqlSync(text: string, refusedFields: ReadonlySet<string>): 
   };
 
   if (text.includes('\0')) refuse('the query contains a NUL character');
+  const deep = tooDeepAt(text);
+  if (deep !== undefined)
+    refuse(
+      `the query is nested too deeply: at most ${MAX_NESTING} levels of brackets, JSON in its texts too`,
+      undefined,
+      deep,
+    );
   if (text.trim() === '') refuse('the query is empty: send one SELECT');
   let tree: { stmts?: { stmt?: unknown; stmt_location?: number; stmt_len?: number }[] };
   try {
