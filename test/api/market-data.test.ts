@@ -480,6 +480,11 @@ test('the token list sorted, filtered and paged: the same tokens as a sort of th
   );
   const badCursor = await get(ctx.api, '/api/tokens?limit=2&cursor=nope');
   assert.is(badCursor.status, 400);
+  // a search box's every keystroke is a query of its own: none is kept in the API's cache
+  // (pages go with the snapshot they were cut from)
+  const kept = ctx.api.stats().cachedResponses;
+  for (let i = 0; i < 40; i++) assert.is((await get(ctx.api, `/api/tokens?q=search${i}`)).status, 200);
+  assert.is(ctx.api.stats().cachedResponses, kept, 'no entry a query');
 });
 
 test('candles in USD: the native candles at the oracle price set before them', async (ctx) => {

@@ -95,6 +95,14 @@ async function usdRate(ctx: LaunchpadContext): Promise<UsdRate | undefined> {
  */
 export const LIST_MAX_STALE_MS = 3000;
 
+/**
+ * Bytes of the pages (lists with parameters) kept beside one snapshot, the oldest dropped
+ * first: the whole list's JSON is kept besides. A search box sends a query a keystroke, and
+ * a cursor is any position, so pages are few per snapshot but without number over time:
+ * they go with their snapshot.
+ */
+export const LIST_PAGES_BYTES = 8 << 20;
+
 export function listTokens(ctx: LaunchpadContext): Handler {
   const { cache } = ctx;
   // Every token's objects, computed stale-while-revalidate like an answer: the cache keeps
@@ -118,21 +126,32 @@ export function listTokens(ctx: LaunchpadContext): Handler {
     );
     return tokensOf.get(handle)!;
   };
+  // The answers made from a snapshot, kept with it (and gone with it): as fresh as it, whatever
+  // the query, and bounded by LIST_PAGES_BYTES beside the whole list whatever queries come.
+  const answersOf = new WeakMap<TokenJson[], { whole?: Buffer; pages: Map<string, Buffer>; bytes: number }>();
   return async (req, res) => {
     const q = parseOrThrow(tokensQuery, req.query);
-    const plain = isPlainList(q);
-    const key = plain ? 'tokens' : `tokens?${JSON.stringify([q.sort, q.order, q.graduated, q.q, q.limit, q.cursor])}`;
-    const { tags, ttlMs } = reads.tokenList();
-    const body = await cache.remember(
-      key,
-      tags,
-      ttlMs,
-      async () => {
-        const tokens = await allTokens();
-        return JSON.stringify(plain ? { tokens } : tokenPage(tokens, q));
-      },
-      { maxStaleMs: LIST_MAX_STALE_MS },
-    );
+    const tokens = await allTokens();
+    let answers = answersOf.get(tokens);
+    if (!answers) answersOf.set(tokens, (answers = { pages: new Map(), bytes: 0 }));
+    if (isPlainList(q)) {
+      answers.whole ??= Buffer.from(JSON.stringify({ tokens }));
+      return sendJsonBytes(req, res, answers.whole);
+    }
+    const key = JSON.stringify([q.sort, q.order, q.graduated, q.q, q.limit, q.cursor]);
+    let body = answers.pages.get(key);
+    if (body)
+      answers.pages.delete(key); // the newest again
+    else {
+      body = Buffer.from(JSON.stringify(tokenPage(tokens, q)));
+      answers.bytes += body.length;
+      for (const [oldest, page] of answers.pages) {
+        if (answers.bytes <= LIST_PAGES_BYTES) break;
+        answers.pages.delete(oldest);
+        answers.bytes -= page.length;
+      }
+    }
+    answers.pages.set(key, body);
     await sendJsonBytes(req, res, body);
   };
 }
