@@ -419,9 +419,11 @@ test('order and pages: next_key visits every tx once, both directions', async (c
   const asc = await searchAll(ctx.api, recipient);
   assert.equal(asc.hashes, series);
   assert.is(asc.pages, 3);
-  for (const desc of ['order_by=ORDER_BY_DESC', 'order_by=2', 'pagination.reverse=true']) {
+  for (const desc of ['order_by=ORDER_BY_DESC', 'order_by=2', 'order_by=ORDER_BY_DESC&pagination.reverse=true']) {
     assert.equal((await searchAll(ctx.api, `${recipient}&${desc}`)).hashes, [...series].reverse(), desc);
   }
+  // a node's tx search reads no pagination.reverse: a wallet's history sends it with ORDER_BY_DESC
+  assert.equal((await searchAll(ctx.api, `${recipient}&pagination.reverse=true`)).hashes, series, 'reverse alone');
   assert.equal((await searchAll(ctx.api, `${recipient}&order_by=ORDER_BY_ASC`, 1)).hashes, series);
   assert.equal((await searchAll(ctx.api, `${recipient}&order_by=1`, 7)).hashes, series);
   // txs of one block: the cursor steps through tx indexes
@@ -433,7 +435,7 @@ test('order and pages: next_key visits every tx once, both directions', async (c
   assert.equal((await searchAll(ctx.api, action, 2)).hashes, await nodeSearch(ctx, `message.action='${EXECUTE}'`));
 });
 
-test('totals: counted when asked or with no page size, never on a key page; offsets; SDK 0.47 page/limit', async (ctx) => {
+test('totals: counted on every page but a key page, as a node counts tx_search; offsets; SDK 0.47 page/limit', async (ctx) => {
   const series = ctx.series.map((s) => s.hash);
   const recipient = `events=${q(`transfer.recipient='${ctx.r2}'`)}`;
   const get = async (params: string) => (await chainGet(ctx.api, `${TXS}?${recipient}&${params}`)).body;
@@ -441,8 +443,15 @@ test('totals: counted when asked or with no page size, never on a key page; offs
   assert.equal(counted.pagination.total, '7');
   assert.is(counted.total, '7');
   const notAsked = await get('pagination.limit=3');
-  assert.is(notAsked.pagination.total, '0');
-  assert.is(notAsked.total, '0');
+  assert.is(notAsked.pagination.total, '7', 'a wallet pages by the total without asking for it');
+  assert.is(notAsked.total, '7');
+  // a wallet's history, as Station asks for it
+  const station = await get('pagination.reverse=true&order_by=ORDER_BY_DESC&pagination.limit=3');
+  assert.equal(
+    station.tx_responses.map((r: { txhash: string }) => r.txhash),
+    [...series].reverse().slice(0, 3),
+  );
+  assert.is(station.total, '7');
   const keyPage = await get(`pagination.key=${q(notAsked.pagination.next_key)}&pagination.count_total=true`);
   assert.is(keyPage.total, '0');
   assert.equal(
@@ -512,17 +521,23 @@ test('a search page is gzipped for a client that takes gzip, and the same JSON a
 test('a search page that can never change is kept and says so (ETag, immutable, 304); one that can change says max-age=1', async (ctx) => {
   const CHANGING = 'public, max-age=1';
   const sender = `events=${q(`message.sender='${ctx.a1}'`)}&pagination.limit=3`;
-  // the index starts at height 1 and has the match after the page: nothing can join its 3 txs
-  const first = await assertEncodings(`${ctx.api.url}${TXS}?${sender}`);
-  const page = JSON.parse(first.json.toString('utf8'));
+  // a first page counts its total, which grows with the index: it can change
+  const top = await getRaw(`${ctx.api.url}${TXS}?${sender}`);
+  assert.is(top.headers['cache-control'], CHANGING, 'its total grows');
+  const page = JSON.parse(top.body.toString('utf8'));
   assert.is(page.txs.length, 3);
   assert.ok(page.pagination.next_key);
-  const again = await getRaw(`${ctx.api.url}${TXS}?${sender}`);
+  // the page after it by its key: the index starts at height 1 and has the match after the
+  // page, so nothing can join its 3 txs
+  const second = `${sender}&pagination.key=${q(page.pagination.next_key)}`;
+  const first = await assertEncodings(`${ctx.api.url}${TXS}?${second}`);
+  const again = await getRaw(`${ctx.api.url}${TXS}?${second}`);
   assert.is(again.headers['cache-control'], 'public, max-age=31536000, immutable');
   assert.ok(again.body.equals(first.json), 'the same bytes, kept');
-  const held = await getRaw(`${ctx.api.url}${TXS}?pagination.limit=3&events=${q(`message.sender='${ctx.a1}'`)}`, {
-    'If-None-Match': first.etag,
-  });
+  const held = await getRaw(
+    `${ctx.api.url}${TXS}?pagination.key=${q(page.pagination.next_key)}&pagination.limit=3&events=${q(`message.sender='${ctx.a1}'`)}`,
+    { 'If-None-Match': first.etag },
+  );
   assert.is(held.status, 304, 'the same page asked another way, by a client that holds it');
   // a key this search did not give (the position of no match) is answered, but its page is not kept
   const madeUp = new Uint8Array(12);
@@ -868,7 +883,8 @@ test('the chain index in the columnstore: every tx by hash, a search’s pages a
     assert.is(newestAfter.tx_responses[0].txhash, after.transactionHash);
     assert.is.not(JSON.parse(newestBefore.body.toString('utf8')).tx_responses[0].txhash, after.transactionHash);
     // a search page kept as final (nothing could join it) is what a fresh read gives after the sender's newer tx
-    const kept = `${TXS}?events=${q(`message.sender='${ctx.a1}'`)}&pagination.limit=3`;
+    const top = `${TXS}?events=${q(`message.sender='${ctx.a1}'`)}&pagination.limit=3`;
+    const kept = `${top}&pagination.key=${q((await chainGet(cold, top)).body.pagination.next_key)}`;
     const [fresh, served] = [await chainGet(cold, kept), await chainGet(ctx.api, kept)];
     assert.is(served.headers.get('cache-control'), 'public, max-age=31536000, immutable');
     assert.equal(fresh.body, served.body);

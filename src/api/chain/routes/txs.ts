@@ -228,12 +228,15 @@ export const txsRoutes: Route<ChainApiContext>[] = [
             : 0n;
       const request: SearchRequest = {
         conditions,
-        descending: descending !== page.reverse,
+        // a node's tx search reads no `pagination.reverse` (SDK 0.45/0.46 take offset and limit
+        // from the PageRequest, 0.47+ none of it): wallets send it beside order_by
+        descending,
         cursor,
         offset: Number(min(offset, BigInt(Number.MAX_SAFE_INTEGER))),
         limit: Number(limit),
-        // as the SDK's Paginate: counted when asked, or when no page size was sent; never for a key page
-        countTotal: !cursor && (page.countTotal || page.limit === 0n),
+        // as a node counts tx_search's matches for every page (wallets page by it); a key page,
+        // which a node does not have, goes on from one that had it
+        countTotal: !cursor,
       };
       // one key for every way of asking the same page (order of parameters, page/limit or pagination.*)
       const key = `txs?${JSON.stringify(request)}`;
@@ -266,11 +269,11 @@ export const txsRoutes: Route<ChainApiContext>[] = [
           return { rendered: { ...render(200, text), final }, immutable: final };
         });
       } else {
-        // a counted total grows with any block or backfill: made for its request alone
-        const at = request.countTotal ? undefined : await ctx.indexedSpan();
+        // a counted total (or the newest first) changes as the index's span does (a new block on
+        // top, a backfill below its first height): kept until then (the span is in the key)
+        const at = await ctx.indexedSpan();
         if (at) {
-          // the newest first: kept until the index's next block (its newest height is in the key)
-          keptUntilNextBlock = { cache: ctx.txPages, key: `${key}@${at.last}` };
+          keptUntilNextBlock = { cache: ctx.txPages, key: `${key}@${at.first}-${at.last}` };
           rendered = await ctx.txPages.remember(keptUntilNextBlock.key, async () => {
             const { result, text, printed } = await read();
             return {
