@@ -40,11 +40,17 @@ export function signedTxBytes(value: unknown): Uint8Array {
 }
 
 const WIRE = { VARINT: 0, LEN: 2 } as const;
-/** Fields the SDK's decoder knows (number → wire type); an unknown one below 1024 is refused (ADR-020). */
+/**
+ * Fields the SDK's decoder knows (number → wire type); an unknown one below 1024 is refused
+ * (ADR-020). 4 and 5 are SDK 0.53's `unordered` and `timeout_timestamp`: a node of an older
+ * SDK refuses them itself.
+ */
 const TX_BODY_FIELDS: Record<number, number> = {
   1: WIRE.LEN,
   2: WIRE.LEN,
   3: WIRE.VARINT,
+  4: WIRE.VARINT,
+  5: WIRE.LEN,
   1023: WIRE.LEN,
   2047: WIRE.LEN,
 };

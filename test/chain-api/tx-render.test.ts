@@ -180,6 +180,32 @@ test('a few values the gateway prints its own way, from those txs', () => {
   assert.match(client.consensus_state.next_validators_hash, /^[0-9A-F]{64}$/);
 });
 
+test('an SDK 0.53 unordered tx prints unordered and timeout_timestamp after timeout_height; a tx without them does not', () => {
+  const raw = TxRaw.decode(bytesOf('gov-vote'));
+  const body = TxBody.decode(raw.bodyBytes);
+  const unordered = TxRaw.encode({
+    ...raw,
+    bodyBytes: TxBody.encode({
+      ...body,
+      unordered: true,
+      timeoutTimestamp: { seconds: 1_750_000_000n, nanos: 0 },
+    }).finish(),
+  }).finish();
+  const printed = txJson(unordered)!.body as Json;
+  assert.equal(Object.keys(printed), [
+    'messages',
+    'memo',
+    'timeout_height',
+    'unordered',
+    'timeout_timestamp',
+    'extension_options',
+    'non_critical_extension_options',
+  ]);
+  assert.is(printed.unordered, true);
+  assert.is(printed.timeout_timestamp, '2025-06-15T15:06:40Z');
+  assert.not.ok('unordered' in (txJson(bytesOf('gov-vote'))!.body as Json));
+});
+
 test('enums by name, 0 included; a number the enum does not name stays a number', () => {
   const vote = (option: number) =>
     anyJson({

@@ -8,7 +8,7 @@ import { signModeToJSON } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import type { ModeInfo } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { RestEvent } from '../../chain/stored-events.ts';
 import { decodeTxParts } from '../../chain/tx-decode.ts';
-import { anyJson, base64, bytes, coins } from './proto-json.ts';
+import { anyJson, base64, bytes, coins, timestamp } from './proto-json.ts';
 
 /** One transaction and its result, from the index or from the node. */
 export interface TxRecord {
@@ -51,6 +51,13 @@ function decodeTx(txBytes: Uint8Array) {
       messages: body.messages.map(anyJson),
       memo: body.memo,
       timeout_height: body.timeoutHeight.toString(),
+      // SDK 0.53's unordered txs: printed when set (a tx of an older SDK's chain has neither)
+      ...(body.unordered || body.timeoutTimestamp
+        ? {
+            unordered: body.unordered,
+            timeout_timestamp: body.timeoutTimestamp ? timestamp(body.timeoutTimestamp) : null,
+          }
+        : {}),
       extension_options: body.extensionOptions.map(anyJson),
       non_critical_extension_options: body.nonCriticalExtensionOptions.map(anyJson),
     },
