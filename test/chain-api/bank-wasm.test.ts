@@ -88,6 +88,12 @@ test('balances: each request reads the node (a second send shows at once)', asyn
   assert.equal(after, await ctx.direct.query.bank.balance(ctx.recipient, 'unative'));
   const all = await get(ctx, `/cosmos/bank/v1beta1/balances/${ctx.recipient}`);
   assert.equal(all.body.balances, [after]);
+  // nothing read from the node's state now is kept by a cache in front (a sequence would go stale)
+  for (const p of [path, `/cosmos/auth/v1beta1/accounts/${ctx.recipient}`, `/cosmos/staking/v1beta1/pool`]) {
+    const answer = await get(ctx, p);
+    assert.is(answer.status, 200, p);
+    assert.is(answer.headers.get('cache-control'), 'no-store', p);
+  }
 });
 
 test('balances: an address that holds nothing is the SDK empty answer', async (ctx) => {
@@ -238,6 +244,7 @@ test('smart query: token_info of a CW20 the launchpad created, equal to cosmjs',
   assert.equal(body.data, { name: 'Chain Frog', symbol: 'CFROG', decimals: 6, total_supply: '1000000000000000' });
   const direct = await ctx.running.chain.queries.wasm.queryContractSmart(ctx.token, { token_info: {} });
   assert.equal(body.data, direct);
+  assert.is((await smart(ctx, ctx.token, b64({ token_info: {} }))).headers.get('cache-control'), 'no-store');
 });
 
 test('smart query: the contract answer as the node gave it, config of the launchpad', async (ctx) => {

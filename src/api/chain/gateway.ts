@@ -1,7 +1,10 @@
 // The Cosmos SDK gateway's error contract, which every Chain API answer follows:
 // `{"code": <gRPC code>, "message": "…", "details": []}` with the HTTP status grpc-gateway
 // derives from the code (docs/chain-api.md, "Errors").
+import type { Request } from 'polka';
 import { type ErrorStyle, HttpError, type NoRoute } from '../http/errors.ts';
+import { sendJson } from '../http/respond.ts';
+import type { Handler } from '../http/routes.ts';
 
 /** gRPC status codes the Chain API answers with. */
 export const GRPC = {
@@ -152,3 +155,17 @@ export async function fromQuery<T>(call: () => Promise<T>): Promise<T> {
     throw new GatewayError(error.code, error.message.slice(0, -suffix.length), error.headers);
   }
 }
+
+/**
+ * What an answer read from the node's state as it is now says to HTTP caches: keep nothing.
+ * An account's sequence or a balance changes with the next block, and a CDN in front
+ * (docs/chain-api.md, "HTTP caching") keeps an answer without cache headers for its default
+ * time: a wallet that signs with a sequence kept there has its next broadcast refused.
+ */
+export const NODE_STATE_HEADERS = { 'Cache-Control': 'no-store' } as const;
+
+/** A handler answering 200 with `answer`'s JSON, read from the node's state now (NODE_STATE_HEADERS). */
+export const nodeStateJson =
+  (answer: (req: Request) => Promise<object>): Handler =>
+  async (req, res) =>
+    sendJson(res, 200, await answer(req), NODE_STATE_HEADERS);

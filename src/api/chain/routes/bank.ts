@@ -11,10 +11,9 @@ import { QueryClientImpl as BankQuery } from 'cosmjs-types/cosmos/bank/v1beta1/q
 import type { PageRequest } from 'cosmjs-types/cosmos/base/query/v1beta1/pagination';
 import type { Request } from 'polka';
 import { z } from 'zod';
-import { sendJson } from '../../http/respond.ts';
-import type { Handler, Route } from '../../http/routes.ts';
+import type { Route } from '../../http/routes.ts';
 import { type ChainApiContext, perContext } from '../context.ts';
-import { fromQuery } from '../gateway.ts';
+import { fromQuery, nodeStateJson } from '../gateway.ts';
 import { addressParam, boolParam, pageRequest, pageResponse, single } from '../params.ts';
 import { coin, coins } from '../proto-json.ts';
 import { accountParams, answer, bool, denomSchema, notFoundAnswer, paginated, TAGS } from '../route-docs.ts';
@@ -29,11 +28,6 @@ export const pageKey = (p: PageRequest) => `${toBase64(p.key)}|${p.offset}|${p.l
 /** The bank module's query client, one per server. */
 const bankOf = perContext((ctx) => new BankQuery(createProtobufRpcClient(ctx.chain.queries)));
 const account = (ctx: ChainApiContext, req: Request) => addressParam(req.params.address ?? '', ctx.prefixes.account);
-/** A handler answering 200 with `answer`'s JSON. */
-const json =
-  (answer: (req: Request) => Promise<object>): Handler =>
-  async (req, res) =>
-    sendJson(res, 200, await answer(req));
 
 export const bankRoutes: Route<ChainApiContext>[] = [
   {
@@ -45,7 +39,7 @@ export const bankRoutes: Route<ChainApiContext>[] = [
     query: paginated({ resolve_denom: bool.optional().describe('denominations by their metadata display name') }),
     responses: { 200: answer('balances, pagination') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const pagination = pageRequest(req.query);
         const resolveDenom = boolParam('resolve_denom', single(req.query, 'resolve_denom')) ?? false;
         const address = account(ctx, req);
@@ -63,7 +57,7 @@ export const bankRoutes: Route<ChainApiContext>[] = [
     query: z.object({ denom: denomSchema }),
     responses: { 200: answer('balance') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const denom = single(req.query, 'denom') ?? '';
         const address = account(ctx, req);
         return { balance: coin(await fromQuery(() => ctx.chain.queries.bank.balance(address, denom))) };
@@ -78,7 +72,7 @@ export const bankRoutes: Route<ChainApiContext>[] = [
     query: paginated(),
     responses: { 200: answer('balances, pagination') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const pagination = pageRequest(req.query);
         const address = account(ctx, req);
         const r = await fromQuery(() => bankOf(ctx).SpendableBalances({ address, pagination }));
@@ -93,7 +87,7 @@ export const bankRoutes: Route<ChainApiContext>[] = [
     query: paginated(),
     responses: { 200: answer('supply, pagination') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const r = await fromQuery(() => bankOf(ctx).TotalSupply({ pagination: pageRequest(req.query) }));
         return { supply: coins(r.supply), pagination: pageResponse(r.pagination) };
       }),
@@ -106,7 +100,7 @@ export const bankRoutes: Route<ChainApiContext>[] = [
     query: z.object({ denom: denomSchema }),
     responses: { 200: answer('amount') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const denom = single(req.query, 'denom') ?? '';
         return { amount: coin(await fromQuery(() => ctx.chain.queries.bank.supplyOf(denom))) };
       }),
@@ -119,7 +113,7 @@ export const bankRoutes: Route<ChainApiContext>[] = [
     query: paginated(),
     responses: { 200: answer('metadatas, pagination') },
     handler: (ctx) =>
-      json((req) => {
+      nodeStateJson((req) => {
         const pagination = pageRequest(req.query);
         return ctx.slow(`bank/denoms_metadata/${pageKey(pagination)}`, METADATA_TTL_MS, async () => {
           const r = await fromQuery(() => bankOf(ctx).DenomsMetadata({ pagination }));
@@ -136,7 +130,7 @@ export const bankRoutes: Route<ChainApiContext>[] = [
     params: z.object({ denom: denomSchema }),
     responses: { 200: answer('metadata'), 404: notFoundAnswer('no metadata for the denomination') },
     handler: (ctx) =>
-      json((req) => {
+      nodeStateJson((req) => {
         const denom = req.params.denom ?? '';
         return ctx.slow(`bank/denom_metadata/${denom}`, METADATA_TTL_MS, async () => ({
           metadata: metadataJson(await fromQuery(() => ctx.chain.queries.bank.denomMetadata(denom))),

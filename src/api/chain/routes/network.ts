@@ -10,12 +10,10 @@ import { createProtobufRpcClient } from '@cosmjs/stargate';
 import { ServiceClientImpl as TendermintService } from 'cosmjs-types/cosmos/base/tendermint/v1beta1/query';
 import { QueryClientImpl as GovQuery } from 'cosmjs-types/cosmos/gov/v1/query';
 import { QueryClientImpl as MintQuery } from 'cosmjs-types/cosmos/mint/v1beta1/query';
-import type { Request } from 'polka';
 import { z } from 'zod';
-import { sendJson } from '../../http/respond.ts';
-import type { Handler, Route } from '../../http/routes.ts';
+import type { Route } from '../../http/routes.ts';
 import { type ChainApiContext, perContext } from '../context.ts';
-import { fromQuery, notFound } from '../gateway.ts';
+import { fromQuery, nodeStateJson, notFound } from '../gateway.ts';
 import { addressParam } from '../params.ts';
 import { accountParams, answer, notFoundAnswer, TAGS } from '../route-docs.ts';
 import { accountJson, govParamsResponseJson, mintParamsJson, nodeInfoJson } from '../state-json.ts';
@@ -30,11 +28,6 @@ const clientsOf = perContext((ctx) => {
   const rpc = createProtobufRpcClient(ctx.chain.queries);
   return { tendermint: new TendermintService(rpc), mint: new MintQuery(rpc), gov: new GovQuery(rpc) };
 });
-/** A handler answering 200 with `answer`'s JSON. */
-const json =
-  (answer: (req: Request) => Promise<object>): Handler =>
-  async (req, res) =>
-    sendJson(res, 200, await answer(req));
 
 export const networkRoutes: Route<ChainApiContext>[] = [
   {
@@ -44,7 +37,7 @@ export const networkRoutes: Route<ChainApiContext>[] = [
     summary: "The node's and the application's versions",
     responses: { 200: answer('default_node_info, application_version') },
     handler: (ctx) =>
-      json(() =>
+      nodeStateJson(() =>
         ctx.slow('tendermint/node_info', NODE_INFO_TTL_MS, async () =>
           nodeInfoJson(await fromQuery(() => clientsOf(ctx).tendermint.GetNodeInfo({}))),
         ),
@@ -57,7 +50,7 @@ export const networkRoutes: Route<ChainApiContext>[] = [
     summary: 'Whether the node is catching up',
     responses: { 200: answer('syncing') },
     handler: (ctx) =>
-      json(async () => ({
+      nodeStateJson(async () => ({
         syncing: (await fromQuery(() => clientsOf(ctx).tendermint.GetSyncing({}))).syncing,
       })),
   },
@@ -68,7 +61,7 @@ export const networkRoutes: Route<ChainApiContext>[] = [
     summary: 'Mint parameters',
     responses: { 200: answer('params') },
     handler: (ctx) =>
-      json(() =>
+      nodeStateJson(() =>
         ctx.slow('mint/params', PARAMS_TTL_MS, async () => {
           const { params } = await fromQuery(() => clientsOf(ctx).mint.Params({}));
           return { params: params ? mintParamsJson(params) : null };
@@ -85,7 +78,7 @@ export const networkRoutes: Route<ChainApiContext>[] = [
     params: z.object({ params_type: z.enum(['voting', 'deposit', 'tallying']) }),
     responses: { 200: answer('voting_params, deposit_params, tally_params, params') },
     handler: (ctx) =>
-      json((req) => {
+      nodeStateJson((req) => {
         const paramsType = req.params.params_type ?? '';
         return ctx.slow(`gov/params/${paramsType}`, PARAMS_TTL_MS, async () =>
           govParamsResponseJson(await fromQuery(() => clientsOf(ctx).gov.Params({ paramsType }))),
@@ -101,7 +94,7 @@ export const networkRoutes: Route<ChainApiContext>[] = [
     params: accountParams,
     responses: { 200: answer('account'), 404: notFoundAnswer('no such account') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const address = addressParam(req.params.address ?? '', ctx.prefixes.account);
         const account = await fromQuery(() => ctx.chain.queries.auth.account(address));
         if (!account) throw notFound(`account ${address} not found`);

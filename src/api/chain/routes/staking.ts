@@ -9,10 +9,9 @@ import { createProtobufRpcClient } from '@cosmjs/stargate';
 import { QueryClientImpl as StakingQuery } from 'cosmjs-types/cosmos/staking/v1beta1/query';
 import type { Request } from 'polka';
 import { z } from 'zod';
-import { sendJson } from '../../http/respond.ts';
-import type { Handler, Route } from '../../http/routes.ts';
+import type { Route } from '../../http/routes.ts';
 import { type ChainApiContext, perContext } from '../context.ts';
-import { fromQuery, invalidArgument } from '../gateway.ts';
+import { fromQuery, invalidArgument, nodeStateJson } from '../gateway.ts';
 import { addressParam, pageRequest, pageResponse, single } from '../params.ts';
 import { answer, bech32, notFoundAnswer, paginated, TAGS } from '../route-docs.ts';
 import { delegationResponseJson, poolJson, stakingParamsJson, validatorJson } from '../state-json.ts';
@@ -27,11 +26,6 @@ const BOND_STATUSES = new Set(['BOND_STATUS_UNBONDED', 'BOND_STATUS_UNBONDING', 
 const stakingOf = perContext((ctx) => new StakingQuery(createProtobufRpcClient(ctx.chain.queries)));
 const validatorAddress = (ctx: ChainApiContext, req: Request) =>
   addressParam(req.params.validator_addr ?? '', ctx.prefixes.validator, 'validator address');
-/** A handler answering 200 with `answer`'s JSON. */
-const json =
-  (answer: (req: Request) => Promise<object>): Handler =>
-  async (req, res) =>
-    sendJson(res, 200, await answer(req));
 
 const validatorParams = z.object({
   validator_addr: z.string().describe('a validator operator address (`nativevaloper1…`)'),
@@ -48,7 +42,7 @@ export const stakingRoutes: Route<ChainApiContext>[] = [
     }),
     responses: { 200: answer('validators, pagination') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const pagination = pageRequest(req.query);
         const status = single(req.query, 'status') ?? '';
         if (status !== '' && !BOND_STATUSES.has(status)) throw invalidArgument(`invalid validator status ${status}`);
@@ -65,7 +59,7 @@ export const stakingRoutes: Route<ChainApiContext>[] = [
     params: validatorParams,
     responses: { 200: answer('validator'), 404: notFoundAnswer('no such validator') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const address = validatorAddress(ctx, req);
         const { validator } = await fromQuery(() => ctx.chain.queries.staking.validator(address));
         return { validator: validatorJson(validator) };
@@ -80,7 +74,7 @@ export const stakingRoutes: Route<ChainApiContext>[] = [
     query: paginated(),
     responses: { 200: answer('delegation_responses, pagination'), 404: notFoundAnswer('no such validator') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const pagination = pageRequest(req.query);
         const validatorAddr = validatorAddress(ctx, req);
         const r = await fromQuery(() => stakingOf(ctx).ValidatorDelegations({ validatorAddr, pagination }));
@@ -99,7 +93,7 @@ export const stakingRoutes: Route<ChainApiContext>[] = [
     query: paginated(),
     responses: { 200: answer('delegation_responses, pagination') },
     handler: (ctx) =>
-      json(async (req) => {
+      nodeStateJson(async (req) => {
         const pagination = pageRequest(req.query);
         const delegatorAddr = addressParam(req.params.delegator_addr ?? '', ctx.prefixes.account);
         const r = await fromQuery(() => stakingOf(ctx).DelegatorDelegations({ delegatorAddr, pagination }));
@@ -116,7 +110,7 @@ export const stakingRoutes: Route<ChainApiContext>[] = [
     summary: 'Bonded and not bonded tokens',
     responses: { 200: answer('pool') },
     handler: (ctx) =>
-      json(async () => ({
+      nodeStateJson(async () => ({
         pool: poolJson((await fromQuery(() => ctx.chain.queries.staking.pool())).pool),
       })),
   },
@@ -127,7 +121,7 @@ export const stakingRoutes: Route<ChainApiContext>[] = [
     summary: 'Staking parameters',
     responses: { 200: answer('params') },
     handler: (ctx) =>
-      json(() =>
+      nodeStateJson(() =>
         ctx.slow('staking/params', PARAMS_TTL_MS, async () => {
           const { params } = await fromQuery(() => ctx.chain.queries.staking.params());
           return { params: params ? stakingParamsJson(params) : null };

@@ -14,7 +14,7 @@ import { HttpError } from '../../http/errors.ts';
 import { sendJsonText } from '../../http/respond.ts';
 import type { Route } from '../../http/routes.ts';
 import { type ChainApiContext, perContext } from '../context.ts';
-import { fromQuery, GatewayError, GRPC, gatewayBody, invalidArgument } from '../gateway.ts';
+import { fromQuery, GatewayError, GRPC, gatewayBody, invalidArgument, NODE_STATE_HEADERS } from '../gateway.ts';
 import { addressParam } from '../params.ts';
 import { answer, bech32, TAGS } from '../route-docs.ts';
 
@@ -86,7 +86,7 @@ export const wasmRoutes: Route<ChainApiContext>[] = [
       } catch {
         throw new GatewayError(GRPC.INTERNAL, 'the contract answered with bytes that are not JSON');
       }
-      sendJsonText(res, 200, `{"data":${text}}`);
+      sendJsonText(res, 200, `{"data":${text}}`, NODE_STATE_HEADERS);
     },
   },
 ];
