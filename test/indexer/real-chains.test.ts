@@ -174,6 +174,10 @@ test("a tx the index does not hold is read through from the node: 404 when the n
       assert.is(refused.status, 500, 'not "not found": the node cannot tell');
       assert.equal(refused.body, { code: 2, message: 'transaction indexing is disabled', details: [] });
     }
+    // a module the chain does not have: Not Implemented, as a node's gateway answers it
+    const absent = await chainGet(indexing, '/cosmos/mint/v1beta1/params');
+    assert.is(absent.status, 501);
+    assert.equal(absent.body, { code: 12, message: 'Not Implemented', details: [] });
   } finally {
     for (const api of apis) await api.close();
     for (const c of chains) c.disconnect();

@@ -114,6 +114,10 @@ export function nodeFailure(error: unknown): GatewayError {
   if (grpc)
     return new GatewayError(Object.hasOwn(GRPC_NAMES, grpc[1]!) ? GRPC_NAMES[grpc[1]!]! : GRPC.UNKNOWN, grpc[2]!);
   const abci = /Query failed with \((\d+)\): ([\s\S]*)$/.exec(message);
+  // a module the chain does not have (Osmosis's own mint, staking on a consumer chain): what
+  // a node's gateway answers for a route it does not register, 501 (clients read it as "absent")
+  if (abci?.[1] === '6' && abci[2]!.startsWith('unknown query path'))
+    return new GatewayError(GRPC.UNIMPLEMENTED, 'Not Implemented');
   if (abci) return new GatewayError(GRPC.UNKNOWN, abci[2]!);
   return new GatewayError(GRPC.UNAVAILABLE, 'the chain node cannot be reached');
 }
