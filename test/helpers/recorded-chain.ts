@@ -94,6 +94,8 @@ export interface RecordedChainOptions {
   rateLimit?: { count: number; retryAfter: string };
   /** Send each `block_results` body in `chunks` pieces, `delayMs` apart. */
   slowResults?: { chunks: number; delayMs: number };
+  /** `status` says a tip this many blocks above what `block` serves (a load balancer's backends apart). */
+  statusAhead?: number;
   /** The node indexes no txs (CometBFT's `tx_index.indexer = "null"`, common at providers): `tx` refuses. */
   txIndexDisabled?: boolean;
 }
@@ -165,7 +167,7 @@ export async function startRecordedChain(options: RecordedChainOptions): Promise
             sync_info: {
               latest_block_hash: latest?.block.block_id.hash ?? '',
               latest_app_hash: latest?.block.block.header.app_hash ?? '',
-              latest_block_height: String(tip()),
+              latest_block_height: String(tip() + (options.statusAhead ?? 0)),
               latest_block_time: latest?.block.block.header.time ?? '1970-01-01T00:00:00Z',
               earliest_block_hash: low?.block.block_id.hash ?? '',
               earliest_app_hash: low?.block.block.header.app_hash ?? '',

@@ -56,10 +56,16 @@ export const blocksRoutes: Route<ChainApiContext>[] = [
       try {
         await sendBlock(ctx, req, res, BigInt(height), latest);
       } catch (error) {
-        // the node went away since its tip was read: the newest block the index holds
-        const indexed = error instanceof GatewayError && error.code === GRPC.UNAVAILABLE && (await indexTip(ctx));
-        if (!indexed || indexed >= height) throw error;
-        await sendBlock(ctx, req, res, BigInt(indexed), latest);
+        // the node went away since its tip was read, or the backend of a load balancer that
+        // answers is behind the one that said the tip (the height is above its chain): the
+        // newest block the index holds, else the one below
+        const failed = error instanceof GatewayError ? error.code : undefined;
+        if (failed !== GRPC.UNAVAILABLE && failed !== GRPC.INVALID_ARGUMENT) throw error;
+        const indexed = await indexTip(ctx);
+        const below =
+          indexed !== undefined && indexed < height ? indexed : failed === GRPC.INVALID_ARGUMENT ? height - 1 : 0;
+        if (below < 1) throw error;
+        await sendBlock(ctx, req, res, BigInt(below), latest);
       }
     },
   },
