@@ -141,6 +141,11 @@ test('GET /api/candles: bad parameters are 400 naming the parameter; unknown tok
     `/api/candles/${old}?from=${encodeURIComponent('2026-01-01T00:00:00+02:00')}&to=${encodeURIComponent('2026-01-02T00:00:00-05:00')}`,
   );
   assert.is(offsets.status, 200, 'offsets are timezones too');
+  // the forming candle of a block time a little ahead of this clock, with no `to`: its candles
+  const ahead = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 60_000).toISOString();
+  const forming = await get(api, `/api/candles/${old}?timeframe=1m&from=${ahead}`);
+  assert.is(forming.status, 200, JSON.stringify(forming.body));
+  assert.equal(forming.body.candles, []);
   const unknown = await get(api, `/api/candles/${randomAddress()}`);
   assert.is(unknown.status, 404);
   assert.equal(unknown.body, { error: 'Token not found' });

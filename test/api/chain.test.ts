@@ -14,6 +14,7 @@ import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { queryClient, startDevnet, wallet } from '../helpers/devnet.ts';
 import { produceTraffic, startIndexer } from '../helpers/indexing.ts';
 import { DEVNET_NATIVE, get, startApi } from '../helpers/launchpad-api.ts';
+import { RECORDED, startRecordedChain } from '../helpers/recorded-chain.ts';
 import { startWalletApi } from '../helpers/wallet.ts';
 
 const OSMO: NativeCoin = { denom: 'uosmo', display: 'OSMO', decimals: 6 };
@@ -129,6 +130,20 @@ test("GET /api/wallet/balance: the address's balance of the configured denom, fr
     assert.is(status, 200);
     assert.equal(body, { address: ctx.holder, balance: '0' }, `no ${native.denom} on the devnet`);
     assert.equal(ctx.asked, [native.denom], `the bank was asked for ${native.denom}`);
+  }
+  // a node that refuses the query (here one without the bank's query path): 502 in its words
+  const { version, blocks } = RECORDED.comet038();
+  const node = await startRecordedChain({ version, blocks });
+  const chain = createChainClient(node.url);
+  try {
+    const refusing = await startWalletApi(ctx.t.db, ctx.devnet, chain);
+    ctx.apis.push(refusing);
+    const { status, body } = await get(refusing, `/api/wallet/balance?address=${ctx.holder}`);
+    assert.is(status, 502);
+    assert.equal(body, { error: 'The chain node refused the query', details: [{ message: 'unknown query path' }] });
+  } finally {
+    chain.disconnect();
+    await node.close();
   }
 });
 

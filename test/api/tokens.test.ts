@@ -260,6 +260,15 @@ test('GET /api/trades/recent: bad parameters are 400 naming the parameter', asyn
   const bad = await get(api, '/api/trades/recent?token_address=native1xyz');
   assert.is(bad.status, 400);
   assert.is(bad.body.details[0].parameter, 'token_address');
+  // a tx or event index past 16 bits would read as another position in chain order
+  for (const before of ['100-4-70000', '100-65536-0']) {
+    const wide = await get(api, `/api/trades/recent?before=${before}`);
+    assert.is(wide.status, 400, before);
+    assert.equal(wide.body.details, [
+      { parameter: 'before', message: 'the tx index and the event index are at most 65535' },
+    ]);
+  }
+  assert.is((await get(api, '/api/trades/recent?before=100-65535-65535')).status, 200);
 });
 
 test.run();

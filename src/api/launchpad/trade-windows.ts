@@ -223,7 +223,8 @@ export function createTradeWindows(
       afterSeq: String(h.seq),
       upToSeq: String(upTo),
       since: new Date(h.time - CATCH_UP_MARGIN_MS),
-      limit: most - h.trades + 1,
+      // one past what may still be held (a re-read of some tokens may have passed it: then one)
+      limit: Math.max(most - h.trades, 0) + 1,
     });
     if (started !== generation || held !== h) return;
     if (h.trades + trades.length > most) {

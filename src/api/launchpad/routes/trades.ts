@@ -20,9 +20,18 @@ const position = z
   .regex(POSITION, { message: "must be a trade's position, <block_height>-<tx_index>-<event_index>" })
   .transform((p) => {
     const [, height, tx, event] = POSITION.exec(p)!;
-    return { height: Number(height), seq: (BigInt(height!) << 32n) | (BigInt(tx!) << 16n) | BigInt(event!) };
+    return {
+      height: Number(height),
+      tx: Number(tx),
+      event: Number(event),
+      seq: (BigInt(height!) << 32n) | (BigInt(tx!) << 16n) | BigInt(event!),
+    };
   })
-  .refine((p) => p.height <= 2_147_483_647, { message: 'the block height is too large' });
+  .refine((p) => p.height <= 2_147_483_647, { message: 'the block height is too large' })
+  // each fits its 16 bits of the chain order (sql/0002_trades.sql): a larger one would read as another position
+  .refine((p) => p.tx <= 65_535 && p.event <= 65_535, {
+    message: 'the tx index and the event index are at most 65535',
+  });
 
 /** GET /api/trades/recent's query. */
 export const tradesQuery = z.object({

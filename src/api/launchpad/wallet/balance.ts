@@ -5,7 +5,14 @@ import { sendJson } from '../../http/respond.ts';
 import type { Handler } from '../../http/routes.ts';
 import { parseOrThrow } from '../../http/validate.ts';
 import { type LaunchpadRoute, walletRoute } from '../context.ts';
-import { DESCRIBED_PREFIX, nodeAnswered, nodeUnavailable, type WalletOptions, walletAddressQuery } from './options.ts';
+import {
+  DESCRIBED_PREFIX,
+  nodeAnswered,
+  nodeRefused,
+  nodeUnavailable,
+  type WalletOptions,
+  walletAddressQuery,
+} from './options.ts';
 
 /** The handler for the native coin's base denom (`denom` of NativeCoin). */
 export function walletBalance({ chain, accountPrefix }: WalletOptions, denom: string): Handler {
@@ -17,7 +24,7 @@ export function walletBalance({ chain, accountPrefix }: WalletOptions, denom: st
       // an address the chain has never seen holds nothing: the bank module answers 0
       amount = (await chain.queries.bank.balance(address, denom))?.amount ?? '0';
     } catch (error) {
-      if (nodeAnswered(error)) throw error;
+      if (nodeAnswered(error)) throw nodeRefused(error);
       throw nodeUnavailable();
     }
     sendJson(res, 200, { address, balance: amount || '0' });
@@ -32,7 +39,7 @@ export const walletBalanceRoutes: LaunchpadRoute[] = [
     tag: 'Wallet',
     summary: "An address's balance of the native coin, from the chain",
     description:
-      'The balance of the chain\'s native denom (`native.denom` of `/api/chain`, in its base units) the chain holds for the address now (no cache). A valid address the chain has never seen has `"0"`; 503 when the node cannot be reached.',
+      'The balance of the chain\'s native denom (`native.denom` of `/api/chain`, in its base units) the chain holds for the address now (no cache). A valid address the chain has never seen has `"0"`; 503 when the node cannot be reached, 502 with its words when it refuses the query.',
     query: walletAddressQuery(DESCRIBED_PREFIX),
     responses: {
       200: { description: 'The balance', body: z.strictObject({ address: z.string(), balance: z.string() }) },

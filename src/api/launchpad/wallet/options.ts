@@ -54,6 +54,12 @@ export const nodeUnavailable = () =>
     { error: 'Service unavailable: the chain node cannot be reached' },
   );
 
+/** 502: the node answered a query with an error (in its words), which this service cannot answer for it. */
+export const nodeRefused = (error: unknown) => {
+  const said = /Query failed with \(\d+\): ([\s\S]*)$/.exec((error as Error).message)?.[1] ?? '';
+  return new HttpError(502, 'The chain node refused the query', [{ message: said }]);
+};
+
 /** Whether the node answered the query with an error (as opposed to not answering at all). */
 export const nodeAnswered = (error: unknown) =>
   error instanceof Error && /Query failed with \(\d+\)/.test(error.message);
