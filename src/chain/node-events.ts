@@ -117,15 +117,20 @@ export function blockEventsOf(results: WireBlockResults, protocol: CometProtocol
 
 /**
  * The index of the message that emitted each event of a tx: the `msg_index` attribute when
- * the chain sends it (SDK 0.50+); before that, the `message` event whose first attribute is
+ * the chain sends it (SDK 0.50+: the last of that name, which the SDK appends); before that, the `message` event whose first attribute is
  * `action`, which the SDK emits first for each message (0.45 to 0.47), opens the next one
  * (messageBoundaries). The ante handler's fee and signature events are given 0.
  */
 export function messageIndexes(events: readonly ChainEvent[]): number[] {
-  const tagged = events.some((e) => e.attributes.some((a) => a.key === MSG_INDEX_ATTRIBUTE));
+  // a contract may name an attribute msg_index too (in its `wasm` and `wasm-*` events): the
+  // SDK's own tag is on its modules' events, and on any event it is the last attribute
+  const tagged = events.some(
+    (e) =>
+      !(e.type === 'wasm' || e.type.startsWith('wasm-')) && e.attributes.some((a) => a.key === MSG_INDEX_ATTRIBUTE),
+  );
   if (!tagged) return messageBoundaries(events).map((m) => Math.max(0, m));
   return events.map((e) => {
-    const v = e.attributes.find((a) => a.key === MSG_INDEX_ATTRIBUTE)?.value;
+    const v = e.attributes.findLast((a) => a.key === MSG_INDEX_ATTRIBUTE)?.value;
     return v !== undefined && /^\d+$/.test(v) ? Number(v) : 0;
   });
 }

@@ -238,6 +238,9 @@ export interface DecodeResult {
 
 const oraclePrice = (v: string | undefined) => (v !== undefined && /^\d{1,30}$/.test(v) && BigInt(v) > 0n ? v : null);
 
+/** The largest event index within a tx that a trade's place in chain order holds (16 bits of trades.seq). */
+export const MAX_EVENT_INDEX = 65_535;
+
 /** Decodes the contract events of one block's successful transactions, in chain order. */
 export function decodeBlockEvents(
   block: { height: number; time: Date; txs: readonly RawTx[] },
@@ -272,6 +275,16 @@ export function decodeBlockEvents(
             at,
             nativeUsdMicro: oraclePrice(r.optionalText(LAUNCHPAD_ORACLE_UPDATE.priceAttribute)),
           });
+        continue;
+      }
+      if (eventIndex > MAX_EVENT_INDEX) {
+        // its place in chain order would not fit (trades.seq, sql/0002_trades.sql): skipped and
+        // logged, never a batch the database refuses again and again (an epoch block's events)
+        result.malformed.push({
+          at,
+          type: event.type,
+          error: `its event index ${eventIndex} is past ${MAX_EVENT_INDEX}`,
+        });
         continue;
       }
       try {

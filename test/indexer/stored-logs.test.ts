@@ -51,6 +51,29 @@ test('SDK 0.45 repeats the ante handler’s events after the messages’: that c
   assert.equal(messageIndexes(events).slice(-ante), new Array(ante).fill(0), 'given 0, as the first copy');
 });
 
+test('a contract’s own msg_index attribute neither moves its event to another message nor takes an older SDK’s tx for a tagged one', () => {
+  const attr = (key: string, value: string) => ({ key, value });
+  const message = (i: number) => ({
+    type: 'message',
+    attributes: [attr('action', '/cosmwasm.wasm.v1.MsgExecuteContract')],
+  });
+  // SDK 0.47: no tag from the SDK; a contract emits msg_index 7 in the second message
+  const old = [
+    message(),
+    { type: 'wasm-buy', attributes: [attr('_contract_address', 'c'), attr('msg_index', '7')] },
+    message(),
+    { type: 'wasm', attributes: [attr('_contract_address', 'c'), attr('msg_index', '7')] },
+  ];
+  assert.equal(messageIndexes(old), [0, 0, 1, 1], 'the message events open each message');
+  // SDK 0.50: the SDK appends its msg_index after the contract's
+  const tagged = [
+    { type: 'message', attributes: [attr('module', 'wasm'), attr('msg_index', '0')] },
+    { type: 'message', attributes: [attr('module', 'wasm'), attr('msg_index', '1')] },
+    { type: 'wasm-buy', attributes: [attr('_contract_address', 'c'), attr('msg_index', '7'), attr('msg_index', '1')] },
+  ];
+  assert.equal(messageIndexes(tagged), [0, 1, 1], 'the SDK’s, the last');
+});
+
 // Text with everything JSON or Go escapes: quotes, backslashes, controls, HTML, line
 // separators, lone surrogates, non-ASCII.
 const hostileText = fc.oneof(
