@@ -53,7 +53,7 @@ test('SDK 0.45 repeats the ante handler’s events after the messages’: that c
 
 test('a contract’s own msg_index attribute neither moves its event to another message nor takes an older SDK’s tx for a tagged one', () => {
   const attr = (key: string, value: string) => ({ key, value });
-  const message = (i: number) => ({
+  const message = () => ({
     type: 'message',
     attributes: [attr('action', '/cosmwasm.wasm.v1.MsgExecuteContract')],
   });
