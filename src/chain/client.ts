@@ -50,7 +50,7 @@ export interface ChainClient {
   /** One JSON-RPC call through the client's transport, for calls whose raw result is wanted. */
   rawCall<T = unknown>(method: string, params: Record<string, string | number | boolean>): Promise<T>;
   /** The same call's 2xx answer body, unparsed, for answers of megabytes read elsewhere (rpc-client.ts `callBody`). */
-  rawCallBody(method: string, params: Record<string, string | number | boolean>): Promise<Buffer>;
+  rawCallBody(method: string, params: Record<string, string | number | boolean>, signal?: AbortSignal): Promise<Buffer>;
   readonly queries: ChainQueries;
   /** Runs a smart query and returns the contract's JSON answer. */
   smartQuery<T = unknown>(contract: string, query: object): Promise<T>;
@@ -92,7 +92,7 @@ export function createChainClient(rpcUrl: string, options: ChainClientOptions = 
       return known;
     },
     rawCall: <T>(method: string, params: Record<string, string | number | boolean>) => rpc.call<T>(method, params),
-    rawCallBody: (method, params) => rpc.callBody(method, params),
+    rawCallBody: (method, params, signal) => rpc.callBody(method, params, signal),
     queries,
     smartQuery: (contract, query) => queries.wasm.queryContractSmart(contract, query),
     stats: rpc.stats,

@@ -35,7 +35,7 @@ export interface ProviderRpcClient extends RpcClient {
    * answered 2xx, unparsed: for answers of megabytes read elsewhere (src/indexer/read-block.ts),
    * whose reader classifies it with `readAnswer`. Any other answer fails as in `call`.
    */
-  callBody(method: string, params?: Record<string, unknown>): Promise<Buffer>;
+  callBody(method: string, params?: Record<string, unknown>, signal?: AbortSignal): Promise<Buffer>;
   readonly stats: { requests: number; retries: number; rateLimited: number };
 }
 
@@ -158,12 +158,17 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
   const closing = new AbortController(); // wakes the calls that wait out a pause or a retry
   const closedError = (what: string) => new NodeUnreachableError(`${what}: the client is closed`);
 
-  /** One HTTP round trip: the answer's status and body, or a typed failure (no answer, or a 429). */
-  async function once(request: JsonRpcRequest): Promise<{ status: number; body: Buffer }> {
+  /**
+   * One HTTP round trip: the answer's status and body, or a typed failure (no answer, or a
+   * 429). `signal` (the caller's, or the client's closing) ends it at once.
+   */
+  async function once(request: JsonRpcRequest, signal: AbortSignal): Promise<{ status: number; body: Buffer }> {
     const what = String(request.method);
     const controller = new AbortController();
     const abort = () => controller.abort(new NodeUnreachableError(`${what}: no answer within ${timeoutMs} ms`));
     const firstByte = setTimeout(abort, timeoutMs);
+    const cancel = () => controller.abort(new NodeUnreachableError(`${what}: no longer wanted`));
+    signal.addEventListener('abort', cancel, { once: true });
     let response: Response;
     let body: Buffer;
     try {
@@ -181,6 +186,8 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
       if (controller.signal.aborted && controller.signal.reason instanceof NodeError) throw controller.signal.reason;
       const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
       throw new NodeUnreachableError(`${what}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+    } finally {
+      signal.removeEventListener('abort', cancel);
     }
     if (response.status === 429) {
       const wait = retryAfterMs(response.headers.get('retry-after'));
@@ -204,19 +211,32 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
     return answer.result;
   }
 
-  /** A call's answer as `read` takes it from the round trip, retried as the options say. */
-  async function run<T>(request: JsonRpcRequest, read: (answer: { status: number; body: Buffer }) => T): Promise<T> {
-    if (closed) throw closedError(String(request.method));
+  /**
+   * A call's answer as `read` takes it from the round trip, retried as the options say; the
+   * caller's `signal` (an indexer stopping) ends its waits and its round trip at once.
+   */
+  async function run<T>(
+    request: JsonRpcRequest,
+    read: (answer: { status: number; body: Buffer }) => T,
+    callerSignal?: AbortSignal,
+  ): Promise<T> {
+    const what = String(request.method);
+    if (closed) throw closedError(what);
+    const signal = callerSignal ? AbortSignal.any([closing.signal, callerSignal]) : closing.signal;
     const backoff = createBackoff(options.minRetryMs ?? 250, options.maxRetryMs ?? 10_000);
     for (let attempt = 1; ; attempt++) {
       const release = await semaphore.acquire();
       try {
         const wait = pausedUntil - Date.now();
-        if (wait > 0) await sleep(wait, closing.signal);
-        if (closed) throw closedError(String(request.method));
-        return read(await once(request));
+        // a pause past what a call waits out here is the caller's to show (rate_limited), as below
+        if (wait > MAX_WAIT_IN_CLIENT_MS)
+          throw new RateLimitedError(`${what}: the node asked to wait ${Math.ceil(wait / 1000)} s more`, wait);
+        if (wait > 0) await sleep(wait, signal);
+        if (closed) throw closedError(what);
+        if (signal.aborted) throw new NodeUnreachableError(`${what}: no longer wanted`);
+        return read(await once(request, signal));
       } catch (error) {
-        if (!isTransient(error) || attempt >= attempts || closed) throw error;
+        if (!isTransient(error) || attempt >= attempts || closed || signal.aborted) throw error;
         let delay = backoff.next();
         if (error instanceof RateLimitedError) {
           if (error.retryAfterMs >= 0) delay = Math.max(error.retryAfterMs, 50);
@@ -227,7 +247,7 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
         }
         stats.retries++;
         release();
-        await sleep(delay, closing.signal);
+        await sleep(delay, signal);
       } finally {
         release();
       }
@@ -255,14 +275,18 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
     async call<T>(method: string, params: Record<string, unknown> = {}) {
       return (await execute(request(method, params))).result as T;
     },
-    callBody(method: string, params: Record<string, unknown> = {}) {
-      return run(request(method, params), ({ status, body }) => {
-        if (status < 200 || status >= 300) resultOf(method, status, body); // throws for what is not a result
-        // a body that is not a JSON object (a proxy's page, one cut short) is retried here as `call`
-        // retries it; one that is, is read by the caller (a JSON-RPC error in it included)
-        if (!looksLikeObject(body)) throw answerFailure(method, { invalid: true }, status);
-        return body;
-      });
+    callBody(method: string, params: Record<string, unknown> = {}, signal?: AbortSignal) {
+      return run(
+        request(method, params),
+        ({ status, body }) => {
+          if (status < 200 || status >= 300) resultOf(method, status, body); // throws for what is not a result
+          // a body that is not a JSON object (a proxy's page, one cut short) is retried here as `call`
+          // retries it; one that is, is read by the caller (a JSON-RPC error in it included)
+          if (!looksLikeObject(body)) throw answerFailure(method, { invalid: true }, status);
+          return body;
+        },
+        signal,
+      );
     },
     disconnect() {
       closed = true;

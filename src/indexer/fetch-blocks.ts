@@ -4,7 +4,7 @@
 // so the parsed results (~5 kB of objects per transaction) die young instead of waiting in
 // memory for their batch.
 import type { ChainClient } from '../chain/client.ts';
-import { HeightNotAvailableError, isTransient, ResultsNotFoundError } from '../chain/errors.ts';
+import { HeightNotAvailableError, isTransient, RateLimitedError, ResultsNotFoundError } from '../chain/errors.ts';
 import type { ContractAddresses } from '../domain/events.ts';
 import { readBlock } from './read-block.ts';
 import type { FetchedBlock } from './shape-block.ts';
@@ -15,14 +15,15 @@ export async function fetchBlock(
   chain: ChainClient,
   height: number,
   contracts: ContractAddresses,
+  signal?: AbortSignal,
 ): Promise<FetchedBlock> {
   // both answers as the node's bytes: cosmjs decodes the block where it is read (shape-block.ts);
   // its adaptor for block_results would re-create every event attribute (~60 µs per tx on full blocks)
   const protocol = await chain.ready();
   const params = { height: String(height) };
   const [block, results] = await Promise.all([
-    chain.rawCallBody('block', params),
-    chain.rawCallBody('block_results', params),
+    chain.rawCallBody('block', params, signal),
+    chain.rawCallBody('block_results', params, signal),
   ]);
   return readBlock(block, results, { height, protocol, contracts });
 }
@@ -37,14 +38,17 @@ async function fetchWithRetries(
   chain: ChainClient,
   height: number,
   contracts: ContractAddresses,
+  signal: AbortSignal | undefined,
   attempts = 3,
 ): Promise<FetchedBlock> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await fetchBlock(chain, height, contracts);
+      return await fetchBlock(chain, height, contracts, signal);
     } catch (error) {
+      if (signal?.aborted) throw error;
+      // a long Retry-After (the client waits out short ones) is the indexer's to show: rate_limited
       const again =
-        isTransient(error) ||
+        (isTransient(error) && !(error instanceof RateLimitedError)) ||
         (error instanceof HeightNotAvailableError && error.reason === 'ahead') ||
         error instanceof ResultsNotFoundError;
       if (!again || attempt >= attempts) throw error;
@@ -71,7 +75,7 @@ export async function fetchBlocks(
   const worker = async () => {
     try {
       for (let h = next++; h <= to && !failed && !signal?.aborted; h = next++)
-        out[h - from] = await fetchWithRetries(chain, h, contracts);
+        out[h - from] = await fetchWithRetries(chain, h, contracts, signal);
     } catch (error) {
       failed = true; // the other workers take no new height
       throw error;

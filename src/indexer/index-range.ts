@@ -83,8 +83,11 @@ export const READ_AHEAD_BATCHES = 2;
 /** Indexes heights [from, to]; resolves when done or when the signal aborts between batches. */
 export async function indexRange(from: number, to: number, options: RangeOptions): Promise<void> {
   const { db, contracts, logger, signal } = options;
-  // ends the batches read ahead when this range ends early (a failed batch, the signal)
+  // ends the batches read ahead when this range ends early (a failed batch), and their node
+  // calls in flight when the signal aborts (the service stopping)
   const reading = new AbortController();
+  const stopReading = () => reading.abort(signal?.reason);
+  signal?.addEventListener('abort', stopReading, { once: true });
   const chunk = createChunker(
     options.chain,
     contracts,
@@ -158,6 +161,7 @@ export async function indexRange(from: number, to: number, options: RangeOptions
       });
     }
   } finally {
+    signal?.removeEventListener('abort', stopReading);
     reading.abort();
   }
 }

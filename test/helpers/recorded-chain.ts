@@ -90,8 +90,8 @@ export interface RecordedChainOptions {
    * CometBFT answers while it executes a block it stored, or once it pruned the results apart.
    */
   resultsMissing?: { height: number; times: number };
-  /** Answer the first `count` requests with 429 and this Retry-After. */
-  rateLimit?: { count: number; retryAfter: string };
+  /** Answer the first `count` requests (of `method`, when given) with 429 and this Retry-After. */
+  rateLimit?: { count: number; retryAfter: string /** only requests of this method */; method?: string };
   /** Send each `block_results` body in `chunks` pieces, `delayMs` apart. */
   slowResults?: { chunks: number; delayMs: number };
   /** `status` says a tip this many blocks above what `block` serves (a load balancer's backends apart). */
@@ -252,10 +252,11 @@ export async function startRecordedChain(options: RecordedChainOptions): Promise
         return;
       }
       const method = String(request.method ?? new URL(req.url ?? '/', 'http://x').pathname.slice(1));
-      if (options.rateLimit && rateLimited < options.rateLimit.count) {
+      const limit = options.rateLimit;
+      if (limit && rateLimited < limit.count && (limit.method === undefined || limit.method === method)) {
         rateLimited++;
         requests.push({ method, at: Date.now(), status: 429 });
-        res.writeHead(429, { 'Retry-After': options.rateLimit.retryAfter, 'Content-Type': 'text/plain' });
+        res.writeHead(429, { 'Retry-After': limit.retryAfter, 'Content-Type': 'text/plain' });
         res.end('Too Many Requests');
         return;
       }

@@ -139,6 +139,39 @@ test('a Retry-After of minutes is said in the status (rate_limited), and stoppin
   }
 });
 
+test('a Retry-After of minutes on a block read is said in the status too, not waited out in silence', async () => {
+  const h = await harness({ ...RECORDED.comet037(), rateLimit: { count: 1, retryAfter: '600', method: 'block' } });
+  try {
+    h.indexer.start();
+    assert.ok(await waitFor(() => h.indexer.status().state === 'rate_limited', 10_000, 20), 'rate_limited at once');
+    assert.match(h.indexer.status().error ?? '', /block: the node (answered 429|asked to wait)/);
+  } finally {
+    const started = Date.now();
+    await h.stop();
+    assert.ok(Date.now() - started < 10_000, 'stopped without waiting the 10 minutes');
+  }
+});
+
+test('stopping ends the node calls in flight: a block_results that comes slowly is not waited for', async () => {
+  // each block_results takes 20 s to come (10 pieces, 2 s apart)
+  const h = await harness(
+    { ...RECORDED.comet037(), slowResults: { chunks: 10, delayMs: 2000 } },
+    {},
+    { timeoutMs: 60_000 },
+  );
+  try {
+    h.indexer.start();
+    assert.ok(
+      await waitFor(() => h.node.requests.filter((r) => r.method === 'block_results').length >= 2, 30_000, 20),
+      'the probe, then a block read in flight',
+    );
+  } finally {
+    const started = Date.now();
+    await h.stop();
+    assert.ok(Date.now() - started < 12_000, `stopped in ${Date.now() - started} ms, not once the 20 s answer came`);
+  }
+});
+
 test('a pruned node refuses a start height below what it keeps, naming its lowest height; backfill starts there', async () => {
   const recorded = { ...RECORDED.comet037(), earliest: 10 };
   const h = await harness(recorded, { startHeight: 9 });
