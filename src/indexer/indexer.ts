@@ -13,6 +13,7 @@ import {
   ResultsNotKeptError,
 } from '../chain/errors.ts';
 import { subscribeNewBlocks } from '../chain/new-blocks.ts';
+import { protocolOf } from '../chain/node-events.ts';
 import { type Database, DatabaseError } from '../db/types.ts';
 import type { ContractAddresses } from '../domain/events.ts';
 import { createBackoff, sleep } from '../internal/backoff.ts';
@@ -311,7 +312,20 @@ export function createIndexer(options: IndexerOptions): Indexer {
             prepared = true;
             checkDone();
           }
-          const tip = (await nodeCall('status', () => chain.comet.status())).syncInfo.latestBlockHeight;
+          const nodeStatus = await nodeCall('status', () => chain.comet.status());
+          if (protocolOf(nodeStatus.nodeInfo.version) !== chain.protocol) {
+            // the node was upgraded (or the load balancer's backend that answers was): its
+            // blocks are read as its new version says, from a chain checked again
+            const was = chain.protocol;
+            await nodeCall('status', () => chain.detect());
+            logger.warn(
+              { was, now: chain.protocol, version: nodeStatus.nodeInfo.version },
+              'The node speaks another protocol now',
+            );
+            prepared = false;
+            continue;
+          }
+          const tip = nodeStatus.syncInfo.latestBlockHeight;
           tracker.setTip(tip);
           const indexed = status.indexedHeight ?? 0;
           if (tip < indexed) {

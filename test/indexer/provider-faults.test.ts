@@ -172,6 +172,22 @@ test('stopping ends the node calls in flight: a block_results that comes slowly 
   }
 });
 
+test('a node upgraded while indexed (another CometBFT version in its status) is read as its new version says', async () => {
+  // dYdX's 0.37 blocks, the node first saying it is 0.34 (as before an upgrade)
+  const h = await harness({ ...RECORDED.comet037(), version: '0.34.14', reached: 1 });
+  try {
+    h.indexer.start();
+    await h.indexer.waitForHeight(9, 30_000);
+    assert.is(h.chain.protocol, '0.34');
+    h.node.options.version = '0.37.2';
+    h.node.options.reached = 2;
+    await h.indexer.waitForHeight(10, 30_000);
+    assert.is(h.chain.protocol, '0.37', 'the new version read from its status');
+  } finally {
+    await h.stop();
+  }
+});
+
 test('a pruned node refuses a start height below what it keeps, naming its lowest height; backfill starts there', async () => {
   const recorded = { ...RECORDED.comet037(), earliest: 10 };
   const h = await harness(recorded, { startHeight: 9 });
