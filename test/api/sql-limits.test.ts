@@ -33,11 +33,11 @@ test.after(async (ctx) => {
   await ctx.t?.dispose();
 });
 
-// biome-ignore lint/suspicious/noExplicitAny: the tests read whatever fields they assert on
 async function post(
   api: LaunchpadApi,
   sql: string,
   params?: readonly string[],
+  // biome-ignore lint/suspicious/noExplicitAny: the tests read whatever fields they assert on
 ): Promise<{ status: number; body: any }> {
   const res = await fetch(`${api.url}/api/sql`, {
     method: 'POST',

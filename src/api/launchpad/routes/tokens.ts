@@ -133,7 +133,10 @@ export function listTokens(ctx: LaunchpadContext): Handler {
     const q = parseOrThrow(tokensQuery, req.query);
     const tokens = await allTokens();
     let answers = answersOf.get(tokens);
-    if (!answers) answersOf.set(tokens, (answers = { pages: new Map(), bytes: 0 }));
+    if (!answers) {
+      answers = { pages: new Map(), bytes: 0 };
+      answersOf.set(tokens, answers);
+    }
     if (isPlainList(q)) {
       answers.whole ??= Buffer.from(JSON.stringify({ tokens }));
       return sendJsonBytes(req, res, answers.whole);
