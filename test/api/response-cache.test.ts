@@ -3,6 +3,7 @@
 // every computation ends when the test says so: no test waits for time to pass.
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { reads, staleTags } from '../../src/api/http/freshness.ts';
 import { createResponseCache as createBytesCache, type ResponseCache } from '../../src/api/http/response-cache.ts';
 
 const ANY = 'tokens';
@@ -285,6 +286,28 @@ test('revalidate: a failed background computation keeps the old body until maxSt
   assert.match(error?.message ?? '', /database unavailable/);
   fail = false;
   assert.is(await cache.remember('list', [ANY], 60_000, compute, opts), 'body 2');
+});
+
+test('a page of past trades is dropped by its tokens’ metadata (the names it shows), never by a new trade', async () => {
+  const cache = createResponseCache();
+  const change = (kind: 'trades' | 'metadata', tokens: string[]) => {
+    const tags = staleTags({ kind, tokens });
+    if (tags !== 'all') cache.invalidate(tags);
+  };
+  const keep = (key: string, address: string | undefined) => {
+    const { tags, ttlMs } = reads.tradesBefore(address, true);
+    return cache.rememberTagged(key, [], ttlMs, async () => ({ body: `${key}:${Math.random()}`, tags, ttlMs }));
+  };
+  const one = await keep('one', 'native1a');
+  const all = await keep('all', undefined);
+  change('trades', ['native1a']);
+  assert.is(await keep('one', 'native1a'), one, 'a new trade cannot join a page of past trades');
+  assert.is(await keep('all', undefined), all);
+  change('metadata', ['native1b']);
+  assert.is(await keep('one', 'native1a'), one, "another token's metadata");
+  assert.is.not(await keep('all', undefined), all, 'every token’s page shows native1b’s name');
+  change('metadata', ['native1a']);
+  assert.is.not(await keep('one', 'native1a'), one, 'its name may have come');
 });
 
 test.run();

@@ -20,6 +20,9 @@ const HOLDINGS = 'holdings';
 const holder = (address: string) => `holder:${address}`;
 const holdersOf = (token: string) => `holders-of:${token}`;
 const ALL_HOLDERS = 'holders-of';
+// what a page of past trades shows of its tokens (their names and symbols): their metadata only
+const namesOf = (token: string) => `names:${token}`;
+const ALL_NAMES = 'names';
 
 export const reads = {
   /** The token list: every token's figures (its 24-hour window slides, hence the short TTL). */
@@ -37,10 +40,11 @@ export const reads = {
   /**
    * Trades before a position in chain order. Once the position's block is indexed no trade can
    * join such a page (new trades come after it; a backfill announces 'anything', which drops
-   * every answer), so it is kept 10 minutes untagged; before that, as the newest trades are.
+   * every answer), so it is kept 10 minutes, dropped only when a token's metadata (the names
+   * and symbols it shows) comes; before that, as the newest trades are.
    */
   tradesBefore: (address: string | undefined, blockIndexed: boolean): Reads =>
-    blockIndexed ? { tags: [], ttlMs: 600_000 } : reads.recentTrades(address),
+    blockIndexed ? { tags: [address ? namesOf(address) : ALL_NAMES], ttlMs: 600_000 } : reads.recentTrades(address),
   /** One token's candles. */
   candles: (address: string): Reads => ({ tags: [token(address)], ttlMs: 60_000 }),
   /** A holder's holdings: its balances, kept `ttlMs` (they may come from a contract, which announces nothing). */
@@ -63,8 +67,9 @@ export const reads = {
 export function staleTags(change: DomainChange): readonly string[] | 'all' {
   switch (change.kind) {
     case 'trades':
-    case 'metadata':
       return [ALL_TOKENS, ...new Set(change.tokens.map(token))];
+    case 'metadata':
+      return [ALL_TOKENS, ALL_NAMES, ...new Set(change.tokens.flatMap((t) => [token(t), namesOf(t)]))];
     case 'balances':
       return [...change.holders.map(holder), ...change.tokens.map(holdersOf)];
     case 'vouched':
