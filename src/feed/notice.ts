@@ -14,8 +14,11 @@ export type DomainChange =
   | { kind: 'metadata'; tokens: readonly string[] }
   /** These holders' CW20 balances of these tokens moved. */
   | { kind: 'balances'; holders: readonly string[]; tokens: readonly string[] }
-  /** The set of tokens the index vouches for moved (or a token became known): every holder's holdings. */
-  | { kind: 'vouched' }
+  /**
+   * The set of tokens the index vouches for moved: every holder's holdings, and every token's
+   * holders; with `tokens`, only those became known (and their balances, or others', moved).
+   */
+  | { kind: 'vouched'; tokens?: readonly string[] }
   /** Anything may have changed: a backfill wrote without feed rows, or a reader missed notices. */
   | { kind: 'anything' };
 
@@ -39,7 +42,7 @@ export function encodeNotice(notice: Notice): string {
     case 'balances':
       return listed(`balances:${notice.tokens.join(',')};`, notice.holders, 'vouched');
     case 'vouched':
-      return 'vouched';
+      return notice.tokens ? listed('vouched:', notice.tokens, 'vouched') : 'vouched';
     case 'anything':
       return 'anything';
   }
@@ -56,6 +59,7 @@ export function decodeNotice(payload: string): Notice {
     return { kind: 'balances', holders: list(holders), tokens: list(tokens) };
   }
   if (payload === 'vouched') return { kind: 'vouched' };
+  if (payload.startsWith('vouched:')) return { kind: 'vouched', tokens: list(payload.slice(8)) };
   return { kind: 'anything' };
 }
 

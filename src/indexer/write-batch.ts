@@ -200,7 +200,10 @@ export async function writeBatch(
   // what no feed row tells (src/feed/notice.ts): a backfill's trades (it writes no feed
   // rows), the holders whose balances moved, or the vouched set when a token became known
   if (!emitFeed && (trades > 0 || newTokens.length > 0)) await notify(tx, { kind: 'anything' });
-  else if (balances.vouchingChanged || newTokens.length > 0) await notify(tx, { kind: 'vouched' });
+  else if (balances.vouchingChanged) await notify(tx, { kind: 'vouched' });
+  else if (newTokens.length > 0)
+    // the new tokens, and the tokens whose balances moved beside them
+    await notify(tx, { kind: 'vouched', tokens: [...new Set([...newTokens, ...balances.tokens])] });
   else if (balances.holders.length > 0)
     await notify(tx, { kind: 'balances', holders: balances.holders, tokens: balances.tokens });
   faultPoint?.('feed');

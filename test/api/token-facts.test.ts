@@ -52,10 +52,16 @@ test('the tokens table, newest first; a change re-reads the tokens it names, any
   assert.ok(!(await facts.all()).some((t) => t.address === backfilled), 'not before it is announced');
   facts.apply({ kind: 'anything' });
   assert.equal(await facts.all(), await tokenFacts(ctx.t.db), 'everything read again');
-  // a batch that made a token known names no token's balances: every holder count is read again
+  // the vouched set moved (no names): every token is read again
   await ctx.t.db.query(`UPDATE tokens SET native_reserves = 7 WHERE address = $1`, [b]);
   facts.apply({ kind: 'vouched' });
   assert.is((await facts.all()).find((t) => t.address === b)!.native_reserves, '7', 'after vouched');
+  // a batch that made tokens known names them: those only
+  await ctx.t.db.query(`UPDATE tokens SET native_reserves = 8 WHERE address IN ($1, $2)`, [a, b]);
+  facts.apply({ kind: 'vouched', tokens: [a] });
+  const after = await facts.all();
+  assert.is(after.find((t) => t.address === a)!.native_reserves, '8', 'the token it named');
+  assert.is(after.find((t) => t.address === b)!.native_reserves, '7', 'no other');
 });
 
 test.run();

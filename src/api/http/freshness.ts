@@ -73,8 +73,9 @@ export function staleTags(change: DomainChange): readonly string[] | 'all' {
     case 'balances':
       return [...change.holders.map(holder), ...change.tokens.map(holdersOf)];
     case 'vouched':
-      // every holder's holdings, and (a list too long for a notice becomes this) every token's holders
-      return [HOLDINGS, ALL_HOLDERS];
+      // every holder's holdings, and the named tokens' holders (without names: a list too long
+      // for a notice, or the vouched set moved, every token's)
+      return change.tokens ? [HOLDINGS, ...new Set(change.tokens.map(holdersOf))] : [HOLDINGS, ALL_HOLDERS];
     case 'anything':
       return 'all';
   }

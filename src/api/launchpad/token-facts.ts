@@ -1,8 +1,8 @@
 // Every token's stored facts (the tokens table with its holder counts), kept in the API
 // process for the token list and read again only for the tokens a change names: the
 // indexer announces every change to them (src/feed/notice.ts: trades, metadata, balances;
-// `vouched` when a batch made a token known, `anything` after a backfill or missed notices:
-// everything), so a list at 10,000 tokens is not a read
+// `vouched` naming the tokens a batch made known; without names, or `anything` after a
+// backfill or missed notices: everything), so a list at 10,000 tokens is not a read
 // of every token and every balance each time it is made.
 import { type TokenFacts, tokenFacts } from '../../db/tokens.ts';
 import type { Queryable } from '../../db/types.ts';
@@ -76,8 +76,14 @@ export function createTokenFacts(db: Queryable): TokenFactsCache {
           for (const token of change.tokens) dirty.add(token);
           return;
         case 'vouched':
-        // a batch that made a token known says only this, and so does a list of holders too long
-        // for a notice: any token's holder count may have moved
+          // a batch that made tokens known names them; without names (the vouched set moved, or
+          // a list of holders too long for a notice) any token's holder count may have moved
+          if (change.tokens) {
+            for (const token of change.tokens) dirty.add(token);
+            return;
+          }
+          everything = true;
+          return;
         case 'anything':
           everything = true;
       }
