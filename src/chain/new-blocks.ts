@@ -59,9 +59,10 @@ export function subscribeNewBlocks(
     socket = s;
     // events of a socket that has been replaced must not act on its successor
     const current = (fn: (arg?: unknown) => void) => (arg?: unknown) => void (socket === s && fn(arg));
+    const subscribeId = makeJsonRpcId();
     s.events.subscribe({
       next: current((message) => {
-        let data: { result?: { data?: unknown }; error?: { message?: string } };
+        let data: { id?: unknown; result?: { data?: unknown }; error?: { message?: string } };
         try {
           data = JSON.parse(String((message as { data: unknown }).data));
         } catch {
@@ -69,6 +70,12 @@ export function subscribeNewBlocks(
         }
         if (data.error) down(new Error(`subscribe refused: ${data.error.message}`));
         else if (data.result?.data) onBlock();
+        else if (data.id === subscribeId && data.result) {
+          // the node took the subscription: only now is the socket up (one that opens and
+          // refuses it, or closes at once, keeps slowing the retries down)
+          failures = 0;
+          onUp?.();
+        }
       }),
       error: current(down),
       complete: current(() => down(new Error('websocket closed'))),
@@ -79,16 +86,12 @@ export function subscribeNewBlocks(
         s.send(
           JSON.stringify({
             jsonrpc: '2.0',
-            id: makeJsonRpcId(),
+            id: subscribeId,
             method: 'subscribe',
             params: { query: "tm.event='NewBlockHeader'" },
           }),
         ),
       )
-      .then(() => {
-        failures = 0;
-        onUp?.();
-      })
       .catch(down);
   }
 
