@@ -339,7 +339,10 @@ export function createIndexer(options: IndexerOptions): Indexer {
           await Promise.race([woken, sleep(pollIntervalMs, signal)]);
         } catch (error) {
           if (signal.aborted) break;
-          if (!(await recover(error))) return;
+          if (!(await recover(error))) {
+            unsubscribe?.(); // stopped for good: nothing to wake
+            return;
+          }
           await sleep(backoff.next(), signal);
         }
       }
