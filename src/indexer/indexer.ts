@@ -86,7 +86,13 @@ const ARCHIVE_HINT = 'point CHAIN_RPC_URL at a node that keeps them (an archive 
  * lowest height is above), or that keeps no block results (CometBFT's
  * `discard_abci_responses`, or a state-synced node without them).
  */
-async function checkNodeServes(chain: ChainClient, node: NodeView, next: number, what: string): Promise<void> {
+async function checkNodeServes(
+  chain: ChainClient,
+  node: NodeView,
+  next: number,
+  what: string,
+  retryMs: number,
+): Promise<void> {
   if (next < node.earliestHeight) {
     throw new NodeUnsuitableError(
       `${what} is ${next}, but the node's lowest height is ${node.earliestHeight} (it prunes older blocks, or was state-synced): set START_HEIGHT to ${node.earliestHeight} or more, or ${ARCHIVE_HINT}`,
@@ -96,7 +102,7 @@ async function checkNodeServes(chain: ChainClient, node: NodeView, next: number,
   const probe = Math.max(Math.min(next, node.tipHeight - 1), node.earliestHeight);
   if (probe > node.tipHeight) return;
   try {
-    await probeResults(chain, probe);
+    await probeResults(chain, probe, retryMs);
   } catch (error) {
     if (error instanceof ResultsNotFoundError && probe < node.tipHeight)
       throw new NodeUnsuitableError(
@@ -113,22 +119,22 @@ async function checkNodeServes(chain: ChainClient, node: NodeView, next: number,
 }
 
 /**
- * Reads the results at `height`, asked again for a while when the node has none yet: a
- * backend of a load balancer may still be executing that block (ResultsNotFoundError).
+ * Reads the results at `height`, asked again for a while (PROBE_ATTEMPTS, `retryMs` more each
+ * time) when the node has none yet: a backend of a load balancer may still be executing that
+ * block (ResultsNotFoundError).
  */
-async function probeResults(chain: ChainClient, height: number): Promise<void> {
+async function probeResults(chain: ChainClient, height: number, retryMs: number): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await nodeCall(`block_results ${height}`, () => chain.rawCall('block_results', { height: String(height) }));
       return;
     } catch (error) {
       if (!(error instanceof ResultsNotFoundError) || attempt >= PROBE_ATTEMPTS) throw error;
-      await sleep(PROBE_RETRY_MS * attempt);
+      await sleep(retryMs * attempt);
     }
   }
 }
 const PROBE_ATTEMPTS = 5;
-const PROBE_RETRY_MS = 1000;
 
 /**
  * Where indexing resumes: the stored cursor once the node is shown to serve its chain,
@@ -141,18 +147,19 @@ async function startingCursor(
   node: NodeView,
   startHeight: IndexerOptions['startHeight'],
   logger: Logger,
+  retryMs: number,
 ): Promise<Pick<Cursor, 'chainId' | 'lastHeight' | 'lastBlockTime'>> {
   if (cursor) {
     await verifyChainIdentity(cursor, node, db);
     if (cursor.lastHeight < node.tipHeight)
-      await checkNodeServes(chain, node, cursor.lastHeight + 1, "the index's next height");
+      await checkNodeServes(chain, node, cursor.lastHeight + 1, "the index's next height", retryMs);
     return cursor;
   }
   const configured = typeof startHeight === 'function' ? startHeight(node.chainId) : startHeight;
   const start = configured ?? node.tipHeight;
   if (start > node.tipHeight + 1)
     throw new NodeUnsuitableError(`START_HEIGHT ${start} is above the node's tip ${node.tipHeight}`);
-  await checkNodeServes(chain, node, start, configured === undefined ? "the node's tip" : 'START_HEIGHT');
+  await checkNodeServes(chain, node, start, configured === undefined ? "the node's tip" : 'START_HEIGHT', retryMs);
   logger.info(
     { chain_id: node.chainId, start_height: start, tip: node.tipHeight, protocol: chain.protocol },
     'Started a new index',
@@ -224,7 +231,9 @@ export function createIndexer(options: IndexerOptions): Indexer {
     // where the index stands is known before the node is checked (a lagging node's status shows it)
     const cursor = await readCursor(db);
     if (cursor) tracker.advance(cursor);
-    tracker.advance(await startingCursor(db, cursor, chain, node, options.startHeight, logger));
+    // results not stored yet are asked for again at twice the first retry's wait (1 s by default)
+    const probeRetryMs = 2 * (options.retryMs?.min ?? 500);
+    tracker.advance(await startingCursor(db, cursor, chain, node, options.startHeight, logger, probeRetryMs));
   }
 
   function subscribeToBlocks() {
