@@ -19,6 +19,8 @@ export type DomainChange =
    * holders; with `tokens`, only those became known (and their balances, or others', moved).
    */
   | { kind: 'vouched'; tokens?: readonly string[] }
+  /** The launchpad's oracle set the native coin's USD price: answers in USD. */
+  | { kind: 'prices' }
   /** Anything may have changed: a backfill wrote without feed rows, or a reader missed notices. */
   | { kind: 'anything' };
 
@@ -43,6 +45,8 @@ export function encodeNotice(notice: Notice): string {
       return listed(`balances:${notice.tokens.join(',')};`, notice.holders, 'vouched');
     case 'vouched':
       return notice.tokens ? listed('vouched:', notice.tokens, 'vouched') : 'vouched';
+    case 'prices':
+      return 'prices';
     case 'anything':
       return 'anything';
   }
@@ -60,6 +64,7 @@ export function decodeNotice(payload: string): Notice {
   }
   if (payload === 'vouched') return { kind: 'vouched' };
   if (payload.startsWith('vouched:')) return { kind: 'vouched', tokens: list(payload.slice(8)) };
+  if (payload === 'prices') return { kind: 'prices' };
   return { kind: 'anything' };
 }
 

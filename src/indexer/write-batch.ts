@@ -165,24 +165,22 @@ export async function writeBatch(
   const thresholdsStale = batch.blocks.some((b) => (b.decoded.oracleUpdates?.length ?? 0) > 0);
   // the metadata fetcher asks the launchpad for the new thresholds (src/indexer/token-metadata.ts)
   if (thresholdsStale) await markThresholdsStale(tx);
-  await storeNativeUsdPrices(
-    tx,
-    batch.blocks.flatMap((b) =>
-      (b.decoded.oracleUpdates ?? []).flatMap(({ at, nativeUsdMicro }) =>
-        nativeUsdMicro === null
-          ? []
-          : [
-              {
-                time: at.time,
-                blockHeight: at.blockHeight,
-                txIndex: at.txIndex,
-                eventIndex: at.eventIndex,
-                usdMicro: nativeUsdMicro,
-              },
-            ],
-      ),
+  const prices = batch.blocks.flatMap((b) =>
+    (b.decoded.oracleUpdates ?? []).flatMap(({ at, nativeUsdMicro }) =>
+      nativeUsdMicro === null
+        ? []
+        : [
+            {
+              time: at.time,
+              blockHeight: at.blockHeight,
+              txIndex: at.txIndex,
+              eventIndex: at.eventIndex,
+              usdMicro: nativeUsdMicro,
+            },
+          ],
     ),
   );
+  await storeNativeUsdPrices(tx, prices);
   // and for the total supply of the tokens minted or burnt
   const suppliesMoved = [...new Set(batch.blocks.flatMap((b) => b.cw20?.supplyChanged ?? []))];
   await markSuppliesStale(tx, suppliesMoved);
@@ -206,6 +204,8 @@ export async function writeBatch(
     await notify(tx, { kind: 'vouched', tokens: [...new Set([...newTokens, ...balances.tokens])] });
   else if (balances.holders.length > 0)
     await notify(tx, { kind: 'balances', holders: balances.holders, tokens: balances.tokens });
+  // a new oracle price moves every answer in USD (a period's candle takes the price by its end)
+  if (prices.length > 0) await notify(tx, { kind: 'prices' });
   faultPoint?.('feed');
   if (moveCursor) {
     await tx.query(

@@ -236,8 +236,9 @@ test('notices: the holders a batch moved and the tokens whose metadata changed r
     await t.db.transaction(async (tx) => {
       await notify(tx, { kind: 'vouched', tokens: few });
       await notify(tx, { kind: 'vouched', tokens: many });
+      await notify(tx, { kind: 'prices' });
     });
-    assert.ok(await waitFor(() => heard.length >= 6, 5_000), 'every notice arrived with the commit');
+    assert.ok(await waitFor(() => heard.length >= 7, 5_000), 'every notice arrived with the commit');
     assert.equal(heard.map(decodeNotice), [
       { kind: 'balances', holders: few, tokens: ['native1token'] },
       { kind: 'vouched' }, // every holder's holdings
@@ -245,6 +246,7 @@ test('notices: the holders a batch moved and the tokens whose metadata changed r
       { kind: 'anything' },
       { kind: 'vouched', tokens: few }, // tokens made known
       { kind: 'vouched' }, // too many to name: any
+      { kind: 'prices' },
     ]);
   } finally {
     await unlisten();

@@ -310,4 +310,18 @@ test('a page of past trades is dropped by its tokens’ metadata (the names it s
   assert.is.not(await keep('one', 'native1a'), one, 'its name may have come');
 });
 
+test('a new oracle price drops the answers in USD (candles at the oracle’s prices), not the native ones', async () => {
+  const cache = createResponseCache();
+  let n = 0;
+  const keep = (key: string, inUsd: boolean) => {
+    const { tags, ttlMs } = reads.candles('native1a', inUsd);
+    return cache.remember(key, tags, ttlMs, async () => `${key}:${++n}`);
+  };
+  const [native, usd] = [await keep('native', false), await keep('usd', true)];
+  const tags = staleTags({ kind: 'prices' });
+  if (tags !== 'all') cache.invalidate(tags);
+  assert.is(await keep('native', false), native);
+  assert.is.not(await keep('usd', true), usd);
+});
+
 test.run();

@@ -23,6 +23,8 @@ const ALL_HOLDERS = 'holders-of';
 // what a page of past trades shows of its tokens (their names and symbols): their metadata only
 const namesOf = (token: string) => `names:${token}`;
 const ALL_NAMES = 'names';
+// answers in USD at the oracle's prices (a candle's period takes the price by its end)
+const USD = 'usd';
 
 export const reads = {
   /** The token list: every token's figures (its 24-hour window slides, hence the short TTL). */
@@ -45,8 +47,11 @@ export const reads = {
    */
   tradesBefore: (address: string | undefined, blockIndexed: boolean): Reads =>
     blockIndexed ? { tags: [address ? namesOf(address) : ALL_NAMES], ttlMs: 600_000 } : reads.recentTrades(address),
-  /** One token's candles. */
-  candles: (address: string): Reads => ({ tags: [token(address)], ttlMs: 60_000 }),
+  /** One token's candles; in USD, at the oracle's prices too. */
+  candles: (address: string, inUsd = false): Reads => ({
+    tags: inUsd ? [token(address), USD] : [token(address)],
+    ttlMs: 60_000,
+  }),
   /** A holder's holdings: its balances, kept `ttlMs` (they may come from a contract, which announces nothing). */
   holdings: (address: string, ttlMs: number): Reads => ({ tags: [HOLDINGS, holder(address)], ttlMs }),
   /**
@@ -76,6 +81,8 @@ export function staleTags(change: DomainChange): readonly string[] | 'all' {
       // every holder's holdings, and the named tokens' holders (without names: a list too long
       // for a notice, or the vouched set moved, every token's)
       return change.tokens ? [HOLDINGS, ...new Set(change.tokens.map(holdersOf))] : [HOLDINGS, ALL_HOLDERS];
+    case 'prices':
+      return [USD];
     case 'anything':
       return 'all';
   }

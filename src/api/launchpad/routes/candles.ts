@@ -130,7 +130,7 @@ export function candles(ctx: LaunchpadContext): Handler {
         { cache: ctx.answers, key },
       );
     }
-    const { tags, ttlMs } = reads.candles(tokenAddress);
+    const { tags, ttlMs } = reads.candles(tokenAddress, q.currency === 'usd');
     const body = await cache.remember(key, tags, ttlMs, compute);
     await sendJsonBytes(req, res, body, { 'Cache-Control': `public, max-age=${OPEN_CANDLES_MAX_AGE_SECONDS}` });
   };
