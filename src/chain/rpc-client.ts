@@ -165,7 +165,9 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
   async function once(request: JsonRpcRequest, signal: AbortSignal): Promise<{ status: number; body: Buffer }> {
     const what = String(request.method);
     const controller = new AbortController();
-    const abort = () => controller.abort(new NodeUnreachableError(`${what}: no answer within ${timeoutMs} ms`));
+    // an answer of megabytes (an epoch block's results) may need more: CHAIN_RPC_TIMEOUT_MS
+    const abort = () =>
+      controller.abort(new NodeUnreachableError(`${what}: no answer within ${timeoutMs} ms (CHAIN_RPC_TIMEOUT_MS)`));
     const firstByte = setTimeout(abort, timeoutMs);
     const cancel = () => controller.abort(new NodeUnreachableError(`${what}: no longer wanted`));
     signal.addEventListener('abort', cancel, { once: true });
