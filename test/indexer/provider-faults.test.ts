@@ -55,6 +55,15 @@ async function harness(
   };
 }
 
+/** Starts the indexer; what its first check was refused with (undefined: it passed). */
+const startRefusal = (h: Awaited<ReturnType<typeof harness>>) => {
+  h.indexer.start();
+  return h.indexer.checked().then(
+    () => undefined,
+    (e: Error) => e,
+  );
+};
+
 test('a block_results of more than 5 MB that comes in pieces slower than the timeout is read, and only it', async () => {
   const recorded = RECORDED.tm034();
   const [b] = recorded.blocks;
@@ -192,11 +201,7 @@ test('a pruned node refuses a start height below what it keeps, naming its lowes
   const recorded = { ...RECORDED.comet037(), earliest: 10 };
   const h = await harness(recorded, { startHeight: 9 });
   try {
-    h.indexer.start();
-    const error = await h.indexer.checked().then(
-      () => undefined,
-      (e: Error) => e,
-    );
+    const error = await startRefusal(h);
     assert.ok(error, 'the start is refused');
     assert.is(error!.name, 'NodeUnsuitableError');
     assert.match(error!.message, /START_HEIGHT is 9, but the node's lowest height is 10/);
@@ -218,11 +223,7 @@ test('a node that keeps no block results is refused at start, saying why', async
   for (const recorded of [RECORDED.comet037(), RECORDED.comet038()]) {
     const h = await harness({ ...recorded, discardResults: true });
     try {
-      h.indexer.start();
-      const error = await h.indexer.checked().then(
-        () => undefined,
-        (e: Error) => e,
-      );
+      const error = await startRefusal(h);
       assert.is(error?.name, 'NodeUnsuitableError');
       assert.match(error!.message, /the node keeps no block results .*not persisting (abci|finalize block) responses/);
       const [{ n }] = (await h.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM blocks`)) as [{ n: number }];
@@ -265,11 +266,7 @@ test('a block whose results are not stored yet (still executing) is waited for, 
 test('results missing below the tip for good (pruned apart from the blocks) are refused at start, naming the height', async () => {
   const h = await harness({ ...RECORDED.comet037(), resultsMissing: { height: 9, times: Infinity } });
   try {
-    h.indexer.start();
-    const error = await h.indexer.checked().then(
-      () => undefined,
-      (e: Error) => e,
-    );
+    const error = await startRefusal(h);
     assert.is(error?.name, 'NodeUnsuitableError');
     assert.match(error!.message, /the node has no block results at height 9, below its tip 10/);
   } finally {
