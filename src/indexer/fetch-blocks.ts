@@ -6,6 +6,7 @@
 import type { ChainClient } from '../chain/client.ts';
 import { HeightNotAvailableError, isTransient, RateLimitedError, ResultsNotFoundError } from '../chain/errors.ts';
 import type { ContractAddresses } from '../domain/events.ts';
+import { sleep } from '../internal/backoff.ts';
 import { readBlock } from './read-block.ts';
 import type { FetchedBlock } from './shape-block.ts';
 
@@ -30,7 +31,7 @@ export async function fetchBlock(
 
 /**
  * A block read again by itself when its node calls fail in a way worth repeating: a
- * transport failure or rate limit the RPC client gave up on, a height the answering
+ * transport failure the RPC client gave up on, a height the answering
  * backend has not reached yet (a load balancer's lagging backend), or a block whose results
  * are not stored yet (still executing). The others of its batch are not read again.
  */
@@ -52,7 +53,7 @@ async function fetchWithRetries(
         (error instanceof HeightNotAvailableError && error.reason === 'ahead') ||
         error instanceof ResultsNotFoundError;
       if (!again || attempt >= attempts) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 250 * 2 ** attempt));
+      await sleep(250 * 2 ** attempt, signal);
     }
   }
 }

@@ -11,6 +11,9 @@ import { createServerDatabase } from '../../src/db/postgres.ts';
 import { freshServerDatabase, holdCompressionJobs, openTestDatabase } from '../helpers/database.ts';
 import { sleep } from '../helpers/wait.ts';
 
+/** The migrations up to and including `version`: a database of that day, to upgrade from. */
+const upTo = (version: string) => readMigrations().filter((m) => m.version <= version);
+
 test('npm run migrate applies every migration, and a second run applies none', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'migrate-test-'));
   try {
@@ -136,7 +139,7 @@ if (!serverUrl)
 test('upgrading a database whose trades are in the columnstore keeps every trade and its tx hash (0016: hashes as bytes, one batch per token run)', async () => {
   const { db, dispose } = await openTestDatabase({ migrated: false });
   try {
-    const before = readMigrations().filter((m) => m.version <= '0015');
+    const before = upTo('0015');
     await migrate(db, before);
     // the week-old chunks compressed as the policy does; a server's own workers may run the
     // policy meanwhile, and a chunk they compress between the check and the compression is
@@ -170,13 +173,7 @@ test('upgrading a database whose trades are in the columnstore keeps every trade
       'the old chunks were in the columnstore',
     );
 
-    assert.equal(
-      await migrate(
-        db,
-        readMigrations().filter((m) => m.version <= '0016'),
-      ),
-      ['0016_trades_columnstore_layout'],
-    );
+    assert.equal(await migrate(db, upTo('0016')), ['0016_trades_columnstore_layout']);
     const rows = await db.query<{ hex: string; bytes: number }>(
       `SELECT upper(encode(tx_hash, 'hex')) AS hex, octet_length(tx_hash) AS bytes FROM trades ORDER BY block_height`,
     );
@@ -215,10 +212,7 @@ test('upgrading a database whose trades are in the columnstore keeps every trade
 test('upgrading keeps every indexed attribute of every tx (each pair numbered once, the view shows the rows as before: 0017), every tx hash (as its bytes: 0018), and finds each tx by its hash (tx_hashes, txs partitioned by height: 0019), written through their primary keys alone (0020), its compression job redefined (0021)', async () => {
   const { db, dispose } = await openTestDatabase({ migrated: false });
   try {
-    await migrate(
-      db,
-      readMigrations().filter((m) => m.version <= '0016'),
-    );
+    await migrate(db, upTo('0016'));
     const rows = [
       ['message.sender', 'native1alice', 1, 0],
       ['message.sender', 'native1alice', 2, 3],
@@ -293,10 +287,7 @@ test('upgrading compresses whole again the chunks compressed before, so a chunk 
   const t = await openTestDatabase({ migrated: false });
   const { db } = t;
   try {
-    await migrate(
-      db,
-      readMigrations().filter((m) => m.version <= '0022'),
-    );
+    await migrate(db, upTo('0022'));
     await holdCompressionJobs(t);
     const [{ job }] = (await db.query<{ job: number }>(
       `SELECT job_id AS job FROM timescaledb_information.jobs WHERE proc_name = 'compress_trades'`,
@@ -315,13 +306,7 @@ test('upgrading compresses whole again the chunks compressed before, so a chunk 
     await insert(`VALUES (date_trunc('day', now() - interval '10 days') + interval '3 hours 1 second', 5000, 1, 0, 0,
          sha256('late'), 'launchpad', 'buy', 'native_to_token', 'native1token5', 1, 1, 1, 1, 'native1trader', 1, 1, 1)`);
     await db.exec(`CALL run_job(${Number(job)})`);
-    assert.equal(
-      await migrate(
-        db,
-        readMigrations().filter((m) => m.version <= '0023'),
-      ),
-      ['0023_columnstore_whole_recompression'],
-    );
+    assert.equal(await migrate(db, upTo('0023')), ['0023_columnstore_whole_recompression']);
     const groups = await db.query<{ token: string; n: number }>(
       `SELECT token_address AS token, count(*)::int AS n FROM trades GROUP BY token_address`,
     );
@@ -340,23 +325,14 @@ test('upgrading records what the outbox may have pruned: below its oldest row, o
   for (const kept of [true, false]) {
     const { db, dispose } = await openTestDatabase({ migrated: false });
     try {
-      await migrate(
-        db,
-        readMigrations().filter((m) => m.version <= '0024'),
-      );
+      await migrate(db, upTo('0024'));
       const ids = await db.query<{ id: number }>(
         `INSERT INTO feed_events (event, token_address, data, event_key, block_height)
          SELECT 'trade', 'native1token', '{}', 'upgrade:' || g, 1 FROM generate_series(1, 9) g RETURNING id`,
       );
       // the first five pruned, or all of them
       await db.query(`DELETE FROM feed_events WHERE id <= $1`, [kept ? Number(ids[4]!.id) : Number(ids[8]!.id)]);
-      assert.equal(
-        await migrate(
-          db,
-          readMigrations().filter((m) => m.version <= '0025'),
-        ),
-        ['0025_feed_outbox_pruned_through'],
-      );
+      assert.equal(await migrate(db, upTo('0025')), ['0025_feed_outbox_pruned_through']);
       const [row] = await db.query<{ through: number }>(`SELECT through_id AS through FROM feed_events_pruned`);
       assert.is(
         Number(row!.through),

@@ -54,12 +54,14 @@ export const nodeUnavailable = () =>
     { error: 'Service unavailable: the chain node cannot be reached' },
   );
 
+/** How cosmjs words a query the node answered with an error: the node's own words after it. */
+const QUERY_FAILED = /Query failed with \(\d+\): ([\s\S]*)$/;
+
 /** 502: the node answered a query with an error (in its words), which this service cannot answer for it. */
-export const nodeRefused = (error: unknown) => {
-  const said = /Query failed with \(\d+\): ([\s\S]*)$/.exec((error as Error).message)?.[1] ?? '';
-  return new HttpError(502, 'The chain node refused the query', [{ message: said }]);
-};
+export const nodeRefused = (error: unknown) =>
+  new HttpError(502, 'The chain node refused the query', [
+    { message: QUERY_FAILED.exec((error as Error).message)?.[1] ?? '' },
+  ]);
 
 /** Whether the node answered the query with an error (as opposed to not answering at all). */
-export const nodeAnswered = (error: unknown) =>
-  error instanceof Error && /Query failed with \(\d+\)/.test(error.message);
+export const nodeAnswered = (error: unknown) => error instanceof Error && QUERY_FAILED.test(error.message);
