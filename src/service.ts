@@ -23,6 +23,9 @@ import { ServiceError } from './internal/errors.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
 
+/** How long the APIs' chain client holds the node's protocol before reading it again. */
+const API_PROTOCOL_RECHECK_MS = 60_000;
+
 export interface ServiceContext {
   config: Config;
   logger: Logger;
@@ -94,18 +97,21 @@ export async function connectChain(
 ): Promise<{ chain: ChainClient; apiChain: ChainClient; devnet?: Devnet; contracts: ContractAddresses }> {
   const { config, shutdown } = ctx;
   const devnet = config.CHAIN_RPC_URL ? undefined : await startDevnet(ctx, { traffic });
-  const client = (attempts?: number) =>
+  const client = (attempts?: number, protocolRecheckMs?: number) =>
     createChainClient(config.CHAIN_RPC_URL ?? devnet!.rpcUrl, {
       headers: config.CHAIN_RPC_HEADERS,
       timeoutMs: config.CHAIN_RPC_TIMEOUT_MS,
       concurrency: config.CHAIN_RPC_CONCURRENCY,
       attempts,
+      protocolRecheckMs,
       onRateLimited: (ms) => ctx.logger.debug({ retry_after_ms: ms }, 'The node asked to slow down'),
     });
   // the indexer's calls are retried by the transport; an API request that needs the node
   // fails fast instead (503, code 14 on the Chain API) and its client asks again
   const chain = client();
-  const apiChain = client(1);
+  // the APIs read the node's protocol again each minute: an upgrade changes how events read
+  // through and print (base64 attributes on Tendermint 0.34), and no indexer round tells them
+  const apiChain = client(1, API_PROTOCOL_RECHECK_MS);
   shutdown.add('chain client', () => {
     chain.disconnect();
     apiChain.disconnect();

@@ -32,6 +32,13 @@ function createQueries(comet: CometClient) {
 export interface ChainClientOptions extends RpcClientOptions {
   /** The protocol when known beforehand (tests, a recorded chain); otherwise `detect()` reads it. */
   protocol?: CometProtocol;
+  /**
+   * How long a detected protocol stands before `ready()` reads `status` again (in the
+   * background, answering with the one it holds meanwhile): for a client whose caller does
+   * not follow the node's upgrades itself (the APIs'; the indexer detects them in its rounds).
+   * Unset: read once.
+   */
+  protocolRecheckMs?: number;
 }
 
 export interface ChainClient {
@@ -47,6 +54,11 @@ export interface ChainClient {
    * waits for, so that no event is read in another version's form.
    */
   ready(): Promise<CometProtocol>;
+  /**
+   * What `ready()` holds now, without waiting for the node: undefined until the protocol is
+   * first read (a read is started then, and a due re-read as `ready()` starts one).
+   */
+  heldProtocol(): CometProtocol | undefined;
   /** One JSON-RPC call through the client's transport, for calls whose raw result is wanted. */
   rawCall<T = unknown>(method: string, params: Record<string, string | number | boolean>): Promise<T>;
   /** The same call's 2xx answer body, unparsed, for answers of megabytes read elsewhere (rpc-client.ts `callBody`). */
@@ -64,6 +76,10 @@ export function createChainClient(rpcUrl: string, options: ChainClientOptions = 
   let protocol: CometProtocol = options.protocol ?? '0.38';
   let comet = cometFor(protocol, rpc);
   let known: Promise<CometProtocol> | undefined = options.protocol ? Promise.resolve(protocol) : undefined;
+  const recheckMs = options.protocol ? undefined : options.protocolRecheckMs;
+  let held: CometProtocol | undefined = options.protocol;
+  let detectedAt = Number.NEGATIVE_INFINITY;
+  let rechecking = false;
   // ABCI queries have one shape in every version: one QueryClient serves them all
   const queries = createQueries(comet);
   return {
@@ -82,14 +98,30 @@ export function createChainClient(rpcUrl: string, options: ChainClientOptions = 
         comet = cometFor(protocol, rpc);
       }
       known = Promise.resolve(protocol);
+      held = protocol;
+      detectedAt = performance.now();
       return protocol;
     },
     ready() {
+      if (known && recheckMs !== undefined && !rechecking && performance.now() - detectedAt > recheckMs) {
+        rechecking = true;
+        // a failed re-read keeps the protocol held, and is tried again at the next call after the wait
+        detectedAt = performance.now();
+        this.detect()
+          .catch(() => {})
+          .finally(() => {
+            rechecking = false;
+          });
+      }
       known ??= this.detect().catch((error) => {
         known = undefined; // asked again next time
         throw error;
       });
       return known;
+    },
+    heldProtocol() {
+      this.ready().catch(() => {}); // the caller goes on with what is held; a failed read is retried next time
+      return held;
     },
     rawCall: <T>(method: string, params: Record<string, string | number | boolean>) => rpc.call<T>(method, params),
     rawCallBody: (method, params, signal) => rpc.callBody(method, params, signal),

@@ -62,6 +62,13 @@ function fromBase64Key(s: string | null | undefined): string {
   return text;
 }
 
+/**
+ * Whether the protocol's event attributes are bytes, sent and printed in base64: Tendermint
+ * 0.34's (its RPC, and the REST gateway of the SDKs built on it, 0.45 and 0.46), where 0.37
+ * and later have text.
+ */
+export const attributesInBase64 = (protocol: CometProtocol): boolean => protocol === '0.34';
+
 /** Whether an event of 0.37 or later already has the plain-text shape (a type, and a key and value to each attribute). */
 function inTextForm(e: WireEvent): boolean {
   if (typeof e.type !== 'string' || !Array.isArray(e.attributes)) return false;
@@ -76,7 +83,7 @@ function inTextForm(e: WireEvent): boolean {
  */
 export function readEvents(events: readonly WireEvent[] | null | undefined, protocol: CometProtocol): ChainEvent[] {
   if (!events) return [];
-  const base64 = protocol === '0.34';
+  const base64 = attributesInBase64(protocol);
   // text as sent, every type, key and value present: the node's own objects are read as they are
   if (!base64 && events.every(inTextForm)) return events as ChainEvent[];
   return events.map((e) => ({

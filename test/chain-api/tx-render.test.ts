@@ -29,8 +29,16 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { type BlockParts, blockJson, blockJsonBytes, cometBlockJson } from '../../src/api/chain/block-json.ts';
 import { anyJson, schemaJson } from '../../src/api/chain/proto-json.ts';
-import { logsOf, type TxRecord, txJson, txResponseJson, txResponseText } from '../../src/api/chain/tx-json.ts';
+import {
+  eventsInBase64,
+  logsOf,
+  type TxRecord,
+  txJson,
+  txResponseJson,
+  txResponseText,
+} from '../../src/api/chain/tx-json.ts';
 import { MsgBurnForBridgeOut } from '../../src/chain/bridge-msg.ts';
+import { readEvents, type WireEvent } from '../../src/chain/node-events.ts';
 import { builtinSchema, builtinTypeUrls, FIELD_HINTS, warmBuiltinTypes } from '../../src/chain/proto-types.ts';
 import {
   type ChainTypes,
@@ -727,6 +735,26 @@ test('a tx_response whose events are kept as text is the same JSON, byte for byt
   assert.ok(events > 20, `${events} events`);
   const none = { ...recordOf(recorded('failed-undelegate').tx_response, bytesOf('failed-undelegate')), events: '[]' };
   assert.is(JSON.parse(txResponseText(none, null)).events.length, 0);
+});
+
+test('events on a Tendermint 0.34 chain print as its SDK’s gateway printed them: keys and values in base64 (cosmoshub v0.45, aura)', () => {
+  let attributes = 0;
+  for (const name of ['tx-by-hash-cosmoshub-sdk045', 'tx-by-hash-aura-feegrant-contract']) {
+    const response = (fixture(name) as Json).tx_response;
+    const wire = response.events as { attributes: { key: string }[] }[];
+    attributes += wire.flatMap((e) => e.attributes).length;
+    // as the indexer keeps them: read from the 0.34 wire form as text, packed
+    const stored = packEvents(readEvents(wire as WireEvent[], '0.34'));
+    const record = recordOf(response, new Uint8Array());
+    const asText = { ...record, events: unpackEventsJson(stored) };
+    assert.equal(JSON.parse(txResponseText(asText, null, 'base64')).events, wire, name);
+    assert.equal(txResponseJson({ ...record, events: unpackEvents(stored) }, null, 'base64').events, wire, name);
+    assert.is.not(JSON.parse(txResponseText(asText, null)).events[0].attributes[0].key, wire[0]!.attributes[0]!.key);
+  }
+  assert.ok(attributes > 30, `${attributes} attributes`);
+  // an empty key or value is bytes of none: null, as the gateway prints a nil slice
+  const empty = { type: 't', attributes: [{ key: 'k', value: '', index: true }] };
+  assert.equal(eventsInBase64([empty]), [{ type: 't', attributes: [{ key: 'aw==', value: null, index: true }] }]);
 });
 
 test('logs: a failed tx’s log is its error text, and its logs are []', () => {

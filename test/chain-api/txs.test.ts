@@ -6,9 +6,10 @@
 
 import zlib from 'node:zlib';
 import { sha256 } from '@cosmjs/crypto';
-import { fromHex, toBase64, toHex } from '@cosmjs/encoding';
+import { fromHex, toBase64, toHex, toUtf8 } from '@cosmjs/encoding';
 import { decodeTxRaw } from '@cosmjs/proto-signing';
 import { PubKey } from 'cosmjs-types/cosmos/crypto/secp256k1/keys';
+import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { TxRow } from '../../src/api/chain/read-through.ts';
@@ -21,12 +22,12 @@ import {
   SPAN_TTL_MS,
 } from '../../src/api/chain/tx-search.ts';
 import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
-import { readEvents } from '../../src/chain/node-events.ts';
 import type { Queryable } from '../../src/db/types.ts';
 import {
   besideIndexer,
   type ChainCtx,
   chainGet,
+  chainPost,
   closeChainApi,
   openChainApi,
   startTestChainApi,
@@ -38,7 +39,7 @@ import {
   openTestDatabase,
   type TestDatabase,
 } from '../helpers/database.ts';
-import { randomAddress, signingClient } from '../helpers/devnet.ts';
+import { feeFor, randomAddress, signingClient } from '../helpers/devnet.ts';
 import { recordErrors } from '../helpers/hostile.ts';
 import { assertEncodings, getRaw } from '../helpers/http.ts';
 import { produceTraffic, startIndexer, withBlocks } from '../helpers/indexing.ts';
@@ -197,14 +198,20 @@ test('a tx by hash is the node’s: messages, signer, fee, signatures, result, e
   assert.equal(r.logs, logs);
   assert.is(r.gas_wanted, String(node.result.gasWanted));
   assert.is(r.gas_used, String(node.result.gasUsed));
+  // as the node prints them on its own RPC: base64 on Tendermint 0.34 (as the gateway of SDK
+  // 0.45 and 0.46 prints them too), text from 0.37
+  const wire = (await (await fetch(`${ctx.devnet.rpcUrl}/tx?hash=0x${ctx.tx1.hash}`)).json()) as {
+    result: { tx_result: { events: { type: string; attributes: { key: string; value: string }[] }[] } };
+  };
   assert.equal(
     r.events,
-    // as text whatever the node's protocol (its attributes are base64 on 0.34)
-    readEvents(node.result.events, await ctx.running.chain.ready()).map((e) => ({
+    wire.result.tx_result.events.map((e) => ({
       type: e.type,
       attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: true })),
     })),
   );
+  if ((await ctx.running.chain.ready()) === '0.34')
+    assert.is(r.events[0].attributes[0].key, toBase64(toUtf8('spender')));
   const { block } = await ctx.running.chain.comet.block(node.height);
   assert.is(r.timestamp, `${(block.header.time as Date).toISOString().slice(0, 19)}Z`);
   assert.equal(body.tx.body.messages, [
@@ -259,6 +266,34 @@ test('a contract call prints its msg as JSON, its funds as coins', async (ctx) =
     funds: node.funds.map((c) => ({ denom: c.denom, amount: c.amount })),
   });
   assertShape(body, 'tx-by-hash', { ignore: MESSAGES_DIFFER, empty: NO_LOGS });
+});
+
+test('simulate prints its events as the node’s protocol has them: base64 keys and values on Tendermint 0.34', async (ctx) => {
+  const { client, address } = await signingClient(ctx.devnet, 3);
+  let bytes: Uint8Array;
+  try {
+    const account = (await client.getAccount(address))!;
+    const message = {
+      typeUrl: '/cosmos.bank.v1beta1.MsgSend',
+      value: { fromAddress: address, toAddress: randomAddress(), amount: [{ denom: 'unative', amount: '7' }] },
+    };
+    const raw = await client.sign(address, [message], feeFor(200_000), '', {
+      accountNumber: account.accountNumber,
+      sequence: account.sequence,
+      chainId: ctx.devnet.chainId,
+    });
+    bytes = TxRaw.encode(raw).finish();
+  } finally {
+    client.disconnect();
+  }
+  const { status, body } = await chainPost(ctx.api, '/cosmos/tx/v1beta1/simulate', { tx_bytes: toBase64(bytes) });
+  assert.is(status, 200, JSON.stringify(body));
+  const base64 = (await ctx.running.chain.ready()) === '0.34';
+  const keys = body.result.events.flatMap((e: { attributes: { key: string }[] }) => e.attributes.map((a) => a.key));
+  assert.ok(keys.length > 0);
+  const text = keys.map((k: string) => (base64 ? Buffer.from(k, 'base64').toString('utf8') : k));
+  assert.ok(text.includes('sender') && text.includes('amount'), text.join());
+  if (base64) assert.ok(!keys.includes('sender'), 'keys in base64');
 });
 
 test('a failed tx: its code and raw_log as the node has them', async (ctx) => {
@@ -843,6 +878,39 @@ test('a node that cannot be reached: indexed txs answer; a hash the index lacks 
   } finally {
     await ctx.devnet.resume();
     await uncached.close();
+  }
+});
+
+test('a Chain API that has not read the node’s protocol yet: indexed txs answer with events as text, kept by no cache, until the node says', async (ctx) => {
+  const fresh = createChainClient(ctx.devnet.rpcUrl, { attempts: 1 });
+  const api = await startTestChainApi(ctx.late.t, fresh);
+  const path = `${TXS}/${await lateHash(ctx)}`;
+  const search = `${TXS}?events=${q(`message.action='${EXECUTE}'`)}&pagination.limit=1`;
+  let textKey: string;
+  await ctx.devnet.pause();
+  try {
+    const unsure = await chainGet(api, path);
+    assert.is(unsure.status, 200);
+    assert.is(unsure.headers.get('cache-control'), 'public, max-age=60', 'not known to be its final form');
+    textKey = unsure.body.tx_response.events[0].attributes[0].key;
+    const page = await chainGet(api, search);
+    assert.is(page.status, 200);
+    assert.is(page.headers.get('cache-control'), 'public, max-age=1');
+  } finally {
+    await ctx.devnet.resume();
+  }
+  try {
+    const known = await chainGet(api, path);
+    assert.is(known.status, 200);
+    assert.is(known.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(known.body, (await chainGet(ctx.late.api, path)).body);
+    const [attribute] = known.body.tx_response.events[0].attributes;
+    const base64 = (await fresh.ready()) === '0.34';
+    assert.is(base64 ? Buffer.from(attribute.key, 'base64').toString('utf8') : attribute.key, textKey);
+    if (base64) assert.is.not(attribute.key, textKey);
+  } finally {
+    await api.close();
+    fresh.disconnect();
   }
 });
 

@@ -197,6 +197,29 @@ test('a node upgraded while indexed (another CometBFT version in its status) is 
   }
 });
 
+test('the APIs’ chain client reads the node’s protocol again after its recheck time, answering with the one it holds meanwhile', async () => {
+  const node = await startRecordedChain({ ...RECORDED.comet037(), version: '0.34.14' });
+  const api = createChainClient(node.url, { attempts: 1, protocolRecheckMs: 100 });
+  const once = createChainClient(node.url, { attempts: 1 });
+  try {
+    assert.is(api.heldProtocol(), undefined, 'not read yet');
+    assert.is(await api.ready(), '0.34');
+    assert.is(await once.ready(), '0.34');
+    node.options.version = '0.37.2';
+    assert.is(api.heldProtocol(), '0.34', 'held until the recheck is due');
+    await waitFor(() => api.heldProtocol() === '0.37', 10_000);
+    assert.is(await api.ready(), '0.37');
+    const statuses = node.requests.filter((r) => r.method === 'status').length;
+    for (let i = 0; i < 20; i++) await api.ready();
+    assert.ok(node.requests.filter((r) => r.method === 'status').length <= statuses + 1, 'not a read per call');
+    assert.is(await once.ready(), '0.34', 'a client without a recheck reads once');
+  } finally {
+    api.disconnect();
+    once.disconnect();
+    await node.close();
+  }
+});
+
 test('a pruned node refuses a start height below what it keeps, naming its lowest height; backfill starts there', async () => {
   const recorded = { ...RECORDED.comet037(), earliest: 10 };
   const h = await harness(recorded, { startHeight: 9 });

@@ -4,16 +4,17 @@
 // shaped exactly as the indexer shapes what it stores (src/chain/rest-block.ts).
 import { fromHex } from '@cosmjs/encoding';
 import { HeightNotAvailableError, NodeError } from '../../chain/errors.ts';
-import { readEvents } from '../../chain/node-events.ts';
+import { attributesInBase64, readEvents } from '../../chain/node-events.ts';
 import { restBlock } from '../../chain/rest-block.ts';
 import { unpackEvents, unpackEventsJson } from '../../chain/stored-events.ts';
 import { logOf } from '../../chain/stored-logs.ts';
 import { txsAt } from '../../db/chain-txs.ts';
 import { sql } from '../../db/sql.ts';
+import { sleep } from '../../internal/backoff.ts';
 import type { BlockParts } from './block-json.ts';
 import type { ChainApiContext } from './context.ts';
 import { GatewayError, GRPC, invalidArgument, nodeFailure } from './gateway.ts';
-import { resultData, type TxRecord } from './tx-json.ts';
+import { type AttributeForm, resultData, type TxRecord } from './tx-json.ts';
 
 /**
  * The text of a JSON-RPC error the node answered with (src/chain/errors.ts keeps it), or
@@ -174,6 +175,26 @@ async function blockTime(ctx: ChainApiContext, height: number): Promise<Date> {
   const meta = (await ctx.chain.comet.blockchain(height, height)).blockMetas[0];
   if (!meta) throw new GatewayError(GRPC.UNKNOWN, `block ${height} not found`);
   return new Date((meta.header.time as Date).getTime());
+}
+
+/** How long a request waits for the node's protocol when it has not been read yet. */
+const PROTOCOL_WAIT_MS = 1_000;
+
+/**
+ * How the chain's node prints event attributes (docs/chain-api.md "Transactions"): base64 on
+ * Tendermint 0.34 (SDK 0.45 and 0.46), text later. Undefined when its protocol has not been
+ * read yet and the node does not say within a second (a node not reached since the start):
+ * the answer then prints text and is not kept.
+ */
+export async function attributeFormOf(ctx: ChainApiContext): Promise<AttributeForm | undefined> {
+  let protocol = ctx.chain.heldProtocol();
+  if (protocol === undefined) {
+    const waited = new AbortController();
+    const late = sleep(PROTOCOL_WAIT_MS, waited.signal).then(() => undefined);
+    protocol = await Promise.race([ctx.chain.ready().catch(() => undefined), late]).finally(() => waited.abort());
+  }
+  if (protocol === undefined) return undefined;
+  return attributesInBase64(protocol) ? 'base64' : 'text';
 }
 
 /**

@@ -2,13 +2,28 @@
 // the `tx` decoded from its bytes (messages with "@type", signer infos, fee, signatures)
 // and the `tx_response` of its result (`raw_log` as the node wrote it, `logs` parsed from
 // it as SDKs before 0.50 do, events with `msg_index`).
-import { toHex } from '@cosmjs/encoding';
+import { toHex, toUtf8 } from '@cosmjs/encoding';
 import type { CompactBitArray } from 'cosmjs-types/cosmos/crypto/multisig/v1beta1/multisig';
 import { signModeToJSON } from 'cosmjs-types/cosmos/tx/signing/v1beta1/signing';
 import type { ModeInfo } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import type { RestEvent } from '../../chain/stored-events.ts';
 import { decodeTxParts } from '../../chain/tx-decode.ts';
 import { anyJson, base64, bytes, coins, timestamp } from './proto-json.ts';
+
+/** How a TxResponse prints its events' keys and values (node-events.ts attributesInBase64). */
+export type AttributeForm = 'text' | 'base64';
+
+/**
+ * Events as the gateway of an SDK on Tendermint 0.34 (0.45, 0.46) prints them: each key and
+ * value the base64 of its bytes, `null` when empty (jsonpb's nil slice); `index` as given.
+ */
+export function eventsInBase64(events: readonly RestEvent[] | string) {
+  const list: RestEvent[] = typeof events === 'string' ? JSON.parse(events) : events;
+  return list.map((e) => ({
+    type: e.type,
+    attributes: e.attributes.map((a) => ({ key: bytes(toUtf8(a.key)), value: bytes(toUtf8(a.value)), index: a.index })),
+  }));
+}
 
 /** One transaction and its result, from the index or from the node. */
 export interface TxRecord {
@@ -164,7 +179,8 @@ function txResponseObject(r: TxRecord, tx: TxJson | null, events: unknown) {
 }
 
 /** The SDK's TxResponse of a transaction whose `tx` is already decoded. */
-export function txResponseJson(r: TxRecord, tx: TxJson | null) {
+export function txResponseJson(r: TxRecord, tx: TxJson | null, form: AttributeForm = 'text') {
+  if (form === 'base64') return txResponseObject(r, tx, eventsInBase64(r.events));
   return txResponseObject(r, tx, typeof r.events === 'string' ? JSON.parse(r.events) : r.events);
 }
 
@@ -172,17 +188,17 @@ const EMPTY_LIST = '[]';
 const EMPTY_EVENTS = `"events":${EMPTY_LIST}}`;
 
 /** The TxResponse's JSON text: txResponseJson printed, events kept as text written in as they are. */
-export function txResponseText(r: TxRecord, tx: TxJson | null): string {
-  if (typeof r.events !== 'string') return JSON.stringify(txResponseObject(r, tx, r.events));
+export function txResponseText(r: TxRecord, tx: TxJson | null, form: AttributeForm = 'text'): string {
+  if (form === 'base64' || typeof r.events !== 'string') return JSON.stringify(txResponseJson(r, tx, form));
   const json = JSON.stringify(txResponseObject(r, tx, []));
   if (!json.endsWith(EMPTY_EVENTS)) throw new Error('tx_response: events is not its last member');
   return `${json.slice(0, -(EMPTY_LIST.length + 1))}${r.events}}`;
 }
 
 /** `{tx, tx_response}` as `GET /cosmos/tx/v1beta1/txs/{hash}` answers: the decoded tx, and the answer's JSON text. */
-export function txWithResponse(r: TxRecord): { tx: TxJson | null; text: string } {
+export function txWithResponse(r: TxRecord, form: AttributeForm = 'text'): { tx: TxJson | null; text: string } {
   const tx = txJson(r.bytes);
-  return { tx, text: `{"tx":${JSON.stringify(tx)},"tx_response":${txResponseText(r, tx)}}` };
+  return { tx, text: `{"tx":${JSON.stringify(tx)},"tx_response":${txResponseText(r, tx, form)}}` };
 }
 
 /** A result's data bytes as the SDK prints `tx_response.data`. */

@@ -13,6 +13,7 @@ import { MsgExecuteContractResponse, MsgInstantiateContractResponse } from 'cosm
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { z } from 'zod';
 import { MsgBurnForBridgeOutResponse } from '../../../chain/bridge-msg.ts';
+import { attributesInBase64, type CometProtocol } from '../../../chain/node-events.ts';
 import { NodeRefusedError, type SentTx, SignedTxError, sendTx, signedTxBytes } from '../../../chain/signed-tx.ts';
 import { BODY_LIMIT_BYTES, BodyTooLargeError, readBody } from '../../http/body.ts';
 import { HttpError } from '../../http/errors.ts';
@@ -22,6 +23,7 @@ import type { ChainApiContext } from '../context.ts';
 import { GatewayError, GRPC, gatewayBody, invalidArgument, nodeFailure } from '../gateway.ts';
 import { anyJson, bytes, int64, messageJson } from '../proto-json.ts';
 import { answer, gatewayError, TAGS } from '../route-docs.ts';
+import { eventsInBase64 } from '../tx-json.ts';
 
 const BROADCAST_MODES = new Map<string, 'sync' | 'async'>([
   ['BROADCAST_MODE_SYNC', 'sync'],
@@ -198,22 +200,26 @@ function msgResponseJson(any: Any): Record<string, unknown> {
 
 async function simulate(ctx: ChainApiContext, txBytes: Uint8Array) {
   let value: Uint8Array;
+  let protocol: CometProtocol;
   try {
+    protocol = await ctx.chain.ready();
     const request = SimulateRequest.encode(SimulateRequest.fromPartial({ txBytes })).finish();
     ({ value } = await ctx.chain.queries.queryAbci(SIMULATE_PATH, request));
   } catch (error) {
     throw simulationFailure(error);
   }
   const { gasInfo, result } = SimulateResponse.decode(value);
+  const events = (result?.events ?? []).map((e) => ({
+    type: e.type,
+    attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })),
+  }));
   return {
     gas_info: { gas_wanted: int64(gasInfo?.gasWanted), gas_used: int64(gasInfo?.gasUsed) },
     result: {
       data: bytes(result?.data),
       log: result?.log ?? '',
-      events: (result?.events ?? []).map((e) => ({
-        type: e.type,
-        attributes: e.attributes.map((a) => ({ key: a.key, value: a.value, index: a.index })),
-      })),
+      // as the node's protocol prints them: base64 on Tendermint 0.34 (SDK 0.45 and 0.46)
+      events: attributesInBase64(protocol) ? eventsInBase64(events) : events,
       msg_responses: (result?.msgResponses ?? []).map(msgResponseJson),
     },
   };

@@ -13,7 +13,7 @@ import type { ChainApiContext } from '../context.ts';
 import { invalidArgument, notFound } from '../gateway.ts';
 import { int64Param, pageRequest, single, uint64Param } from '../params.ts';
 import { schemaOf } from '../proto-json.ts';
-import { type HeightErrors, latestHeight, loadBlock, loadTx, txRecordOf } from '../read-through.ts';
+import { attributeFormOf, type HeightErrors, latestHeight, loadBlock, loadTx, txRecordOf } from '../read-through.ts';
 import { answer, heightSchema, notFoundAnswer, paginated, TAGS, uint64 } from '../route-docs.ts';
 import { txJson, txResponseText, txWithResponse } from '../tx-json.ts';
 import {
@@ -175,16 +175,18 @@ export const txsRoutes: Route<ChainApiContext>[] = [
     handler: (ctx) => async (req, res) => {
       const sent = req.params.hash!;
       const hash = hashParam(sent);
-      const key = `tx:${hash}`;
+      const form = await attributeFormOf(ctx);
+      const key = `tx:${hash}${form === 'base64' ? ':base64' : ''}`;
       if (sendNotModified(req, res, ctx.answers, key)) return;
       const rendered = await ctx.answers.remember(key, async () => {
         const found = await loadTx(ctx, hash);
         if (!found) throw notFound(`tx not found: ${sent}`);
-        const { tx, text } = txWithResponse(found);
+        const { tx, text } = txWithResponse(found, form);
         // a tx in the index is final; read through from the node it carries the result's data
         // the index does not keep, and a message type not known yet prints as base64 until it is
-        // (only `tx` holds Anys: tx_response repeats it, its logs and events are strings)
-        const final = !found.fromNode && everyTypePrinted(tx);
+        // (only `tx` holds Anys: tx_response repeats it, its logs and events are strings); its
+        // events print as the node's protocol has them, once that is known
+        const final = form !== undefined && !found.fromNode && everyTypePrinted(tx);
         return { rendered: { ...render(200, text), final }, immutable: final };
       });
       const lifetime = rendered.final === false ? { maxAgeSeconds: NOT_FINAL_TX_MAX_AGE_SECONDS } : 'immutable';
@@ -238,8 +240,9 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         // which a node does not have, goes on from one that had it
         countTotal: !cursor,
       };
+      const form = await attributeFormOf(ctx);
       // one key for every way of asking the same page (order of parameters, page/limit or pagination.*)
-      const key = `txs?${JSON.stringify(request)}`;
+      const key = `txs?${JSON.stringify(request)}${form === 'base64' ? ':base64' : ''}`;
       if (sendNotModified(req, res, ctx.txPages, key)) return;
       // the page's JSON, and whether it may be kept (no type in it printed as base64 until known)
       const read = async () => {
@@ -250,12 +253,12 @@ export const txsRoutes: Route<ChainApiContext>[] = [
           const record = txRecordOf(row);
           const tx = txJson(record.bytes);
           txs.push(tx);
-          responses.push(txResponseText(record, tx));
+          responses.push(txResponseText(record, tx, form));
         }
         const total = result.total ?? '0';
         const pagination = { next_key: result.next ? toBase64(encodeCursor(result.next)) : null, total };
         const text = `{"txs":${JSON.stringify(txs)},"tx_responses":[${responses.join(',')}],"pagination":${JSON.stringify(pagination)},"total":${JSON.stringify(total)}}`;
-        return { result, text, printed: txs.every(everyTypePrinted) };
+        return { result, text, printed: form !== undefined && txs.every(everyTypePrinted) };
       };
       let rendered: Rendered;
       // where a page that holds until the next block is kept (its gzip form replaces it there)
