@@ -101,6 +101,7 @@ export interface WireTxResult {
   code?: number;
   codespace?: string;
   log?: string;
+  info?: string;
   data?: string | null;
   gas_wanted?: string;
   gas_used?: string;

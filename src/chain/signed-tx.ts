@@ -4,12 +4,13 @@
 // error style (SignedTxError carries the text).
 
 import { sha256 } from '@cosmjs/crypto';
-import { fromBase64, toHex } from '@cosmjs/encoding';
+import { fromBase64, toBase64, toHex } from '@cosmjs/encoding';
 import { BinaryReader } from 'cosmjs-types/binary';
 import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { ServiceError } from '../internal/errors.ts';
 import type { ChainClient } from './client.ts';
 import { NodeError } from './errors.ts';
+import type { WireTxResult } from './node-events.ts';
 
 /** What is wrong with a `tx_bytes` value, in words for the client. */
 export class SignedTxError extends ServiceError {
@@ -128,6 +129,10 @@ const MEMPOOL_REFUSALS: [text: string, code: number][] = [
   ['tx too large', 21],
 ];
 
+/** The SDK's code for the node's refusal when it is a mempool's (MEMPOOL_REFUSALS). */
+const mempoolCode = (refusal: string): number | undefined =>
+  MEMPOOL_REFUSALS.find(([text]) => refusal.toLowerCase().includes(text))?.[1];
+
 /** The SDK's codes for a mempool that is full right now: the same bytes may be accepted later. */
 export const MEMPOOL_FULL_CODE = 20;
 
@@ -151,11 +156,51 @@ export async function sendTx(chain: ChainClient, tx: Uint8Array, mode: 'sync' | 
   } catch (error) {
     const refusal = rpcErrorText(error);
     if (refusal === undefined) throw error;
-    const known = MEMPOOL_REFUSALS.find(([text]) => refusal.toLowerCase().includes(text));
+    const code = mempoolCode(refusal);
     // as the SDK answers them: its code and codespace, no log
-    if (known) return { code: known[1], codespace: 'sdk', hash: txHashOf(tx) };
+    if (code !== undefined) return { code, codespace: 'sdk', hash: txHashOf(tx) };
     throw new NodeRefusedError(refusal);
   }
+}
+
+/** What `broadcast_tx_commit` answered (Tendermint 0.34's JSON, attributes in base64). */
+export interface CommittedTx {
+  /** upper-case hex */
+  hash: string;
+  /** the block's height; "0" when CheckTx refused the tx */
+  height: string;
+  /** CheckTx's result when it refused the tx (as the SDK then answers), else the block's (DeliverTx) */
+  result: WireTxResult;
+}
+
+/** The node gave up waiting for the tx's block (its `timeout_broadcast_tx_commit`); the tx may still land. */
+export class CommitTimeoutError extends ServiceError {
+  override name = 'CommitTimeoutError';
+}
+
+/**
+ * Broadcasts `tx` and waits for its block (`broadcast_tx_commit`), as SDK 0.45 and 0.46 do
+ * for BROADCAST_MODE_BLOCK on Tendermint 0.34. Rejects as `sendTx` does, and with
+ * CommitTimeoutError when the node stopped waiting.
+ */
+export async function commitTx(chain: ChainClient, tx: Uint8Array): Promise<CommittedTx> {
+  let answer: { hash?: string; height?: string; check_tx?: WireTxResult; deliver_tx?: WireTxResult };
+  try {
+    answer = await chain.rawCall('broadcast_tx_commit', { tx: toBase64(tx) });
+  } catch (error) {
+    const refusal = rpcErrorText(error);
+    if (refusal === undefined) throw error;
+    const code = mempoolCode(refusal);
+    if (code !== undefined) return { hash: txHashOf(tx), height: '0', result: { code, codespace: 'sdk' } };
+    if (/timed out waiting for tx to be included/i.test(refusal)) throw new CommitTimeoutError(refusal);
+    throw new NodeRefusedError(refusal);
+  }
+  const check = answer.check_tx ?? {};
+  return {
+    hash: (answer.hash ?? txHashOf(tx)).toUpperCase(),
+    height: answer.height ?? '0',
+    result: (check.code ?? 0) !== 0 ? check : (answer.deliver_tx ?? {}),
+  };
 }
 
 /** The text of a JSON-RPC error the node answered with ("Internal error: tx already exists in cache"), or undefined when it did not answer. */

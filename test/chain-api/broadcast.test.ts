@@ -1,6 +1,7 @@
 // The Chain API's POST /cosmos/tx/v1beta1/txs and /simulate against the devnet: transactions
-// signed with cosmjs are broadcast (SYNC and ASYNC), land on chain and are then served by
-// GET /cosmos/tx/v1beta1/txs/{hash}; CheckTx's verdict, a duplicate, unsupported modes and
+// signed with cosmjs are broadcast (SYNC and ASYNC; BLOCK on a Tendermint 0.34 devnet), land on
+// chain and are then served by GET /cosmos/tx/v1beta1/txs/{hash}; CheckTx's verdict, a
+// duplicate, unsupported modes and
 // every malformed body; simulate equal to the node's own Simulate on the same bytes.
 import { sha256 } from '@cosmjs/crypto';
 import { fromBase64, toBase64, toHex } from '@cosmjs/encoding';
@@ -10,8 +11,18 @@ import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { BODY_LIMIT_BYTES } from '../../src/api/http/body.ts';
-import { type ChainCtx, chainGet, chainPost, closeChainApi, openChainApi } from '../helpers/chain-api.ts';
-import { feeFor, queryClient, randomAddress, signingClient } from '../helpers/devnet.ts';
+import { createChainClient } from '../../src/chain/client.ts';
+import type { Devnet } from '../../src/devnet/index.ts';
+import {
+  type ChainCtx,
+  chainGet,
+  chainPost,
+  closeChainApi,
+  openChainApi,
+  startTestChainApi,
+} from '../helpers/chain-api.ts';
+import { feeFor, queryClient, randomAddress, signingClient, startDevnet } from '../helpers/devnet.ts';
+import { withBlocks } from '../helpers/indexing.ts';
 import { assertShape } from '../helpers/rest-shape.ts';
 import { sleep } from '../helpers/wait.ts';
 
@@ -45,15 +56,15 @@ async function signed(
   ctx: ChainCtx,
   index: number,
   messages: (address: string) => EncodeObject[],
-  { gas = 200_000, fee = feeFor(gas), skip = 0 } = {},
+  { gas = 200_000, fee = feeFor(gas), skip = 0, devnet = ctx.devnet } = {},
 ) {
-  const { client, address } = await signingClient(ctx.devnet, index);
+  const { client, address } = await signingClient(devnet, index);
   try {
     const account = (await client.getAccount(address))!;
     const raw = await client.sign(address, messages(address), fee, '', {
       accountNumber: account.accountNumber,
       sequence: account.sequence + skip,
-      chainId: ctx.devnet.chainId,
+      chainId: devnet.chainId,
     });
     return { address, bytes: TxRaw.encode(raw).finish() };
   } finally {
@@ -75,8 +86,10 @@ async function landed(ctx: ChainCtx, hash: string): Promise<number> {
   }
 }
 
-async function balance(ctx: ChainCtx, address: string): Promise<bigint> {
-  const { query, comet } = await queryClient(ctx.devnet);
+const balance = (ctx: ChainCtx, address: string) => balanceOn(ctx.devnet, address);
+
+async function balanceOn(devnet: Devnet, address: string): Promise<bigint> {
+  const { query, comet } = await queryClient(devnet);
   try {
     return BigInt((await query.bank.balance(address, 'unative')).amount);
   } finally {
@@ -230,8 +243,71 @@ test('broadcast modes other than SYNC and ASYNC: 400 code 3 saying which are sup
       ctx,
       TXS,
       { tx_bytes: toBase64(tx.bytes), mode },
-      new RegExp(`^unsupported broadcast mode ${escaped}; supported: BROADCAST_MODE_SYNC .* and BROADCAST_MODE_ASYNC`),
+      new RegExp(
+        `^unsupported broadcast mode ${escaped}[;:] .*supported: BROADCAST_MODE_SYNC .* and BROADCAST_MODE_ASYNC`,
+      ),
     );
+  }
+  // BLOCK on this chain (CometBFT 0.38, SDK 0.50): refused saying why
+  await refused(
+    ctx,
+    TXS,
+    { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_BLOCK' },
+    /^unsupported broadcast mode BROADCAST_MODE_BLOCK: this chain's SDK \(0\.47 or later, on CometBFT 0\.38\) removed it; supported:/,
+  );
+});
+
+test('BROADCAST_MODE_BLOCK on a Tendermint 0.34 chain (SDK 0.45 and 0.46 have it): the block’s result as the node has it, events in base64; CheckTx’s refusal; the node giving up waiting is a 504', async (ctx) => {
+  const devnet = await startDevnet({ cometVersion: '0.34' });
+  const chain = createChainClient(devnet.rpcUrl, { attempts: 1 });
+  const api = await startTestChainApi(ctx.t, chain);
+  try {
+    const to = randomAddress();
+    const tx = await signed(ctx, 1, (from) => [send(from, to, 4321n)], { devnet });
+    const { status, body } = await withBlocks(
+      devnet,
+      chainPost(api, TXS, { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_BLOCK' }),
+    );
+    assert.is(status, 200, JSON.stringify(body));
+    assertShape(body, 'tx-broadcast-block-sdk045', { empty: ['tx_response.logs'] });
+    // the node's own record of the tx, in its wire form
+    const wire = (await (await fetch(`${devnet.rpcUrl}/tx?hash=0x${hashOf(tx.bytes)}`)).json()) as {
+      result: { height: string; tx_result: Record<string, unknown> & { events: { attributes: unknown[] }[] } };
+    };
+    const result = wire.result.tx_result;
+    const r = body.tx_response;
+    assert.is(r.txhash, hashOf(tx.bytes));
+    assert.is(r.height, wire.result.height);
+    assert.is(r.code, 0);
+    assert.is(r.raw_log, result.log);
+    assert.is(r.gas_used, result.gas_used);
+    assert.is(r.gas_wanted, result.gas_wanted);
+    assert.is(r.tx, null);
+    assert.equal(r.events, result.events);
+    assert.ok(r.events.length > 0);
+    assert.is(r.events[0].attributes[0].key, toBase64(new TextEncoder().encode('spender')), 'keys in base64');
+    assert.is(await balanceOn(devnet, to), 4321n);
+
+    // the mode by number; CheckTx refuses a wrong sequence: its verdict, height 0
+    const stale = await signed(ctx, 1, (from) => [send(from, to, 1n)], { devnet, skip: 5 });
+    const refusedTx = await chainPost(api, TXS, { tx_bytes: toBase64(stale.bytes), mode: 1 });
+    assert.is(refusedTx.status, 200, JSON.stringify(refusedTx.body));
+    assert.is(refusedTx.body.tx_response.height, '0');
+    assert.is(refusedTx.body.tx_response.code, 32);
+    assert.match(refusedTx.body.tx_response.raw_log, /account sequence mismatch/);
+
+    // no block comes within the node's wait: 504 code 4, naming the tx; it lands later
+    const waiting = await signed(ctx, 2, (from) => [send(from, to, 9n)], { devnet });
+    const late = await chainPost(api, TXS, { tx_bytes: toBase64(waiting.bytes), mode: 'BROADCAST_MODE_BLOCK' });
+    assert.is(late.status, 504, JSON.stringify(late.body));
+    assert.is(late.body.code, 4);
+    assert.match(late.body.message, new RegExp(`timed out waiting for tx to be included.*${hashOf(waiting.bytes)}`));
+    await devnet.produceBlock();
+    assert.is(await balanceOn(devnet, to), 4330n, 'the tx the node stopped waiting for lands in the next block');
+  } finally {
+    await api.close();
+    chain.disconnect();
+    await devnet.close();
   }
 });
 

@@ -5,7 +5,7 @@
 // (src/api/chain/route-table.ts) joins them for the server, which mounts it, and for the
 // OpenAPI document, which describes it.
 import type { IncomingMessage } from 'node:http';
-import { toBase64, toHex } from '@cosmjs/encoding';
+import { fromBase64, toBase64, toHex } from '@cosmjs/encoding';
 import { MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { MsgDelegateResponse } from 'cosmjs-types/cosmos/staking/v1beta1/tx';
 import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
@@ -14,7 +14,17 @@ import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { z } from 'zod';
 import { MsgBurnForBridgeOutResponse } from '../../../chain/bridge-msg.ts';
 import { attributesInBase64, type CometProtocol } from '../../../chain/node-events.ts';
-import { NodeRefusedError, type SentTx, SignedTxError, sendTx, signedTxBytes } from '../../../chain/signed-tx.ts';
+import {
+  CommitTimeoutError,
+  type CommittedTx,
+  commitTx,
+  NodeRefusedError,
+  type SentTx,
+  SignedTxError,
+  sendTx,
+  signedTxBytes,
+  txHashOf,
+} from '../../../chain/signed-tx.ts';
 import { BODY_LIMIT_BYTES, BodyTooLargeError, readBody } from '../../http/body.ts';
 import { HttpError } from '../../http/errors.ts';
 import { sendJson } from '../../http/respond.ts';
@@ -23,9 +33,13 @@ import type { ChainApiContext } from '../context.ts';
 import { GatewayError, GRPC, gatewayBody, invalidArgument, nodeFailure } from '../gateway.ts';
 import { anyJson, bytes, int64, messageJson } from '../proto-json.ts';
 import { answer, gatewayError, TAGS } from '../route-docs.ts';
-import { eventsInBase64 } from '../tx-json.ts';
+import { eventsInBase64, logsOf } from '../tx-json.ts';
 
-const BROADCAST_MODES = new Map<string, 'sync' | 'async'>([
+type Mode = 'block' | 'sync' | 'async';
+
+const BROADCAST_MODES = new Map<string, Mode>([
+  ['BROADCAST_MODE_BLOCK', 'block'],
+  ['1', 'block'],
   ['BROADCAST_MODE_SYNC', 'sync'],
   ['2', 'sync'],
   ['BROADCAST_MODE_ASYNC', 'async'],
@@ -46,21 +60,24 @@ export const broadcastRoutes: Route<ChainApiContext>[] = [
     method: 'post',
     path: '/cosmos/tx/v1beta1/txs',
     tag: TAGS.broadcast,
-    summary: 'Broadcast a signed transaction (SYNC: after CheckTx; ASYNC: at once)',
+    summary:
+      'Broadcast a signed transaction (SYNC: after CheckTx; ASYNC: at once; BLOCK, on a Tendermint 0.34 chain: after its block)',
     body: {
       description: 'BroadcastTxRequest as JSON',
       schema: z.object({
         tx_bytes: txBytesSchema,
         mode: z
-          .enum(['BROADCAST_MODE_SYNC', 'BROADCAST_MODE_ASYNC', '2', '3'])
-          .describe('BROADCAST_MODE_BLOCK is refused, as SDK 0.47+ refuses it'),
+          .enum(['BROADCAST_MODE_SYNC', 'BROADCAST_MODE_ASYNC', 'BROADCAST_MODE_BLOCK', '2', '3', '1'])
+          .describe(
+            'BROADCAST_MODE_BLOCK only where the chain has it (SDK 0.45 and 0.46, on Tendermint 0.34); refused on a chain of SDK 0.47+, as its gateway refuses it',
+          ),
       }),
     },
     responses: { 200: answer('tx_response'), 413: tooLarge },
     handler: (ctx) => async (req, res) => {
       const body = await requestJson(req, 'cosmos.tx.v1beta1.BroadcastTxRequest', ['tx_bytes', 'mode']);
       const txBytes = signedTx(body.tx_bytes);
-      const mode = broadcastMode(body.mode);
+      const mode = await broadcastMode(ctx, body.mode);
       sendJson(res, 200, { tx_response: await broadcast(ctx, txBytes, mode) });
     },
   },
@@ -129,8 +146,26 @@ function signedTx(value: unknown): Uint8Array {
   }
 }
 
-function broadcastMode(value: unknown): 'sync' | 'async' {
+const SUPPORTED = 'BROADCAST_MODE_SYNC (answers after CheckTx) and BROADCAST_MODE_ASYNC (answers at once)';
+
+/**
+ * The mode asked for. BLOCK only on a chain whose SDK has it (0.45 and 0.46: a Tendermint
+ * 0.34 node); SDK 0.47 removed it.
+ */
+async function broadcastMode(ctx: ChainApiContext, value: unknown): Promise<Mode> {
   const mode = typeof value === 'string' || typeof value === 'number' ? BROADCAST_MODES.get(String(value)) : undefined;
+  if (mode === 'block') {
+    let protocol: CometProtocol;
+    try {
+      protocol = await ctx.chain.ready();
+    } catch (error) {
+      throw nodeFailure(error);
+    }
+    if (protocol === '0.34') return mode;
+    throw invalidArgument(
+      `unsupported broadcast mode BROADCAST_MODE_BLOCK: this chain's SDK (0.47 or later, on CometBFT ${protocol}) removed it; supported: ${SUPPORTED}`,
+    );
+  }
   if (mode) return mode;
   const named = absent(value)
     ? MODE_NAMES[0]
@@ -139,9 +174,7 @@ function broadcastMode(value: unknown): 'sync' | 'async' {
       : typeof value === 'string' && MODE_NAMES.includes(value)
         ? value
         : JSON.stringify(value);
-  throw invalidArgument(
-    `unsupported broadcast mode ${named}; supported: BROADCAST_MODE_SYNC (answers after CheckTx) and BROADCAST_MODE_ASYNC (answers at once)`,
-  );
+  throw invalidArgument(`unsupported broadcast mode ${named}; supported: ${SUPPORTED}`);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -164,11 +197,45 @@ const txResponse = (r: SentTx) => ({
   events: [],
 });
 
-async function broadcast(ctx: ChainApiContext, tx: Uint8Array, mode: 'sync' | 'async') {
+/**
+ * BLOCK's TxResponse (SDK 0.45's NewResponseFormatBroadcastTxCommit): the block's height and
+ * result, or CheckTx's when it refused the tx (height "0"); events as the node sent them
+ * (base64 on Tendermint 0.34, empty bytes `null`).
+ */
+const committedResponse = ({ hash, height, result: r }: CommittedTx) => ({
+  height,
+  txhash: hash,
+  codespace: r.codespace ?? '',
+  code: r.code ?? 0,
+  data: r.data ? toHex(fromBase64(r.data)).toUpperCase() : '',
+  raw_log: r.log ?? '',
+  logs: logsOf(r.log ?? ''),
+  info: r.info ?? '',
+  gas_wanted: r.gas_wanted ?? '0',
+  gas_used: r.gas_used ?? '0',
+  tx: null,
+  timestamp: '',
+  events: (r.events ?? []).map((e) => ({
+    type: e.type ?? '',
+    attributes: (e.attributes ?? []).map((a) => ({
+      key: a.key || null,
+      value: a.value || null,
+      index: a.index ?? false,
+    })),
+  })),
+});
+
+async function broadcast(ctx: ChainApiContext, tx: Uint8Array, mode: Mode) {
   try {
+    if (mode === 'block') return committedResponse(await commitTx(ctx.chain, tx));
     return txResponse(await sendTx(ctx.chain, tx, mode));
   } catch (error) {
     if (error instanceof NodeRefusedError) throw new GatewayError(GRPC.UNKNOWN, error.message);
+    if (error instanceof CommitTimeoutError)
+      throw new GatewayError(
+        GRPC.DEADLINE_EXCEEDED,
+        `${error.message}: the tx ${txHashOf(tx)} was accepted and may still be included; look it up by its hash`,
+      );
     throw nodeFailure(error);
   }
 }
