@@ -82,14 +82,37 @@ export async function readOutbox(
   upTo: number | null,
   limit: number,
   filter: OutboxFilter = {},
-) {
+): Promise<FeedEvent[]> {
+  return (await readOutboxPage(db, after, upTo, limit, filter)).events;
+}
+
+/**
+ * readOutbox's events, with the highest id the pruning job had deleted as of the same snapshot
+ * (sql/0025_feed_outbox_pruned_through.sql): events after `after` that the page lacks were
+ * pruned exactly when that id is past `after` (a replay that raced the pruning job).
+ */
+export async function readOutboxPage(
+  db: Queryable,
+  after: number,
+  upTo: number | null,
+  limit: number,
+  filter: OutboxFilter = {},
+): Promise<{ events: FeedEvent[]; prunedThrough: number }> {
   const taken = filterSql(filter, 4);
-  const rows = await db.query<OutboxRow>(
-    `SELECT id, event, token_address, data::text AS data FROM feed_events
-     WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) AND ${taken.sql} ORDER BY id LIMIT $3`,
+  // one statement: the rows and the pruned id from one snapshot (the job deletes and records at once)
+  const rows = await db.query<{ [K in keyof OutboxRow]: OutboxRow[K] | null } & { pruned: string }>(
+    `SELECT p.through_id::text AS pruned, e.id, e.event, e.token_address, e.data
+     FROM feed_events_pruned p
+     LEFT JOIN LATERAL (
+       SELECT id, event, token_address, data::text AS data FROM feed_events
+       WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) AND ${taken.sql} ORDER BY id LIMIT $3) e ON true
+     ORDER BY e.id`,
     [after, upTo, limit, ...taken.params],
   );
-  return rows.map(toEvent);
+  return {
+    events: rows.filter((r): r is OutboxRow & { pruned: string } => r.id !== null).map(toEvent),
+    prunedThrough: Number(rows[0]?.pruned ?? 0),
+  };
 }
 
 /**

@@ -3,7 +3,8 @@
 // announced as the indexer announces them: a filtered client is moved past the events it does
 // not take and is told of no gap for them; a client catching up slowly is replayed at its pace,
 // not dropped; an id ahead of the outbox is corrected so nothing committed later is skipped;
-// a failed read of the outbox is read again without waiting for the next notification.
+// a failed read of the outbox is read again without waiting for the next notification; a
+// replay the pruning job overtakes is told of the gap.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
@@ -311,6 +312,57 @@ test('a resume at the outbox’s pruning edge is told of a gap exactly when prun
       await later.close();
     }
   } finally {
+    await served.close();
+  }
+});
+
+test('a replay the pruning job overtakes between two pages tells the client of the gap, and goes on after what was pruned', async (ctx) => {
+  const served = await serveFeed(ctx.t.db, { maxBufferedBytes: 256 * 1024 });
+  const socket = new net.Socket();
+  try {
+    const token = randomAddress();
+    const from = await append(ctx, token, 1);
+    const last = await append(ctx, token, 3000, 4000); // three pages of ~4 MB, more than the sockets’ buffers hold
+    assert.ok(await waitFor(() => served.hub.stats().lastEventId === last, 10_000), 'the hub read the outbox');
+    const { port } = new URL(served.url);
+    let text = '';
+    await new Promise<void>((resolve) => socket.connect(Number(port), '127.0.0.1', resolve));
+    socket.setEncoding('utf8');
+    socket.pause();
+    socket.on('data', (chunk: string) => {
+      text += chunk;
+    });
+    socket.write(`GET /api/sse/feed HTTP/1.1\r\nHost: x\r\nLast-Event-ID: ${from}\r\n\r\n`);
+    // the first page is written and waits for the client to read it; the job prunes past it meanwhile
+    await sleep(1000);
+    const prunedTo = from + 2500;
+    await pruneThrough(ctx, prunedTo);
+    socket.resume();
+    assert.ok(await waitFor(() => text.includes(`id: ${last}\n`), 30_000, 50), `replayed up to ${last}`);
+    const events = text
+      .split('\n\n')
+      .map((block) =>
+        Object.fromEntries(block.split('\n').map((line) => [line.split(': ')[0], line.slice(line.indexOf(': ') + 2)])),
+      )
+      .filter((f) => f.event !== undefined)
+      .map((f) => (f.event === 'gap' ? ['gap', JSON.parse(f.data!)] : [f.event, Number(f.id)]));
+    const gapAt = events.findIndex(([event]) => event === 'gap');
+    assert.ok(gapAt > 0, 'a gap after the events written before the job ran');
+    const before = events.slice(0, gapAt).map(([, id]) => id as number);
+    assert.equal(
+      before,
+      Array.from({ length: before.length }, (_, i) => from + 1 + i),
+      'in order from the client’s id',
+    );
+    assert.ok(before.length < 2500, 'the job ran before the replay reached its edge');
+    assert.equal(events[gapAt]![1], { missed: null, after_id: before.at(-1), resume_id: prunedTo });
+    assert.equal(
+      events.slice(gapAt + 1).map(([, id]) => id),
+      Array.from({ length: last - prunedTo }, (_, i) => prunedTo + 1 + i),
+      'every event after what was pruned, once',
+    );
+  } finally {
+    socket.destroy();
     await served.close();
   }
 });

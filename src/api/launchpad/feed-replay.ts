@@ -4,7 +4,7 @@
 // time as fast as the client reads them. The hub (feed-hub.ts) holds live events back
 // meanwhile (feed-subscribers.ts).
 import type { Queryable } from '../../db/types.ts';
-import { outboxIdBefore, outboxSpan, readOutbox } from '../../feed/outbox.ts';
+import { outboxIdBefore, outboxSpan, readOutboxPage } from '../../feed/outbox.ts';
 import type { createSubscribers, Subscriber } from './feed-subscribers.ts';
 
 export interface ReplayOptions {
@@ -22,17 +22,31 @@ export function createReplay({ db, subscribers, replayLimit, page, drainMs = 10_
   /** Writes the events after `from` up to `upTo` that the subscriber takes, at most replayLimit of them. */
   return async (s: Subscriber, from: number, upTo: number) => {
     const { count, prunedThrough } = await outboxSpan(db, from, upTo, s.taken);
+    // what the pruning had deleted when the replay began (told below when the client missed any)
+    let pruningKnown = prunedThrough;
     // behind the outbox's retention: what was pruned is not known, so neither is how much
     const pruned = from < prunedThrough;
     const tooMany = count > replayLimit;
+    const gap = (missed: number | null, resumeId: number) =>
+      subscribers.writeText(
+        s,
+        `event: gap\ndata: ${JSON.stringify({ missed, after_id: from, resume_id: resumeId })}\n\n`,
+      );
     if (pruned || tooMany) {
       const start = tooMany ? await outboxIdBefore(db, upTo, replayLimit, s.taken) : from;
-      const gap = { missed: pruned ? null : count - replayLimit, after_id: from, resume_id: start };
-      subscribers.writeText(s, `event: gap\ndata: ${JSON.stringify(gap)}\n\n`);
+      gap(pruned ? null : count - replayLimit, start);
       from = start;
     }
     while (from < upTo && subscribers.replayKeepingUp(s)) {
-      const events = await readOutbox(db, from, upTo, page, s.taken);
+      const { events, prunedThrough } = await readOutboxPage(db, from, upTo, page, s.taken);
+      // the pruning job ran again while the replay did: what it deleted after `from` is a gap too
+      // (the live events after upTo are held back in memory, not read from the outbox)
+      if (prunedThrough > from && prunedThrough > pruningKnown) {
+        pruningKnown = prunedThrough;
+        const resumeId = Math.min(prunedThrough, upTo);
+        gap(null, resumeId);
+        from = resumeId;
+      }
       if (events.length === 0) break;
       for (const e of events) subscribers.write(s, e);
       from = events.at(-1)!.id;
