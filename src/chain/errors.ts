@@ -117,3 +117,14 @@ export function rpcFailure(what: string, error: { code?: number; message?: strin
 /** Whether a failure is worth repeating the same call for (a transport failure or a rate limit). */
 export const isTransient = (error: unknown): boolean =>
   error instanceof NodeUnreachableError || error instanceof RateLimitedError;
+
+/**
+ * A query the node answered with an error, as cosmjs's QueryClient words it: "Query failed
+ * with (<abci code>): <the node's log>" (an unknown path on a chain without the module, a
+ * contract's error, baseapp's gRPC error text). Undefined for any other failure (no answer).
+ */
+export function queryRefusal(error: unknown): { code: number; log: string } | undefined {
+  const message = error instanceof Error ? error.message : String(error);
+  const refused = /Query failed with \((\d+)\): ([\s\S]*)$/.exec(message);
+  return refused ? { code: Number(refused[1]), log: refused[2]! } : undefined;
+}

@@ -8,6 +8,7 @@ import { BinaryReader } from 'cosmjs-types/binary';
 import protobuf from 'protobufjs';
 import descriptor from 'protobufjs/ext/descriptor/index.js';
 import type { Logger } from '../internal/logger.ts';
+import { queryRefusal } from './errors.ts';
 import {
   builtinDecoder,
   builtinSchema,
@@ -30,9 +31,6 @@ export interface ChainTypes {
 
 export const NO_CHAIN_TYPES: ChainTypes = { schema: () => undefined, typeUrls: () => [] };
 
-/** cosmjs's QueryClient words a node's refusal (an unknown path on an older SDK) so. */
-const REFUSED = /^Query failed with \(\d+\)/;
-
 /** The raw FileDescriptorProto bytes in a FileDescriptorsResponse (field 1, repeated). */
 function filesOf(response: Uint8Array): Uint8Array[] {
   const files: Uint8Array[] = [];
@@ -54,7 +52,7 @@ export async function loadChainTypes(abciQuery: AbciQuery): Promise<ChainTypes> 
   try {
     response = await abciQuery(FILE_DESCRIPTORS_PATH, new Uint8Array());
   } catch (error) {
-    if (error instanceof Error && REFUSED.test(error.message)) return NO_CHAIN_TYPES;
+    if (queryRefusal(error)) return NO_CHAIN_TYPES;
     throw error;
   }
   try {

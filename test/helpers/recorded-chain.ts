@@ -98,6 +98,8 @@ export interface RecordedChainOptions {
   statusAhead?: number;
   /** The node indexes no txs (CometBFT's `tx_index.indexer = "null"`, common at providers): `tx` refuses. */
   txIndexDisabled?: boolean;
+  /** `abci_query` answers by path (the protobuf value); any other path is "unknown query path". */
+  abci?: Record<string, Uint8Array>;
 }
 
 export interface RecordedChain {
@@ -222,7 +224,24 @@ export async function startRecordedChain(options: RecordedChainOptions): Promise
         }
         return { error: `tx (${hash}) not found` };
       }
-      case 'abci_query':
+      case 'abci_query': {
+        const value = options.abci?.[String(params.path ?? '')];
+        if (value)
+          return {
+            result: {
+              response: {
+                code: 0,
+                log: '',
+                info: '',
+                index: '0',
+                key: null,
+                value: Buffer.from(value).toString('base64'),
+                proofOps: null,
+                height: String(tip()),
+                codespace: '',
+              },
+            },
+          };
         return {
           result: {
             response: {
@@ -235,6 +254,7 @@ export async function startRecordedChain(options: RecordedChainOptions): Promise
             },
           },
         };
+      }
       default:
         return { error: `Method not found: ${method}` };
     }

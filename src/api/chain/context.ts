@@ -2,11 +2,11 @@
 // and a short cache for answers that change slowly; and perContext, for what a route
 // table's handlers share per server (the node's query clients).
 import { LRUCache } from 'lru-cache';
+import type { Prefixes } from '../../chain/bech32-prefixes.ts';
 import type { ChainClient } from '../../chain/client.ts';
 import type { Database } from '../../db/types.ts';
 import type { Logger } from '../../internal/logger.ts';
 import type { ImmutableCache } from '../http/http-cache.ts';
-import type { Prefixes } from './params.ts';
 import type { IndexedSpan } from './tx-search.ts';
 
 export interface ChainApiContext {

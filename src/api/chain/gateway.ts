@@ -2,6 +2,7 @@
 // `{"code": <gRPC code>, "message": "…", "details": []}` with the HTTP status grpc-gateway
 // derives from the code (docs/chain-api.md, "Errors").
 import type { Request } from 'polka';
+import { queryRefusal } from '../../chain/errors.ts';
 import { type ErrorStyle, HttpError, type NoRoute } from '../http/errors.ts';
 import { sendJson } from '../http/respond.ts';
 import type { Handler } from '../http/routes.ts';
@@ -113,12 +114,12 @@ export function nodeFailure(error: unknown): GatewayError {
   const grpc = /rpc error: code = (\w+) desc = ([\s\S]*)$/.exec(message);
   if (grpc)
     return new GatewayError(Object.hasOwn(GRPC_NAMES, grpc[1]!) ? GRPC_NAMES[grpc[1]!]! : GRPC.UNKNOWN, grpc[2]!);
-  const abci = /Query failed with \((\d+)\): ([\s\S]*)$/.exec(message);
+  const abci = queryRefusal(error);
   // a module the chain does not have (Osmosis's own mint, staking on a consumer chain): what
   // a node's gateway answers for a route it does not register, 501 (clients read it as "absent")
-  if (abci?.[1] === '6' && abci[2]!.startsWith('unknown query path'))
+  if (abci?.code === 6 && abci.log.startsWith('unknown query path'))
     return new GatewayError(GRPC.UNIMPLEMENTED, 'Not Implemented');
-  if (abci) return new GatewayError(GRPC.UNKNOWN, abci[2]!);
+  if (abci) return new GatewayError(GRPC.UNKNOWN, abci.log);
   return new GatewayError(GRPC.UNAVAILABLE, 'the chain node cannot be reached');
 }
 

@@ -6,19 +6,6 @@ import { fromBase64, fromBech32, toBase64 } from '@cosmjs/encoding';
 import type { PageRequest, PageResponse } from 'cosmjs-types/cosmos/base/query/v1beta1/pagination';
 import { invalidArgument } from './gateway.ts';
 
-/** The chain's bech32 prefixes (from its account prefix: `<p>`, `<p>valoper`, `<p>valcons`). */
-export interface Prefixes {
-  account: string;
-  validator: string;
-  consensus: string;
-}
-
-export const prefixesOf = (account: string): Prefixes => ({
-  account,
-  validator: `${account}valoper`,
-  consensus: `${account}valcons`,
-});
-
 type Query = Record<string, string | string[] | undefined>;
 
 /** One value of a query parameter (the last, as grpc-gateway keeps for a scalar field). */

@@ -5,6 +5,7 @@
 // routes are the Chain API's route table (src/api/chain/route-table.ts), mounted in order
 // behind CORS and the rate limits.
 import polka from 'polka';
+import { type Prefixes, prefixesOf, readPrefixes } from '../../chain/bech32-prefixes.ts';
 import type { ChainClient } from '../../chain/client.ts';
 import { startChainTypes } from '../../chain/reflection.ts';
 import type { Database } from '../../db/types.ts';
@@ -17,7 +18,6 @@ import { mount } from '../http/routes.ts';
 import { type Served, serve } from '../http/serve.ts';
 import { type ChainApiContext, createSlowCache } from './context.ts';
 import { CHAIN_ERRORS, chainNoRoute, GatewayError, GRPC } from './gateway.ts';
-import { type Prefixes, prefixesOf } from './params.ts';
 import { CHAIN_ROUTES } from './route-table.ts';
 import { createSpanReader } from './tx-search.ts';
 
@@ -25,7 +25,10 @@ export interface ChainApiOptions {
   db: Database;
   chain: ChainClient;
   logger: Logger;
-  /** The chain's bech32 account prefix (validators: `<prefix>valoper`, consensus: `<prefix>valcons`). */
+  /**
+   * The chain's bech32 account prefix; its validator and consensus prefixes are read from the
+   * node at start (src/chain/bech32-prefixes.ts), made from it when the node cannot say.
+   */
   accountPrefix: string;
   host: string;
   /** 0 picks a free port. */
@@ -61,9 +64,23 @@ const gatewayLimited = ({ points, windowSeconds, retryAfterSeconds, headers }: L
 const isBroadcast = (method: string | undefined, path: string) =>
   method === 'POST' && path === '/cosmos/tx/v1beta1/txs';
 
+/** The chain's prefixes as its node shows them; made from the account prefix, with a warning, when it cannot be reached. */
+async function chainPrefixes(chain: ChainClient, account: string, logger: Logger): Promise<Prefixes> {
+  try {
+    return await readPrefixes(chain, account);
+  } catch (error) {
+    const made = prefixesOf(account);
+    logger.warn(
+      { err: (error as Error).message, ...made },
+      "The node could not say the chain's validator and consensus prefixes; using the usual ones (restart once it answers if the chain has others)",
+    );
+    return made;
+  }
+}
+
 export async function startChainApi(options: ChainApiOptions): Promise<ChainApi> {
   const { db, chain, logger } = options;
-  const prefixes = prefixesOf(options.accountPrefix);
+  const prefixes = await chainPrefixes(chain, options.accountPrefix, logger);
   const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
   const txPageBytes = Math.floor(cacheBytes * TX_PAGES_SHARE);
   const ctx: ChainApiContext = {

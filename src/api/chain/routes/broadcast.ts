@@ -13,6 +13,7 @@ import { MsgExecuteContractResponse, MsgInstantiateContractResponse } from 'cosm
 import type { Any } from 'cosmjs-types/google/protobuf/any';
 import { z } from 'zod';
 import { MsgBurnForBridgeOutResponse } from '../../../chain/bridge-msg.ts';
+import { queryRefusal } from '../../../chain/errors.ts';
 import { attributesInBase64, type CometProtocol } from '../../../chain/node-events.ts';
 import {
   CommitTimeoutError,
@@ -299,10 +300,9 @@ async function simulate(ctx: ChainApiContext, txBytes: Uint8Array) {
  * clients retry a 5xx (docs/chain-api.md, "Broadcast and simulate").
  */
 function simulationFailure(error: unknown): HttpError {
-  const message = error instanceof Error ? error.message : String(error);
-  const refused = /^Query failed with \(\d+\): ([\s\S]*)$/.exec(message);
+  const refused = queryRefusal(error);
   if (!refused) return nodeFailure(error);
-  const grpc = /rpc error: code = \w+ desc = ([\s\S]*?)(?:: unknown request)?$/.exec(refused[1]!);
-  const reason = grpc ? grpc[1]! : refused[1]!;
+  const grpc = /rpc error: code = \w+ desc = ([\s\S]*?)(?:: unknown request)?$/.exec(refused.log);
+  const reason = grpc ? grpc[1]! : refused.log;
   return new HttpError(400, reason, undefined, {}, gatewayBody(GRPC.UNKNOWN, reason));
 }

@@ -4,6 +4,7 @@
 import { fromBech32 } from '@cosmjs/encoding';
 import { z } from 'zod';
 import type { ChainClient } from '../../../chain/client.ts';
+import { queryRefusal } from '../../../chain/errors.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { PriceOptions } from './price-source.ts';
 
@@ -54,14 +55,9 @@ export const nodeUnavailable = () =>
     { error: 'Service unavailable: the chain node cannot be reached' },
   );
 
-/** How cosmjs words a query the node answered with an error: the node's own words after it. */
-const QUERY_FAILED = /Query failed with \(\d+\): ([\s\S]*)$/;
-
 /** 502: the node answered a query with an error (in its words), which this service cannot answer for it. */
 export const nodeRefused = (error: unknown) =>
-  new HttpError(502, 'The chain node refused the query', [
-    { message: QUERY_FAILED.exec((error as Error).message)?.[1] ?? '' },
-  ]);
+  new HttpError(502, 'The chain node refused the query', [{ message: queryRefusal(error)?.log ?? '' }]);
 
 /** Whether the node answered the query with an error (as opposed to not answering at all). */
-export const nodeAnswered = (error: unknown) => error instanceof Error && QUERY_FAILED.test(error.message);
+export const nodeAnswered = (error: unknown) => error instanceof Error && queryRefusal(error) !== undefined;

@@ -1,0 +1,79 @@
+// The chain's bech32 prefixes (docs/real-chains.md "Address prefixes"): its accounts' (the
+// contracts' addresses carry it), its validator operators' and its consensus addresses'.
+// Most chains make the last two from the first (`cosmos`, `cosmosvaloper`, `cosmosvalcons`);
+// some do not (crypto.org: `cro`, `crocncl`, `crocnclcons`), so they are read from the chain:
+// an operator address from the staking module, a consensus address from the slashing
+// module's signing infos.
+import { fromBech32 } from '@cosmjs/encoding';
+import { QuerySigningInfosRequest, QuerySigningInfosResponse } from 'cosmjs-types/cosmos/slashing/v1beta1/query';
+import { QueryValidatorsRequest, QueryValidatorsResponse } from 'cosmjs-types/cosmos/staking/v1beta1/query';
+import type { ChainClient } from './client.ts';
+import { queryRefusal } from './errors.ts';
+
+export interface Prefixes {
+  account: string;
+  validator: string;
+  consensus: string;
+}
+
+/** The prefixes most chains use with this account prefix: `<p>valoper`, `<p>valcons`. */
+export const prefixesOf = (account: string): Prefixes => ({
+  account,
+  validator: `${account}valoper`,
+  consensus: `${account}valcons`,
+});
+
+/** The consensus prefix that goes with an operator prefix when the chain shows none: `…valoper` → `…valcons`, else `…cons` (crypto.org's `crocncl` → `crocnclcons`). */
+export const consensusPrefixOf = (validator: string): string =>
+  validator.endsWith('valoper') ? `${validator.slice(0, -'valoper'.length)}valcons` : `${validator}cons`;
+
+/** The bech32 prefix of `address`, or undefined when it is not bech32. */
+function prefixOf(address: string | undefined): string | undefined {
+  if (!address) return undefined;
+  try {
+    return fromBech32(address, 1023).prefix;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The address a one-item page of a query shows; undefined when it shows none or the node refuses the query. */
+async function firstAddress(
+  chain: ChainClient,
+  path: string,
+  request: Uint8Array,
+  read: (value: Uint8Array) => string | undefined,
+): Promise<string | undefined> {
+  let value: Uint8Array;
+  try {
+    ({ value } = await chain.queries.queryAbci(path, request));
+  } catch (error) {
+    // the node answered and refused (a chain without the module): nothing to read; no answer: rethrown
+    if (queryRefusal(error)) return undefined;
+    throw error;
+  }
+  return read(value);
+}
+
+/**
+ * The chain's prefixes, read from the node. What the chain does not show (no validator, no
+ * signing info, a module it lacks) is made from what is known. Rejects when the node cannot
+ * be reached.
+ */
+export async function readPrefixes(chain: ChainClient, account: string): Promise<Prefixes> {
+  const page = { limit: 1n };
+  const operator = await firstAddress(
+    chain,
+    '/cosmos.staking.v1beta1.Query/Validators',
+    QueryValidatorsRequest.encode(QueryValidatorsRequest.fromPartial({ pagination: page })).finish(),
+    (value) => QueryValidatorsResponse.decode(value).validators[0]?.operatorAddress,
+  );
+  const consensus = await firstAddress(
+    chain,
+    '/cosmos.slashing.v1beta1.Query/SigningInfos',
+    QuerySigningInfosRequest.encode(QuerySigningInfosRequest.fromPartial({ pagination: page })).finish(),
+    (value) => QuerySigningInfosResponse.decode(value).info[0]?.address,
+  );
+  const validator = prefixOf(operator) ?? prefixesOf(account).validator;
+  return { account, validator, consensus: prefixOf(consensus) ?? consensusPrefixOf(validator) };
+}
