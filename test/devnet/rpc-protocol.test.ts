@@ -2,7 +2,7 @@
 // bad input, tx_search forms with pagination and order, broadcast_tx_commit, the websocket
 // NewBlock subscription, and the pause/resume fault hook.
 import net from 'node:net';
-import { toBase64 } from '@cosmjs/encoding';
+import { toBase64, toHex } from '@cosmjs/encoding';
 import { Comet38Client, Tendermint37Client, WebsocketClient } from '@cosmjs/tendermint-rpc';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { test } from 'uvu';
@@ -117,6 +117,17 @@ test('rpc: unknown methods, invalid JSON and invalid requests get JSON-RPC error
     (await rpc(devnet, 'tx', { hash: toBase64(new Uint8Array(32)) })).error?.data,
     `tx (${'00'.repeat(32)}) not found`,
   );
+  // a JSON body's bytes are base64, also when that begins "0x" or "0X" (one hash in ~2,000)
+  for (const start of [
+    [0xd1, 0x70],
+    [0xd3, 0x10],
+  ]) {
+    const hash = new Uint8Array(32).fill(7);
+    hash.set(start);
+    const base64 = toBase64(hash);
+    assert.match(base64, /^0[xX]/);
+    assert.is((await rpc(devnet, 'tx', { hash: base64 })).error?.data, `tx (${toHex(hash).toUpperCase()}) not found`);
+  }
 });
 
 test('rpc: tx_search pages through matches in ascending and descending order', async () => {

@@ -52,7 +52,8 @@ export function readParams(raw: unknown, positional: readonly string[], source: 
       const value = text(name);
       if (value === undefined) return undefined;
       try {
-        if (/^0x/i.test(value)) return fromHex(value.slice(2));
+        // 0x-hex is the URI form's only: in a JSON body it is base64, which may begin "0X"
+        if (source === 'http' && /^0x/i.test(value)) return fromHex(value.slice(2));
         if (/^[0-9a-fA-F]{64}$/.test(value)) return fromHex(value);
         return fromBase64(value);
       } catch {
