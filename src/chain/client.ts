@@ -41,6 +41,9 @@ export interface ChainClientOptions extends RpcClientOptions {
   protocolRecheckMs?: number;
 }
 
+/** How long a client that re-reads the protocol (protocolRecheckMs) waits after a failed first read before the next. */
+const FIRST_READ_RETRY_MS = 1_000;
+
 export interface ChainClient {
   readonly rpcUrl: string;
   /** The cosmjs client for the node's protocol (0.38's until `detect()` has read it). */
@@ -80,6 +83,7 @@ export function createChainClient(rpcUrl: string, options: ChainClientOptions = 
   let held: CometProtocol | undefined = options.protocol;
   let detectedAt = Number.NEGATIVE_INFINITY;
   let rechecking = false;
+  let failed: { at: number; error: unknown } | undefined;
   // ABCI queries have one shape in every version: one QueryClient serves them all
   const queries = createQueries(comet);
   return {
@@ -103,7 +107,8 @@ export function createChainClient(rpcUrl: string, options: ChainClientOptions = 
       return protocol;
     },
     ready() {
-      if (known && recheckMs !== undefined && !rechecking && performance.now() - detectedAt > recheckMs) {
+      // a re-read once a protocol is held (not while the first read is on its way)
+      if (held !== undefined && recheckMs !== undefined && !rechecking && performance.now() - detectedAt > recheckMs) {
         rechecking = true;
         // a failed re-read keeps the protocol held, and is tried again at the next call after the wait
         detectedAt = performance.now();
@@ -113,8 +118,11 @@ export function createChainClient(rpcUrl: string, options: ChainClientOptions = 
             rechecking = false;
           });
       }
+      // a client that re-reads does not ask a node that failed the first read again at once
+      if (!known && failed && performance.now() - failed.at < FIRST_READ_RETRY_MS) return Promise.reject(failed.error);
       known ??= this.detect().catch((error) => {
         known = undefined; // asked again next time
+        if (recheckMs !== undefined) failed = { at: performance.now(), error };
         throw error;
       });
       return known;

@@ -173,10 +173,17 @@ export interface CommittedTx {
   result: WireTxResult;
 }
 
-/** The node gave up waiting for the tx's block (its `timeout_broadcast_tx_commit`); the tx may still land. */
+/**
+ * No verdict on a tx sent to wait for its block: the node gave up waiting (its
+ * `timeout_broadcast_tx_commit`), or its answer did not come (CHAIN_RPC_TIMEOUT_MS, a proxy's
+ * timeout, a dropped connection). The tx may have been accepted and may still land.
+ */
 export class CommitTimeoutError extends ServiceError {
   override name = 'CommitTimeoutError';
 }
+
+/** Failures that leave no doubt the request never reached the node (nothing was sent). */
+const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|the client is closed/;
 
 /**
  * Broadcasts `tx` and waits for its block (`broadcast_tx_commit`), as SDK 0.45 and 0.46 do
@@ -184,22 +191,35 @@ export class CommitTimeoutError extends ServiceError {
  * CommitTimeoutError when the node stopped waiting.
  */
 export async function commitTx(chain: ChainClient, tx: Uint8Array): Promise<CommittedTx> {
-  let answer: { hash?: string; height?: string; check_tx?: WireTxResult; deliver_tx?: WireTxResult };
+  let answer: {
+    hash?: string;
+    height?: string;
+    check_tx?: WireTxResult;
+    deliver_tx?: WireTxResult;
+    tx_result?: WireTxResult;
+  };
   try {
     answer = await chain.rawCall('broadcast_tx_commit', { tx: toBase64(tx) });
   } catch (error) {
     const refusal = rpcErrorText(error);
-    if (refusal === undefined) throw error;
+    if (refusal === undefined) {
+      // sent and no answer: it may be in the mempool (answered as such, never "not sent")
+      if (error instanceof NodeError && !NOT_SENT.test(error.message))
+        throw new CommitTimeoutError(`no answer from the node while it waited for the tx's block (${error.message})`);
+      throw error;
+    }
     const code = mempoolCode(refusal);
     if (code !== undefined) return { hash: txHashOf(tx), height: '0', result: { code, codespace: 'sdk' } };
-    if (/timed out waiting for tx to be included/i.test(refusal)) throw new CommitTimeoutError(refusal);
+    if (/timed out waiting for tx to be included/i.test(refusal))
+      throw new CommitTimeoutError('timed out waiting for tx to be included in a block');
     throw new NodeRefusedError(refusal);
   }
   const check = answer.check_tx ?? {};
   return {
     hash: (answer.hash ?? txHashOf(tx)).toUpperCase(),
     height: answer.height ?? '0',
-    result: (check.code ?? 0) !== 0 ? check : (answer.deliver_tx ?? {}),
+    // 0.34's deliver_tx (0.38's tx_result, should a node have just been upgraded)
+    result: (check.code ?? 0) !== 0 ? check : (answer.deliver_tx ?? answer.tx_result ?? {}),
   };
 }
 

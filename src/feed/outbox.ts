@@ -83,7 +83,13 @@ export async function readOutbox(
   limit: number,
   filter: OutboxFilter = {},
 ): Promise<FeedEvent[]> {
-  return (await readOutboxPage(db, after, upTo, limit, filter)).events;
+  const taken = filterSql(filter, 4);
+  const rows = await db.query<OutboxRow>(
+    `SELECT id, event, token_address, data::text AS data FROM feed_events
+     WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) AND ${taken.sql} ORDER BY id LIMIT $3`,
+    [after, upTo, limit, ...taken.params],
+  );
+  return rows.map(toEvent);
 }
 
 /**
@@ -94,25 +100,26 @@ export async function readOutbox(
 export async function readOutboxPage(
   db: Queryable,
   after: number,
-  upTo: number | null,
+  upTo: number,
   limit: number,
   filter: OutboxFilter = {},
 ): Promise<{ events: FeedEvent[]; prunedThrough: number }> {
   const taken = filterSql(filter, 4);
-  // one statement: the rows and the pruned id from one snapshot (the job deletes and records at once)
-  const rows = await db.query<{ [K in keyof OutboxRow]: OutboxRow[K] | null } & { pruned: string }>(
-    `SELECT p.through_id::text AS pruned, e.id, e.event, e.token_address, e.data
-     FROM feed_events_pruned p
-     LEFT JOIN LATERAL (
-       SELECT id, event, token_address, data::text AS data FROM feed_events
-       WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) AND ${taken.sql} ORDER BY id LIMIT $3) e ON true
-     ORDER BY e.id`,
+  // one statement, one snapshot (the job deletes and records in one statement); a row of
+  // NULLs carries the pruned id when the page is empty
+  const rows = await db.query<(OutboxRow | { id: null }) & { pruned: string | null }>(
+    `SELECT e.*, (SELECT through_id FROM feed_events_pruned)::text AS pruned
+     FROM (SELECT id, event, token_address, data::text AS data FROM feed_events
+           WHERE id > $1 AND id <= $2 AND ${taken.sql} ORDER BY id LIMIT $3) e
+     UNION ALL
+     SELECT NULL, NULL, NULL, NULL, (SELECT through_id FROM feed_events_pruned)::text`,
     [after, upTo, limit, ...taken.params],
   );
-  return {
-    events: rows.filter((r): r is OutboxRow & { pruned: string } => r.id !== null).map(toEvent),
-    prunedThrough: Number(rows[0]?.pruned ?? 0),
-  };
+  const events: FeedEvent[] = [];
+  for (const r of rows) if (r.id !== null) events.push(toEvent(r as OutboxRow));
+  // rows come in the order the page was read; sorted again in case a plan ever joins them otherwise
+  events.sort((a, b) => a.id - b.id);
+  return { events, prunedThrough: Number(rows[0]?.pruned ?? 0) };
 }
 
 /**

@@ -11,6 +11,7 @@ import net from 'node:net';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { createFeedHub, type FeedHub } from '../../src/api/launchpad/feed-hub.ts';
+import { createReplay } from '../../src/api/launchpad/feed-replay.ts';
 import { feed } from '../../src/api/launchpad/routes/feed.ts';
 import type { Database } from '../../src/db/types.ts';
 import { encodeNotice, FEED_CHANNEL } from '../../src/feed/notice.ts';
@@ -316,13 +317,39 @@ test('a resume at the outbox’s pruning edge is told of a gap exactly when prun
   }
 });
 
+test('a filtered replay is told of no gap when the pruning job runs after its last page: a short page held all it takes', async (ctx) => {
+  const mine = randomAddress();
+  const other = randomAddress();
+  const [first, last] = [(await append(ctx, mine, 2)) - 1, await append(ctx, other, 8)];
+  const written: string[] = [];
+  let pruned = false;
+  let pruning: Promise<void> | undefined;
+  const subscribers = {
+    replayKeepingUp: () => true,
+    write: (_s: unknown, e: { id: number }) => {
+      written.push(`event ${e.id}`);
+      // the job prunes the other token's first events as the page is written
+      pruning ??= pruneThrough(ctx, last - 4).then(() => {
+        pruned = true;
+      });
+    },
+    writeText: (_s: unknown, text: string) => void written.push(text.trim()),
+    drained: () => pruning,
+  };
+  const replay = createReplay({ db: ctx.t.db, subscribers: subscribers as never, replayLimit: 10_000, page: 1000 });
+  await replay({ taken: { tokens: new Set([mine]) } } as never, first - 1, last);
+  await pruning;
+  assert.ok(pruned, 'the job ran');
+  assert.equal(written, [`event ${first}`, `event ${first + 1}`]);
+});
+
 test('a replay the pruning job overtakes between two pages tells the client of the gap, and goes on after what was pruned', async (ctx) => {
-  const served = await serveFeed(ctx.t.db, { maxBufferedBytes: 256 * 1024 });
+  const served = await serveFeed(ctx.t.db, { maxBufferedBytes: 256 * 1024, replayLimit: 100_000 });
   const socket = new net.Socket();
   try {
     const token = randomAddress();
     const from = await append(ctx, token, 1);
-    const last = await append(ctx, token, 3000, 4000); // three pages of ~4 MB, more than the sockets’ buffers hold
+    const last = await append(ctx, token, 12_000, 1000); // ~12 MB: the first pages fill the sockets’ buffers
     assert.ok(await waitFor(() => served.hub.stats().lastEventId === last, 10_000), 'the hub read the outbox');
     const { port } = new URL(served.url);
     let text = '';
@@ -335,7 +362,7 @@ test('a replay the pruning job overtakes between two pages tells the client of t
     socket.write(`GET /api/sse/feed HTTP/1.1\r\nHost: x\r\nLast-Event-ID: ${from}\r\n\r\n`);
     // the first page is written and waits for the client to read it; the job prunes past it meanwhile
     await sleep(1000);
-    const prunedTo = from + 2500;
+    const prunedTo = from + 10_000;
     await pruneThrough(ctx, prunedTo);
     socket.resume();
     assert.ok(await waitFor(() => text.includes(`id: ${last}\n`), 30_000, 50), `replayed up to ${last}`);
@@ -354,7 +381,7 @@ test('a replay the pruning job overtakes between two pages tells the client of t
       Array.from({ length: before.length }, (_, i) => from + 1 + i),
       'in order from the client’s id',
     );
-    assert.ok(before.length < 2500, 'the job ran before the replay reached its edge');
+    assert.ok(before.length < 10_000, 'the job ran before the replay reached its edge');
     assert.equal(events[gapAt]![1], { missed: null, after_id: before.at(-1), resume_id: prunedTo });
     assert.equal(
       events.slice(gapAt + 1).map(([, id]) => id),

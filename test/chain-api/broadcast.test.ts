@@ -10,6 +10,7 @@ import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta
 import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
+import { MAX_BLOCK_WAITS } from '../../src/api/chain/routes/broadcast.ts';
 import { BODY_LIMIT_BYTES } from '../../src/api/http/body.ts';
 import { createChainClient } from '../../src/chain/client.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
@@ -253,7 +254,7 @@ test('broadcast modes other than SYNC and ASYNC: 400 code 3 saying which are sup
     ctx,
     TXS,
     { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_BLOCK' },
-    /^unsupported broadcast mode BROADCAST_MODE_BLOCK: this chain's SDK \(0\.47 or later, on CometBFT 0\.38\) removed it; supported:/,
+    /^unsupported broadcast mode BROADCAST_MODE_BLOCK: this chain's SDK removed it \(SDK 0\.47, with CometBFT 0\.37\); supported:/,
   );
 });
 
@@ -296,14 +297,54 @@ test('BROADCAST_MODE_BLOCK on a Tendermint 0.34 chain (SDK 0.45 and 0.46 have it
     assert.is(refusedTx.body.tx_response.code, 32);
     assert.match(refusedTx.body.tx_response.raw_log, /account sequence mismatch/);
 
-    // no block comes within the node's wait: 504 code 4, naming the tx; it lands later
-    const waiting = await signed(ctx, 2, (from) => [send(from, to, 9n)], { devnet });
-    const late = await chainPost(api, TXS, { tx_bytes: toBase64(waiting.bytes), mode: 'BROADCAST_MODE_BLOCK' });
-    assert.is(late.status, 504, JSON.stringify(late.body));
-    assert.is(late.body.code, 4);
-    assert.match(late.body.message, new RegExp(`timed out waiting for tx to be included.*${hashOf(waiting.bytes)}`));
+    // the node's answer does not come within CHAIN_RPC_TIMEOUT_MS once the tx was sent: a 504
+    // that says it may have been accepted (a 503 would say nothing was sent)
+    const impatient = createChainClient(devnet.rpcUrl, { attempts: 1, timeoutMs: 300 });
+    const impatientApi = await startTestChainApi(ctx.t, impatient);
+    try {
+      const sent = await signed(ctx, 7, (from) => [send(from, to, 1n)], { devnet });
+      const unanswered = await chainPost(impatientApi, TXS, {
+        tx_bytes: toBase64(sent.bytes),
+        mode: 'BROADCAST_MODE_BLOCK',
+      });
+      assert.is(unanswered.status, 504, JSON.stringify(unanswered.body));
+      assert.match(
+        unanswered.body.message,
+        new RegExp(
+          `^no answer from the node while it waited for the tx's block .*: the tx ${hashOf(sent.bytes)} may have been accepted`,
+        ),
+      );
+    } finally {
+      await impatientApi.close();
+      impatient.disconnect();
+    }
+
+    // no block comes within the node's wait: each of the 4 that wait is a 504 code 4 naming its
+    // tx, and lands later; a fifth at once is a 503 (they hold the node client's slots)
+    const waiting = await Promise.all(
+      [2, 3, 4, 5, 6].map((index) => signed(ctx, index, (from) => [send(from, to, 9n)], { devnet })),
+    );
+    const post = (bytes: Uint8Array) =>
+      chainPost(api, TXS, { tx_bytes: toBase64(bytes), mode: 'BROADCAST_MODE_BLOCK' });
+    const waits = waiting.slice(0, MAX_BLOCK_WAITS).map((tx) => post(tx.bytes));
+    await sleep(200);
+    const fifth = await post(waiting[MAX_BLOCK_WAITS]!.bytes);
+    assert.is(fifth.status, 503, JSON.stringify(fifth.body));
+    assert.is(fifth.body.code, 14);
+    assert.is(fifth.headers.get('retry-after'), '1');
+    assert.match(fifth.body.message, /4 BROADCAST_MODE_BLOCK broadcasts are waiting/);
+    for (const [i, late] of (await Promise.all(waits)).entries()) {
+      assert.is(late.status, 504, JSON.stringify(late.body));
+      assert.is(late.body.code, 4);
+      assert.match(
+        late.body.message,
+        new RegExp(
+          `^timed out waiting for tx to be included in a block: the tx ${hashOf(waiting[i]!.bytes)} may have been accepted`,
+        ),
+      );
+    }
     await devnet.produceBlock();
-    assert.is(await balanceOn(devnet, to), 4330n, 'the tx the node stopped waiting for lands in the next block');
+    assert.is(await balanceOn(devnet, to), 4321n + 1n + 9n * 4n, 'the txs no answer came for land in the next block');
   } finally {
     await api.close();
     chain.disconnect();

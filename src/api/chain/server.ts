@@ -80,6 +80,8 @@ async function chainPrefixes(chain: ChainClient, account: string, logger: Logger
 
 export async function startChainApi(options: ChainApiOptions): Promise<ChainApi> {
   const { db, chain, logger } = options;
+  // the node's protocol read now, not by the first request (events print in its form)
+  chain.heldProtocol();
   const prefixes = await chainPrefixes(chain, options.accountPrefix, logger);
   const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
   const txPageBytes = Math.floor(cacheBytes * TX_PAGES_SHARE);

@@ -50,6 +50,8 @@ export function createReplay({ db, subscribers, replayLimit, page, drainMs = 10_
       if (events.length === 0) break;
       for (const e of events) subscribers.write(s, e);
       from = events.at(-1)!.id;
+      // a short page held every event up to upTo the client takes: nothing after it to miss
+      if (events.length < page) break;
       // the next page once this one is read: a client catching up is not dropped as one not reading
       await subscribers.drained(s, drainMs);
     }

@@ -30,7 +30,7 @@ import { BODY_LIMIT_BYTES, BodyTooLargeError, readBody } from '../../http/body.t
 import { HttpError } from '../../http/errors.ts';
 import { sendJson } from '../../http/respond.ts';
 import type { Route } from '../../http/routes.ts';
-import type { ChainApiContext } from '../context.ts';
+import { type ChainApiContext, perContext } from '../context.ts';
 import { GatewayError, GRPC, gatewayBody, invalidArgument, nodeFailure } from '../gateway.ts';
 import { anyJson, bytes, int64, messageJson } from '../proto-json.ts';
 import { answer, gatewayError, TAGS } from '../route-docs.ts';
@@ -164,7 +164,7 @@ async function broadcastMode(ctx: ChainApiContext, value: unknown): Promise<Mode
     }
     if (protocol === '0.34') return mode;
     throw invalidArgument(
-      `unsupported broadcast mode BROADCAST_MODE_BLOCK: this chain's SDK (0.47 or later, on CometBFT ${protocol}) removed it; supported: ${SUPPORTED}`,
+      `unsupported broadcast mode BROADCAST_MODE_BLOCK: this chain's SDK removed it (SDK 0.47, with CometBFT 0.37); supported: ${SUPPORTED}`,
     );
   }
   if (mode) return mode;
@@ -201,7 +201,8 @@ const txResponse = (r: SentTx) => ({
 /**
  * BLOCK's TxResponse (SDK 0.45's NewResponseFormatBroadcastTxCommit): the block's height and
  * result, or CheckTx's when it refused the tx (height "0"); events as the node sent them
- * (base64 on Tendermint 0.34, empty bytes `null`).
+ * (base64 on Tendermint 0.34; the gateway prints the node's answer with no protobuf round
+ * trip, so an empty attribute stays `""` and only an absent one is `null`).
  */
 const committedResponse = ({ hash, height, result: r }: CommittedTx) => ({
   height,
@@ -219,24 +220,49 @@ const committedResponse = ({ hash, height, result: r }: CommittedTx) => ({
   events: (r.events ?? []).map((e) => ({
     type: e.type ?? '',
     attributes: (e.attributes ?? []).map((a) => ({
-      key: a.key || null,
-      value: a.value || null,
+      key: a.key ?? null,
+      value: a.value ?? null,
       index: a.index ?? false,
     })),
   })),
 });
 
+/**
+ * How many BLOCK broadcasts wait for their blocks at once: each holds one of the node
+ * client's CHAIN_RPC_CONCURRENCY slots for a block time or more, which the Chain API's
+ * other calls to the node share.
+ */
+export const MAX_BLOCK_WAITS = 4;
+const blockWaits = perContext(() => ({ waiting: 0 }));
+
+async function waitForBlock(ctx: ChainApiContext, tx: Uint8Array) {
+  const waits = blockWaits(ctx);
+  if (waits.waiting >= MAX_BLOCK_WAITS)
+    throw new GatewayError(
+      GRPC.UNAVAILABLE,
+      `${MAX_BLOCK_WAITS} BROADCAST_MODE_BLOCK broadcasts are waiting for their blocks already; retry shortly, or use BROADCAST_MODE_SYNC and look the tx up by its hash`,
+      { 'Retry-After': '1' },
+    );
+  waits.waiting++;
+  try {
+    return committedResponse(await commitTx(ctx.chain, tx));
+  } finally {
+    waits.waiting--;
+  }
+}
+
 async function broadcast(ctx: ChainApiContext, tx: Uint8Array, mode: Mode) {
   try {
-    if (mode === 'block') return committedResponse(await commitTx(ctx.chain, tx));
+    if (mode === 'block') return await waitForBlock(ctx, tx);
     return txResponse(await sendTx(ctx.chain, tx, mode));
   } catch (error) {
     if (error instanceof NodeRefusedError) throw new GatewayError(GRPC.UNKNOWN, error.message);
     if (error instanceof CommitTimeoutError)
       throw new GatewayError(
         GRPC.DEADLINE_EXCEEDED,
-        `${error.message}: the tx ${txHashOf(tx)} was accepted and may still be included; look it up by its hash`,
+        `${error.message}: the tx ${txHashOf(tx)} may have been accepted and may still be included; look it up by its hash before sending it again`,
       );
+    if (error instanceof GatewayError) throw error;
     throw nodeFailure(error);
   }
 }

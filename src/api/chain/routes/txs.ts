@@ -15,7 +15,7 @@ import { int64Param, pageRequest, single, uint64Param } from '../params.ts';
 import { schemaOf } from '../proto-json.ts';
 import { attributeFormOf, type HeightErrors, latestHeight, loadBlock, loadTx, txRecordOf } from '../read-through.ts';
 import { answer, heightSchema, notFoundAnswer, paginated, TAGS, uint64 } from '../route-docs.ts';
-import { txJson, txResponseText, txWithResponse } from '../tx-json.ts';
+import { type AttributeForm, txJson, txResponseText, txWithResponse } from '../tx-json.ts';
 import {
   type Condition,
   checkConditionCount,
@@ -34,6 +34,14 @@ const BASE = '/cosmos/tx/v1beta1/txs';
 
 /** How long an HTTP cache may keep a tx answer (or a block's txs) not in its final form (read through, or a type printed as base64). */
 const NOT_FINAL_TX_MAX_AGE_SECONDS = 60;
+
+/**
+ * How long an HTTP cache may keep a final answer with events: for ever, except in base64 (a
+ * Tendermint 0.34 chain's form), which a chain's upgrade to 0.37 turns into text: a day.
+ */
+const finalLifetime = (form: AttributeForm | undefined) =>
+  form === 'base64' ? { maxAgeSeconds: BASE64_EVENTS_MAX_AGE_SECONDS } : ('immutable' as const);
+const BASE64_EVENTS_MAX_AGE_SECONDS = 86_400;
 
 /** Whether every Any in the answer printed its fields (no `{"@type", "value"}` of a type no schema knows). */
 function everyTypePrinted(json: unknown): boolean {
@@ -189,7 +197,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         const final = form !== undefined && !found.fromNode && everyTypePrinted(tx);
         return { rendered: { ...render(200, text), final }, immutable: final };
       });
-      const lifetime = rendered.final === false ? { maxAgeSeconds: NOT_FINAL_TX_MAX_AGE_SECONDS } : 'immutable';
+      const lifetime = rendered.final === false ? { maxAgeSeconds: NOT_FINAL_TX_MAX_AGE_SECONDS } : finalLifetime(form);
       await sendRendered(req, res, rendered, lifetime, { cache: ctx.answers, key });
     },
   },
@@ -290,7 +298,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
         }
       }
       // gzipped for a client that takes it (a page of 100 txs is ~0.7 MB of JSON, ~57 kB gzipped)
-      if (rendered.final) await sendRendered(req, res, rendered, 'immutable', { cache: ctx.txPages, key });
+      if (rendered.final) await sendRendered(req, res, rendered, finalLifetime(form), { cache: ctx.txPages, key });
       else await sendRendered(req, res, rendered, { maxAgeSeconds: CHANGING_PAGE_MAX_AGE_SECONDS }, keptUntilNextBlock);
     },
   },
