@@ -3,7 +3,7 @@
 // shapes over real HTTP; base64 attributes in 0.34; no msg_index before SDK 0.50, where the
 // log's per-message ABCIMessageLogs match the tx's events between message boundaries; the
 // websocket's Tx payloads; and the reflection service from SDK 0.47 on.
-import { toUtf8 } from '@cosmjs/encoding';
+import { fromHex, toBase64, toUtf8 } from '@cosmjs/encoding';
 import { FileDescriptorsResponse } from 'cosmjs-types/cosmos/reflection/v1/reflection';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { FieldDescriptorProto_Type } from 'cosmjs-types/google/protobuf/descriptor';
@@ -234,7 +234,7 @@ const flatten = (events: TextEvent[]) => {
 test('log: SDK 0.45 and 0.47 write ABCIMessageLogs whose events are the tx events between message boundaries', async () => {
   for (const [version, devnet] of devnets) {
     const { hash } = sent.get(version)!;
-    const tx = await raw<{ tx_result: WireTxResult }>(devnet, 'tx', { hash: `0x${hash}` });
+    const tx = await raw<{ tx_result: WireTxResult }>(devnet, 'tx', { hash: toBase64(fromHex(hash)) });
     const { log } = tx.tx_result;
     if (version === '0.38') {
       assert.is(log, '', 'SDK 0.50 writes no message logs');
