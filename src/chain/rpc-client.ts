@@ -6,6 +6,7 @@
 // provider needs (an API key) sent and never logged. Failures are typed (errors.ts).
 // cosmjs's clients run on it through its RpcClient interface.
 import { isAscii } from 'node:buffer';
+import { setMaxListeners } from 'node:events';
 import type { JsonRpcRequest, JsonRpcSuccessResponse } from '@cosmjs/json-rpc';
 import type { RpcClient } from '@cosmjs/tendermint-rpc';
 import { createBackoff, sleep } from '../internal/backoff.ts';
@@ -156,6 +157,9 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
   let nextId = 0;
   let closed = false;
   const closing = new AbortController(); // wakes the calls that wait out a pause or a retry
+  // every call in flight or waiting listens to it until it ends (as many as the callers make):
+  // no "possible memory leak" warning past Node's default of 10
+  setMaxListeners(0, closing.signal);
   const closedError = (what: string) => new NodeUnreachableError(`${what}: the client is closed`);
 
   /**

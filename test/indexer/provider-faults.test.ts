@@ -220,6 +220,27 @@ test('the APIs’ chain client reads the node’s protocol again after its reche
   }
 });
 
+test('many calls in flight at once (a backfill reads 16 blocks at a time) log no "possible memory leak" warning', async () => {
+  const node = await startRecordedChain(RECORDED.comet037());
+  const chain = createChainClient(node.url, { concurrency: 32 });
+  const warnings: string[] = [];
+  const listen = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+  process.on('warning', listen);
+  try {
+    const heights = node.options.blocks.map((b) => b.height);
+    await Promise.all(Array.from({ length: 32 }, (_, i) => chain.comet.block(heights[i % heights.length]!)));
+    await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+    assert.equal(
+      warnings.filter((w) => w.startsWith('MaxListenersExceededWarning')),
+      [],
+    );
+  } finally {
+    process.off('warning', listen);
+    chain.disconnect();
+    await node.close();
+  }
+});
+
 test('a pruned node refuses a start height below what it keeps, naming its lowest height; backfill starts there', async () => {
   const recorded = { ...RECORDED.comet037(), earliest: 10 };
   const h = await harness(recorded, { startHeight: 9 });
