@@ -80,7 +80,8 @@ test('the whole history: newest first, a tx sent to oneself once, what a wallet 
   assert.is(ctx.expected.length, 9, 'three rounds of: sent, received, sent to itself');
   const { status, body } = await history(ctx.api, `address=${ctx.address}`);
   assert.is(status, 200, JSON.stringify(body));
-  assert.equal(Object.keys(body), ['address', 'page', 'limit', 'total', 'has_more', 'transactions']);
+  assert.equal(Object.keys(body), ['address', 'page', 'limit', 'total', 'has_more', 'next_cursor', 'transactions']);
+  assert.is(body.next_cursor, null, 'the last page');
   assert.is(body.address, ctx.address);
   assert.is(body.page, 1);
   assert.is(body.limit, 20);
@@ -119,6 +120,39 @@ test('pages of 2 partition the history in order; past the end is empty', async (
   assert.is(past.body.has_more, false);
 });
 
+test('pages by cursor partition the history in order, and new txs meanwhile neither repeat a row nor move the pages', async (ctx) => {
+  const first = (await history(ctx.api, `address=${ctx.address}&limit=4`)).body;
+  assert.is(first.page, 1);
+  assert.match(first.next_cursor, /^\d+-\d+$/);
+  // a tx of the address arrives between two pages: by page it would repeat a row, by cursor not
+  const other = await signingClient(ctx.devnet, 3);
+  const sent = await withBlocks(
+    ctx.devnet,
+    other.client.sendTokens(other.address, ctx.address, [{ denom: 'unative', amount: '5' }], 'auto'),
+  );
+  other.client.disconnect();
+  await ctx.running.indexer.waitForHeight(sent.height, 30_000);
+  const seen = first.transactions.map((t: { tx_hash: string }) => t.tx_hash);
+  let cursor = first.next_cursor as string | null;
+  while (cursor) {
+    const { status, body } = await history(ctx.api, `address=${ctx.address}&limit=4&cursor=${cursor}`);
+    assert.is(status, 200, JSON.stringify(body));
+    assert.is(body.page, null, 'asked by cursor');
+    assert.is(body.total, 10, 'the new tx is counted');
+    seen.push(...body.transactions.map((t: { tx_hash: string }) => t.tx_hash));
+    assert.is(body.has_more, body.next_cursor !== null);
+    cursor = body.next_cursor;
+  }
+  assert.equal(seen, ctx.expected, 'every tx once, in order, none of the newer');
+  const byPage = (await history(ctx.api, `address=${ctx.address}&limit=4&page=2`)).body;
+  assert.is(byPage.transactions[0].tx_hash, ctx.expected[3], 'by page, the newer tx moved the rows along');
+  assert.is(
+    (await history(ctx.api, `address=${ctx.address}&limit=1`)).body.transactions[0].tx_hash,
+    sent.transactionHash,
+  );
+  ctx.expected.unshift(sent.transactionHash);
+});
+
 test('the chain index in the columnstore: the same history, whole and in pages', async (ctx) => {
   const whole = (await history(ctx.api, `address=${ctx.address}`)).body;
   const paged = (await history(ctx.api, `address=${ctx.address}&limit=4&page=2`)).body;
@@ -147,6 +181,13 @@ test('an address with no txs: an empty history; bounds and malformed input are 4
     [`${a}&page=1.5`, 'page'],
     [`${a}&page=1e3`, 'page'],
     [`${a}&page=`, 'page'],
+    [`${a}&cursor=`, 'cursor'],
+    [`${a}&cursor=abc`, 'cursor'],
+    [`${a}&cursor=12`, 'cursor'],
+    [`${a}&cursor=0-1`, 'cursor'],
+    [`${a}&cursor=12-65536`, 'cursor'],
+    [`${a}&cursor=2147483648-0`, 'cursor'],
+    [`${a}&cursor=12-1&page=2`, 'cursor'],
     ['limit=5', 'address'],
     [`address=${ctx.address.toUpperCase()}`, 'address'],
     [`address=${ctx.address.slice(0, -1)}x`, 'address'],
