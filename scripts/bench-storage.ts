@@ -373,6 +373,7 @@ async function chainReads(db: Database, chain: ChainClient): Promise<ChainRead[]
     chain,
     logger: silentLogger,
     prefixes: prefixesOf('native'),
+    prefixesRead: () => true,
     slow: createSlowCache(),
     answers: createImmutableCache(0),
     txPages: createImmutableCache(0),

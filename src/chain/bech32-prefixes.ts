@@ -7,6 +7,7 @@
 import { fromBech32 } from '@cosmjs/encoding';
 import { QuerySigningInfosRequest, QuerySigningInfosResponse } from 'cosmjs-types/cosmos/slashing/v1beta1/query';
 import { QueryValidatorsRequest, QueryValidatorsResponse } from 'cosmjs-types/cosmos/staking/v1beta1/query';
+import { createBackoff, sleep } from '../internal/backoff.ts';
 import type { ChainClient } from './client.ts';
 import { queryRefusal } from './errors.ts';
 
@@ -55,25 +56,85 @@ async function firstAddress(
   return read(value);
 }
 
+/** How many signing infos are read for a consensus address: a chain's first ones may have none (genesis or migrated validators on some chains). */
+const SIGNING_INFOS_PAGE = 50n;
+
 /**
  * The chain's prefixes, read from the node. What the chain does not show (no validator, no
- * signing info, a module it lacks) is made from what is known. Rejects when the node cannot
- * be reached.
+ * signing info with an address, a module it lacks) is made from what is known. Rejects when
+ * the node does not answer.
  */
 export async function readPrefixes(chain: ChainClient, account: string): Promise<Prefixes> {
-  const page = { limit: 1n };
-  const operator = await firstAddress(
-    chain,
-    '/cosmos.staking.v1beta1.Query/Validators',
-    QueryValidatorsRequest.encode(QueryValidatorsRequest.fromPartial({ pagination: page })).finish(),
-    (value) => QueryValidatorsResponse.decode(value).validators[0]?.operatorAddress,
-  );
-  const consensus = await firstAddress(
-    chain,
-    '/cosmos.slashing.v1beta1.Query/SigningInfos',
-    QuerySigningInfosRequest.encode(QuerySigningInfosRequest.fromPartial({ pagination: page })).finish(),
-    (value) => QuerySigningInfosResponse.decode(value).info[0]?.address,
-  );
+  const [operator, consensus] = await Promise.all([
+    firstAddress(
+      chain,
+      '/cosmos.staking.v1beta1.Query/Validators',
+      QueryValidatorsRequest.encode(QueryValidatorsRequest.fromPartial({ pagination: { limit: 1n } })).finish(),
+      (value) => QueryValidatorsResponse.decode(value).validators[0]?.operatorAddress,
+    ),
+    firstAddress(
+      chain,
+      '/cosmos.slashing.v1beta1.Query/SigningInfos',
+      QuerySigningInfosRequest.encode(
+        QuerySigningInfosRequest.fromPartial({ pagination: { limit: SIGNING_INFOS_PAGE } }),
+      ).finish(),
+      (value) => QuerySigningInfosResponse.decode(value).info.find((i) => prefixOf(i.address))?.address,
+    ),
+  ]);
   const validator = prefixOf(operator) ?? prefixesOf(account).validator;
   return { account, validator, consensus: prefixOf(consensus) ?? consensusPrefixOf(validator) };
+}
+
+/** The prefixes a Chain API uses: the usual ones until the node's are read, then those (in place). */
+export interface ChainPrefixes {
+  /** The prefixes in use, updated in place once read. */
+  readonly current: Prefixes;
+  /** Whether `current` is what the node showed (not made from the account prefix while it does not answer). */
+  read(): boolean;
+  /** Stops reading them again. */
+  stop(): void;
+}
+
+/**
+ * Reads the chain's prefixes: waits up to `waitMs` for the node, then goes on without them
+ * (the usual ones in the meantime) and reads them again with a backoff until it answers.
+ * `onRead` and `onMissing` say what happened, for the log.
+ */
+export async function followPrefixes(
+  chain: ChainClient,
+  account: string,
+  {
+    waitMs = 2_000,
+    retryMs = { min: 1_000, max: 60_000 },
+    onRead = () => {},
+    onMissing = () => {},
+  }: {
+    waitMs?: number;
+    retryMs?: { min: number; max: number };
+    onRead?: (prefixes: Prefixes) => void;
+    onMissing?: (error: Error) => void;
+  } = {},
+): Promise<ChainPrefixes> {
+  const current = prefixesOf(account);
+  let read = false;
+  const stopped = new AbortController();
+  const backoff = createBackoff(retryMs.min, retryMs.max);
+  const attempt = async (): Promise<void> => {
+    for (let first = true; !stopped.signal.aborted; first = false) {
+      try {
+        Object.assign(current, await readPrefixes(chain, account));
+        read = true;
+        onRead(current);
+        return;
+      } catch (error) {
+        if (first) onMissing(error as Error);
+        await sleep(backoff.next(), stopped.signal);
+      }
+    }
+  };
+  const reading = attempt();
+  const waited = new AbortController();
+  await Promise.race([reading, sleep(waitMs, AbortSignal.any([waited.signal, stopped.signal]))]);
+  waited.abort();
+  return { current, read: () => read, stop: () => stopped.abort() };
 }

@@ -146,6 +146,9 @@ function createSemaphore(limit: number) {
   };
 }
 
+/** Calls in flight or waiting on one client past which Node warns of a listener leak (a leak, not a load). */
+const CLOSING_LISTENERS_WARNING = 4096;
+
 export function createRpcClient(url: string, options: RpcClientOptions = {}): ProviderRpcClient {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const attempts = options.attempts ?? 5;
@@ -158,8 +161,8 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
   let closed = false;
   const closing = new AbortController(); // wakes the calls that wait out a pause or a retry
   // every call in flight or waiting listens to it until it ends (as many as the callers make):
-  // no "possible memory leak" warning past Node's default of 10
-  setMaxListeners(0, closing.signal);
+  // no "possible memory leak" warning past Node's default of 10, one past thousands
+  setMaxListeners(CLOSING_LISTENERS_WARNING, closing.signal);
   const closedError = (what: string) => new NodeUnreachableError(`${what}: the client is closed`);
 
   /**

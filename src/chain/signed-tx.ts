@@ -9,7 +9,7 @@ import { BinaryReader } from 'cosmjs-types/binary';
 import { AuthInfo, TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { ServiceError } from '../internal/errors.ts';
 import type { ChainClient } from './client.ts';
-import { NodeError } from './errors.ts';
+import { NodeError, NodeUnreachableError } from './errors.ts';
 import type { WireTxResult } from './node-events.ts';
 
 /** What is wrong with a `tx_bytes` value, in words for the client. */
@@ -182,13 +182,20 @@ export class CommitTimeoutError extends ServiceError {
   override name = 'CommitTimeoutError';
 }
 
-/** Failures that leave no doubt the request never reached the node (nothing was sent). */
-const NOT_SENT = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|the client is closed/;
+/**
+ * Failures after the request was sent and before its answer came: the first byte or the body
+ * late (CHAIN_RPC_TIMEOUT_MS), the connection dropped mid-answer, a proxy's 502 or 504 (it
+ * gave up waiting on the node), an answer that is not JSON-RPC. Any other failure (refused or
+ * unreachable, a 429, a 401, a 503) means the node never took the tx.
+ */
+const SENT_UNANSWERED =
+  /no answer within \d+ ms|ECONNRESET|UND_ERR_SOCKET|other side closed|answered HTTP 50[24]\b|not JSON-RPC/;
 
 /**
  * Broadcasts `tx` and waits for its block (`broadcast_tx_commit`), as SDK 0.45 and 0.46 do
  * for BROADCAST_MODE_BLOCK on Tendermint 0.34. Rejects as `sendTx` does, and with
- * CommitTimeoutError when the node stopped waiting.
+ * CommitTimeoutError when the node stopped waiting or its answer did not come. `chain` is a
+ * client of one attempt (the APIs'): a retried commit would wait for the block again.
  */
 export async function commitTx(chain: ChainClient, tx: Uint8Array): Promise<CommittedTx> {
   let answer: {
@@ -204,7 +211,7 @@ export async function commitTx(chain: ChainClient, tx: Uint8Array): Promise<Comm
     const refusal = rpcErrorText(error);
     if (refusal === undefined) {
       // sent and no answer: it may be in the mempool (answered as such, never "not sent")
-      if (error instanceof NodeError && !NOT_SENT.test(error.message))
+      if (error instanceof NodeUnreachableError && SENT_UNANSWERED.test(error.message))
         throw new CommitTimeoutError(`no answer from the node while it waited for the tx's block (${error.message})`);
       throw error;
     }

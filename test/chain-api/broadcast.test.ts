@@ -24,6 +24,7 @@ import {
 } from '../helpers/chain-api.ts';
 import { feeFor, queryClient, randomAddress, signingClient, startDevnet } from '../helpers/devnet.ts';
 import { withBlocks } from '../helpers/indexing.ts';
+import { RECORDED, startRecordedChain } from '../helpers/recorded-chain.ts';
 import { assertShape } from '../helpers/rest-shape.ts';
 import { sleep } from '../helpers/wait.ts';
 
@@ -254,7 +255,7 @@ test('broadcast modes other than SYNC and ASYNC: 400 code 3 saying which are sup
     ctx,
     TXS,
     { tx_bytes: toBase64(tx.bytes), mode: 'BROADCAST_MODE_BLOCK' },
-    /^unsupported broadcast mode BROADCAST_MODE_BLOCK: this chain's SDK removed it \(SDK 0\.47, with CometBFT 0\.37\); supported:/,
+    /^unsupported broadcast mode BROADCAST_MODE_BLOCK: removed in SDK 0\.47 \(CometBFT 0\.37\), which this chain runs or follows; supported:/,
   );
 });
 
@@ -349,6 +350,30 @@ test('BROADCAST_MODE_BLOCK on a Tendermint 0.34 chain (SDK 0.45 and 0.46 have it
     await api.close();
     chain.disconnect();
     await devnet.close();
+  }
+});
+
+test('BLOCK on a node that never took the tx (a provider’s 429, 401 or 503): 503, not the 504 that says it may land', async (ctx) => {
+  const tx = await signed(ctx, 8, (from) => [send(from, from, 1n)]);
+  for (const refusal of [429, 401, 503]) {
+    const node = await startRecordedChain({
+      ...RECORDED.tm034(),
+      rateLimit: { count: Number.MAX_SAFE_INTEGER, retryAfter: '0', method: 'broadcast_tx_commit', status: refusal },
+    });
+    const chain = createChainClient(node.url, { attempts: 1 });
+    const api = await startTestChainApi(ctx.t, chain, { accountPrefix: 'inj' });
+    try {
+      const { status, body } = await chainPost(api, TXS, {
+        tx_bytes: toBase64(tx.bytes),
+        mode: 'BROADCAST_MODE_BLOCK',
+      });
+      assert.is(status, 503, `${refusal}: ${JSON.stringify(body)}`);
+      assert.is(body.code, 14);
+    } finally {
+      await api.close();
+      chain.disconnect();
+      await node.close();
+    }
   }
 });
 

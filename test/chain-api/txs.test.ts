@@ -343,6 +343,10 @@ test('a tx is final: ETag and Cache-Control immutable, 304 for a client that hol
   assert.is(first.headers.get('etag'), `W/${etag}`, 'fetch takes gzip: the weak ETag of that form');
   assert.is(first.headers.get('cache-control'), finalWithEvents(ctx));
   assert.is((await getRaw(`${ctx.api.url}${path.toLowerCase()}`)).headers.etag, etag, 'any case of the hash');
+  // a cache revalidating it is told the same lifetime (a 304's headers replace those it holds)
+  const revalidated = await chainGet(ctx.api, path, { 'If-None-Match': etag });
+  assert.is(revalidated.status, 304);
+  assert.is(revalidated.headers.get('cache-control'), finalWithEvents(ctx));
   const through = await chainGet(ctx.late.api, path);
   assert.is(through.status, 200, 'read through from the node by an index that does not hold it');
   assert.is(through.headers.get('cache-control'), 'public, max-age=60', 'not the final form: the index keeps no data');

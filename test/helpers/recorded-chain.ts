@@ -90,8 +90,16 @@ export interface RecordedChainOptions {
    * CometBFT answers while it executes a block it stored, or once it pruned the results apart.
    */
   resultsMissing?: { height: number; times: number };
-  /** Answer the first `count` requests (of `method`, when given) with 429 and this Retry-After. */
-  rateLimit?: { count: number; retryAfter: string /** only requests of this method */; method?: string };
+  /**
+   * Answer the first `count` requests (of `method`, when given) with 429 and this Retry-After
+   * (or with `status`: a provider's 401 or 503).
+   */
+  rateLimit?: {
+    count: number;
+    retryAfter: string /** only requests of this method */;
+    method?: string;
+    status?: number;
+  };
   /** Send each `block_results` body in `chunks` pieces, `delayMs` apart. */
   slowResults?: { chunks: number; delayMs: number };
   /** `status` says a tip this many blocks above what `block` serves (a load balancer's backends apart). */
@@ -275,9 +283,10 @@ export async function startRecordedChain(options: RecordedChainOptions): Promise
       const limit = options.rateLimit;
       if (limit && rateLimited < limit.count && (limit.method === undefined || limit.method === method)) {
         rateLimited++;
-        requests.push({ method, at: Date.now(), status: 429 });
-        res.writeHead(429, { 'Retry-After': limit.retryAfter, 'Content-Type': 'text/plain' });
-        res.end('Too Many Requests');
+        const status = limit.status ?? 429;
+        requests.push({ method, at: Date.now(), status });
+        res.writeHead(status, { 'Retry-After': limit.retryAfter, 'Content-Type': 'text/plain' });
+        res.end(http.STATUS_CODES[status]);
         return;
       }
       requests.push({ method, at: Date.now(), status: 200 });

@@ -13,7 +13,10 @@ export interface ChainApiContext {
   db: Database;
   chain: ChainClient;
   logger: Logger;
+  /** The chain's bech32 prefixes (src/chain/bech32-prefixes.ts): the usual ones until the node's are read. */
   prefixes: Prefixes;
+  /** Whether `prefixes` are the node's: blocks (their proposer's consensus address) are kept only then. */
+  prefixesRead(): boolean;
   /**
    * `load()`'s answer, kept `ttlMs` under `key` (params, metadata, node info: values that
    * change slowly). A failed load is not kept.

@@ -5,7 +5,7 @@
 // routes are the Chain API's route table (src/api/chain/route-table.ts), mounted in order
 // behind CORS and the rate limits.
 import polka from 'polka';
-import { type Prefixes, prefixesOf, readPrefixes } from '../../chain/bech32-prefixes.ts';
+import { followPrefixes, type Prefixes } from '../../chain/bech32-prefixes.ts';
 import type { ChainClient } from '../../chain/client.ts';
 import { startChainTypes } from '../../chain/reflection.ts';
 import type { Database } from '../../db/types.ts';
@@ -64,25 +64,19 @@ const gatewayLimited = ({ points, windowSeconds, retryAfterSeconds, headers }: L
 const isBroadcast = (method: string | undefined, path: string) =>
   method === 'POST' && path === '/cosmos/tx/v1beta1/txs';
 
-/** The chain's prefixes as its node shows them; made from the account prefix, with a warning, when it cannot be reached. */
-async function chainPrefixes(chain: ChainClient, account: string, logger: Logger): Promise<Prefixes> {
-  try {
-    return await readPrefixes(chain, account);
-  } catch (error) {
-    const made = prefixesOf(account);
-    logger.warn(
-      { err: (error as Error).message, ...made },
-      "The node could not say the chain's validator and consensus prefixes; using the usual ones (restart once it answers if the chain has others)",
-    );
-    return made;
-  }
-}
-
 export async function startChainApi(options: ChainApiOptions): Promise<ChainApi> {
   const { db, chain, logger } = options;
   // the node's protocol read now, not by the first request (events print in its form)
   chain.heldProtocol();
-  const prefixes = await chainPrefixes(chain, options.accountPrefix, logger);
+  const followed = await followPrefixes(chain, options.accountPrefix, {
+    onRead: (read) => logger.debug({ ...read }, "Read the chain's bech32 prefixes"),
+    onMissing: (error) =>
+      logger.warn(
+        { err: error.message },
+        "The node could not say the chain's validator and consensus prefixes yet; using the usual ones until it does (blocks are not kept meanwhile)",
+      ),
+  });
+  const prefixes = followed.current;
   const cacheBytes = options.cacheBytes ?? DEFAULT_CACHE_BYTES;
   const txPageBytes = Math.floor(cacheBytes * TX_PAGES_SHARE);
   const ctx: ChainApiContext = {
@@ -90,6 +84,7 @@ export async function startChainApi(options: ChainApiOptions): Promise<ChainApi>
     chain,
     logger,
     prefixes,
+    prefixesRead: followed.read,
     slow: createSlowCache(),
     answers: createImmutableCache(cacheBytes - txPageBytes),
     txPages: createImmutableCache(txPageBytes),
@@ -125,6 +120,7 @@ export async function startChainApi(options: ChainApiOptions): Promise<ChainApi>
   });
   const close = () => {
     stopChainTypes();
+    followed.stop();
     return served.close();
   };
   return { url: served.url, prefixes, close };

@@ -153,12 +153,14 @@ export async function sendRendered(
 /**
  * 304 for a client that holds the answer under `key`, an answer kept for good, from its
  * remembered ETag alone: nothing loaded or rendered. False when that cannot be told so.
+ * `lifetime` is the one its 200 says (RFC 9111 4.3.4: a 304's headers update the cache's).
  */
 export function sendNotModified(
   req: IncomingMessage,
   res: ServerResponse,
   cache: ImmutableCache,
   key: string,
+  lifetime: Lifetime = 'immutable',
 ): boolean {
   const header = req.headers['if-none-match'];
   // `*` names no answer: it answers 304 only for one that exists (sendRendered)
@@ -166,7 +168,8 @@ export function sendNotModified(
   const kept = cache.validator(key);
   const held = kept === undefined ? undefined : heldTag(req, kept.etag, gzipFormFor(req, kept.compressible));
   if (held === undefined) return false;
-  res.writeHead(304, cachingHeaders(held, 'immutable'));
+  // the lifetime its 200 says: a cache takes a 304's Cache-Control for the answer it holds
+  res.writeHead(304, cachingHeaders(held, lifetime));
   res.end();
   return true;
 }

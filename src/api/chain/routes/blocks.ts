@@ -16,6 +16,9 @@ import { answer, heightSchema, TAGS } from '../route-docs.ts';
 
 const BASE = '/cosmos/base/tendermint/v1beta1/blocks';
 
+/** How long an HTTP cache may keep a block while the chain's consensus prefix is not read yet. */
+const PREFIXES_UNKNOWN_MAX_AGE_SECONDS = 60;
+
 /** How long an HTTP cache may keep `blocks/latest` (a new block comes every second or few). */
 const LATEST_MAX_AGE_SECONDS = 1;
 
@@ -31,15 +34,18 @@ async function sendBlock(
   lifetime: Lifetime,
 ): Promise<void> {
   const key = `block:${height}`;
-  if (lifetime === 'immutable' && sendNotModified(req, res, ctx.answers, key)) return;
+  // its proposer is printed with the chain's consensus prefix: final once that is the node's
+  const final = ctx.prefixesRead();
+  if (lifetime === 'immutable' && final && sendNotModified(req, res, ctx.answers, key)) return;
   const rendered = await ctx.answers.remember(key, async () => {
     const block = await loadBlock(ctx, height);
     return {
       rendered: render(200, blockJsonBytes(block.parts, block.txs, ctx.prefixes.consensus)),
-      immutable: true,
+      immutable: final,
     };
   });
-  await sendRendered(req, res, rendered, lifetime, { cache: ctx.answers, key });
+  const life = lifetime === 'immutable' && !final ? { maxAgeSeconds: PREFIXES_UNKNOWN_MAX_AGE_SECONDS } : lifetime;
+  await sendRendered(req, res, rendered, life, { cache: ctx.answers, key });
 }
 
 export const blocksRoutes: Route<ChainApiContext>[] = [

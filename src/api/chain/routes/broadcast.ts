@@ -164,7 +164,7 @@ async function broadcastMode(ctx: ChainApiContext, value: unknown): Promise<Mode
     }
     if (protocol === '0.34') return mode;
     throw invalidArgument(
-      `unsupported broadcast mode BROADCAST_MODE_BLOCK: this chain's SDK removed it (SDK 0.47, with CometBFT 0.37); supported: ${SUPPORTED}`,
+      `unsupported broadcast mode BROADCAST_MODE_BLOCK: removed in SDK 0.47 (CometBFT 0.37), which this chain runs or follows; supported: ${SUPPORTED}`,
     );
   }
   if (mode) return mode;

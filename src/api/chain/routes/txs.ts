@@ -185,7 +185,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       const hash = hashParam(sent);
       const form = await attributeFormOf(ctx);
       const key = `tx:${hash}${form === 'base64' ? ':base64' : ''}`;
-      if (sendNotModified(req, res, ctx.answers, key)) return;
+      if (sendNotModified(req, res, ctx.answers, key, finalLifetime(form))) return;
       const rendered = await ctx.answers.remember(key, async () => {
         const found = await loadTx(ctx, hash);
         if (!found) throw notFound(`tx not found: ${sent}`);
@@ -251,7 +251,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       const form = await attributeFormOf(ctx);
       // one key for every way of asking the same page (order of parameters, page/limit or pagination.*)
       const key = `txs?${JSON.stringify(request)}${form === 'base64' ? ':base64' : ''}`;
-      if (sendNotModified(req, res, ctx.txPages, key)) return;
+      if (sendNotModified(req, res, ctx.txPages, key, finalLifetime(form))) return;
       // the page's JSON, and whether it may be kept (no type in it printed as base64 until known)
       const read = async () => {
         const result = await searchTxs(ctx.db, request);
