@@ -13,7 +13,7 @@ import { createChainClient } from '../../src/chain/client.ts';
 import { chainGet, startTestChainApi } from '../helpers/chain-api.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 import { startDevnet } from '../helpers/devnet.ts';
-import { RECORDED, startRecordedChain } from '../helpers/recorded-chain.ts';
+import { RECORDED, type RecordedChainOptions, startRecordedChain } from '../helpers/recorded-chain.ts';
 import { fixture } from '../helpers/rest-shape.ts';
 import { waitFor } from '../helpers/wait.ts';
 
@@ -21,6 +21,28 @@ const test = suite('chain API: the chain’s bech32 prefixes');
 
 // biome-ignore lint/suspicious/noExplicitAny: recorded JSON
 type Json = any;
+
+/**
+ * A node whose staking module's validators carry crypto.org testnet's operator address (that
+ * of a recorded create-validator tx), and a Chain API of account prefix `tcro` on it.
+ */
+async function cryptoOrgTestnet(options: Partial<RecordedChainOptions> = {}) {
+  const recordedTx = fixture('tx-cryptoorg-create-validator') as Json;
+  const operator = JSON.parse(recordedTx.tx_response.raw_log)[0].events[0].attributes[0].value as string;
+  const node = await startRecordedChain({
+    ...RECORDED.comet037(),
+    ...options,
+    abci: {
+      '/cosmos.staking.v1beta1.Query/Validators': QueryValidatorsResponse.encode(
+        QueryValidatorsResponse.fromPartial({ validators: [{ operatorAddress: operator }] }),
+      ).finish(),
+    },
+  });
+  const chain = createChainClient(node.url, { attempts: 1 });
+  const t = await openTestDatabase();
+  const api = await startTestChainApi(t, chain, { accountPrefix: 'tcro' });
+  return { operator, node, chain, t, api };
+}
 
 test('the devnet’s: its validators carry `nativevaloper`; it keeps no signing infos, so the consensus prefix goes with it', async () => {
   const devnet = await startDevnet();
@@ -44,21 +66,8 @@ test('a consensus prefix made from an operator prefix: `…valoper` → `…valc
 });
 
 test('crypto.org’s testnet: operator addresses `tcrocncl1…` read from the node, taken by the staking routes; `tcrovaloper1…` refused', async () => {
-  // the operator address of a recorded create-validator tx
-  const recordedTx = fixture('tx-cryptoorg-create-validator') as Json;
-  const operator = JSON.parse(recordedTx.tx_response.raw_log)[0].events[0].attributes[0].value as string;
+  const { operator, node, chain, t, api } = await cryptoOrgTestnet();
   assert.match(operator, /^tcrocncl1/);
-  const node = await startRecordedChain({
-    ...RECORDED.comet037(),
-    abci: {
-      '/cosmos.staking.v1beta1.Query/Validators': QueryValidatorsResponse.encode(
-        QueryValidatorsResponse.fromPartial({ validators: [{ operatorAddress: operator }] }),
-      ).finish(),
-    },
-  });
-  const chain = createChainClient(node.url, { attempts: 1 });
-  const t = await openTestDatabase();
-  const api = await startTestChainApi(t, chain, { accountPrefix: 'tcro' });
   try {
     assert.equal(api.prefixes, { account: 'tcro', validator: 'tcrocncl', consensus: 'tcrocnclcons' });
     // taken, and asked of the node (which has no such query here: 501, as a node without it answers)
@@ -102,22 +111,10 @@ test('prefixes no rule makes (IRISnet: iaa, iva, ica) read from the node; a sign
 });
 
 test('a node that does not say them at start (rate-limited): the usual prefixes and blocks not kept meanwhile; read in the background, then the chain’s, and blocks kept', async () => {
-  const recorded = RECORDED.comet037();
-  const recordedTx = fixture('tx-cryptoorg-create-validator') as Json;
-  const operator = JSON.parse(recordedTx.tx_response.raw_log)[0].events[0].attributes[0].value as string;
-  const node = await startRecordedChain({
-    ...recorded,
+  const { node, chain, t, api } = await cryptoOrgTestnet({
     rateLimit: { count: Number.MAX_SAFE_INTEGER, retryAfter: '0', method: 'abci_query' },
-    abci: {
-      '/cosmos.staking.v1beta1.Query/Validators': QueryValidatorsResponse.encode(
-        QueryValidatorsResponse.fromPartial({ validators: [{ operatorAddress: operator }] }),
-      ).finish(),
-    },
   });
-  const chain = createChainClient(node.url, { attempts: 1 });
-  const t = await openTestDatabase();
-  const api = await startTestChainApi(t, chain, { accountPrefix: 'tcro' });
-  const block = `/cosmos/base/tendermint/v1beta1/blocks/${recorded.blocks[0]!.height}`;
+  const block = `/cosmos/base/tendermint/v1beta1/blocks/${node.options.blocks[0]!.height}`;
   try {
     assert.equal(api.prefixes, { account: 'tcro', validator: 'tcrovaloper', consensus: 'tcrovalcons' });
     const early = await chainGet(api, block);
