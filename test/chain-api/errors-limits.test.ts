@@ -6,6 +6,7 @@
 import net from 'node:net';
 import { toBase64 } from '@cosmjs/encoding';
 import { TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
+import fc from 'fast-check';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { ChainApi } from '../../src/api/chain/server.ts';
@@ -22,7 +23,7 @@ import {
 } from '../helpers/chain-api.ts';
 import { openTestDatabase } from '../helpers/database.ts';
 import { feeFor, randomAddress, signingClient } from '../helpers/devnet.ts';
-import { recordErrors } from '../helpers/hostile.ts';
+import { describe, holds, type Request, recordErrors, send } from '../helpers/hostile.ts';
 import { fixture } from '../helpers/rest-shape.ts';
 
 const test = suite<ChainCtx>('chain API: errors, limits, node health', {} as ChainCtx);
@@ -337,6 +338,38 @@ test('GET /health on the node health port: CometBFT answer while the node answer
     await health.close();
     await dead.close();
     deadChain.disconnect();
+  }
+});
+
+test('the node health port under generated requests: any path, query, method or body is a JSON 200 (GET /health) or 404, and it keeps serving', async (ctx) => {
+  const health = await startNodeHealth({ chain: ctx.running.chain, host: '127.0.0.1', port: 0 });
+  const base = health.url.replace('/health', '');
+  const paths = fc.oneof(
+    fc.constantFrom('/health', '/health/', '/Health', '/status', '/', '//health', '/health?x=1', '/health#a'),
+    fc
+      .array(fc.oneof(fc.constantFrom('health', '..', '.', '%00', '%2F', ''), fc.webSegment()), { maxLength: 4 })
+      .map((segments) => `/${segments.join('/')}`),
+  );
+  const queries = fc.oneof(
+    fc.constant(''),
+    fc.webQueryParameters().map((q) => `?${q}`),
+  );
+  const methods = fc.constantFrom('GET', 'GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD');
+  try {
+    await holds(
+      fc.asyncProperty(paths, queries, methods, fc.string({ maxLength: 200 }), async (path, q, method, body) => {
+        const r: Request = { method, path: `${path}${q}`, ...(method === 'GET' || method === 'HEAD' ? {} : { body }) };
+        const a = await send(base, r);
+        // what fetch sends: its URL parser resolves `.`/`..` and drops a fragment
+        const served = new URL(`${base}${r.path}`).pathname === '/health' && method === 'GET';
+        assert.is(a.status, served ? 200 : 404, `${describe(r)} → ${a.status} ${a.text}`);
+        if (method !== 'HEAD') assert.ok(JSON.parse(a.text), describe(r));
+      }),
+      80,
+    );
+    assert.is((await fetch(health.url)).status, 200, 'still serving');
+  } finally {
+    await health.close();
   }
 });
 
