@@ -153,13 +153,17 @@ test('pages by cursor partition the history in order, and new txs meanwhile neit
   ctx.expected.unshift(sent.transactionHash);
 });
 
-test('the chain index in the columnstore: the same history, whole and in pages', async (ctx) => {
+test('the chain index in the columnstore: the same history, whole, in pages and by cursor', async (ctx) => {
   const whole = (await history(ctx.api, `address=${ctx.address}`)).body;
   const paged = (await history(ctx.api, `address=${ctx.address}&limit=4&page=2`)).body;
+  const after = `address=${ctx.address}&limit=4&cursor=${(await history(ctx.api, `address=${ctx.address}&limit=3`)).body.next_cursor}`;
+  const byCursor = (await history(ctx.api, after)).body;
+  assert.is(byCursor.transactions.length, 4);
   const compressed = await compressChainIndex(ctx.t.db);
   assert.ok(compressed.txs > 0 && compressed.refs > 0, 'chunks of txs and of the attribute index were compressed');
   assert.equal((await history(ctx.api, `address=${ctx.address}`)).body, whole);
   assert.equal((await history(ctx.api, `address=${ctx.address}&limit=4&page=2`)).body, paged);
+  assert.equal((await history(ctx.api, after)).body, byCursor);
   assert.equal(
     whole.transactions.map((t: { tx_hash: string }) => t.tx_hash),
     ctx.expected,
