@@ -44,7 +44,11 @@ export interface Position {
  * both keys merged without repeats.
  */
 const mine = (address: string, n: number | string, before?: Position) => {
-  const older = before ? sql`AND (height, tx_index) < (${before.height}, ${before.txIndex})` : sql``;
+  // the plain bound on height too: TimescaleDB pushes it into compressed chunks (skipping the
+  // batches newer than the cursor), which it does not do with a row comparison
+  const older = before
+    ? sql`AND height <= ${before.height} AND (height, tx_index) < (${before.height}, ${before.txIndex})`
+    : sql``;
   return sql`
   (SELECT height, tx_index FROM tx_attribute_refs
    WHERE attribute = (SELECT id FROM attribute_values WHERE key = ${SENDER} AND value = ${address}) ${older}
@@ -121,10 +125,15 @@ export const walletTransactionsQuery = (prefix: string) =>
     .object({
       address: walletAddress(prefix),
       limit: queryInt(1, 100).default(20),
-      page: queryInt(1, MAX_PAGE).optional().describe('1-based page (default 1); not with `cursor`'),
+      page: queryInt(1, MAX_PAGE)
+        .optional()
+        .meta({ default: 1 })
+        .describe('1-based page (default 1); not with `cursor`'),
       cursor: cursor
         .optional()
-        .describe("the previous page's `next_cursor`: the txs after it, however many came since"),
+        .describe(
+          "the previous page's `next_cursor` (`<height>-<tx index>`; height to 2147483647, tx index to 65535): the txs after it, however many came since; not with `page`",
+        ),
     })
     .refine((q) => q.page === undefined || q.cursor === undefined, {
       message: 'give page or cursor, not both',
