@@ -7,7 +7,7 @@
 import { fromBech32 } from '@cosmjs/encoding';
 import { QuerySigningInfosRequest, QuerySigningInfosResponse } from 'cosmjs-types/cosmos/slashing/v1beta1/query';
 import { QueryValidatorsRequest, QueryValidatorsResponse } from 'cosmjs-types/cosmos/staking/v1beta1/query';
-import { createBackoff, sleep } from '../internal/backoff.ts';
+import { createBackoff, sleep, within } from '../internal/backoff.ts';
 import type { ChainClient } from './client.ts';
 import { queryRefusal } from './errors.ts';
 
@@ -132,9 +132,6 @@ export async function followPrefixes(
       }
     }
   };
-  const reading = attempt();
-  const waited = new AbortController();
-  await Promise.race([reading, sleep(waitMs, AbortSignal.any([waited.signal, stopped.signal]))]);
-  waited.abort();
+  await within(attempt(), waitMs, stopped.signal);
   return { current, read: () => read, stop: () => stopped.abort() };
 }

@@ -75,6 +75,11 @@ function filterSql(filter: OutboxFilter, first: number): { sql: string; params: 
   };
 }
 
+/** The statement of readOutbox: rows after $1, up to $2 unless null, the filter taking them, at most $3. */
+const eventsAfter = (filter: string) =>
+  `SELECT id, event, token_address, data::text AS data FROM feed_events
+   WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) AND ${filter} ORDER BY id LIMIT $3`;
+
 /** Events after `after` (up to `upTo` when given) that the filter takes, in id order, at most `limit`. */
 export async function readOutbox(
   db: Queryable,
@@ -84,11 +89,7 @@ export async function readOutbox(
   filter: OutboxFilter = {},
 ): Promise<FeedEvent[]> {
   const taken = filterSql(filter, 4);
-  const rows = await db.query<OutboxRow>(
-    `SELECT id, event, token_address, data::text AS data FROM feed_events
-     WHERE id > $1 AND ($2::bigint IS NULL OR id <= $2) AND ${taken.sql} ORDER BY id LIMIT $3`,
-    [after, upTo, limit, ...taken.params],
-  );
+  const rows = await db.query<OutboxRow>(eventsAfter(taken.sql), [after, upTo, limit, ...taken.params]);
   return rows.map(toEvent);
 }
 
@@ -109,8 +110,7 @@ export async function readOutboxPage(
   // NULLs carries the pruned id when the page is empty
   const rows = await db.query<(OutboxRow | { id: null }) & { pruned: string | null }>(
     `SELECT e.*, (SELECT through_id FROM feed_events_pruned)::text AS pruned
-     FROM (SELECT id, event, token_address, data::text AS data FROM feed_events
-           WHERE id > $1 AND id <= $2 AND ${taken.sql} ORDER BY id LIMIT $3) e
+     FROM (${eventsAfter(taken.sql)}) e
      UNION ALL
      SELECT NULL, NULL, NULL, NULL, (SELECT through_id FROM feed_events_pruned)::text`,
     [after, upTo, limit, ...taken.params],

@@ -16,6 +16,20 @@ export function createBackoff(minMs = 500, maxMs = 30_000) {
   };
 }
 
+/**
+ * `promise`'s value, or undefined once `ms` pass first (or the signal aborts): for a caller
+ * that goes on without an answer that is late (the promise itself is not stopped).
+ */
+export async function within<T>(promise: Promise<T>, ms: number, signal?: AbortSignal): Promise<T | undefined> {
+  const waited = new AbortController();
+  const late = sleep(ms, signal ? AbortSignal.any([waited.signal, signal]) : waited.signal).then(() => undefined);
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    waited.abort();
+  }
+}
+
 /** Resolves after `ms`, or early (without error) when the signal aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

@@ -138,34 +138,45 @@ test('a filtered client is moved past the events it does not take: no replay of 
   }
 });
 
+/**
+ * A client that resumes from `lastEventId` over a raw socket and reads nothing until
+ * `resume()`: what it has read so far is `text()`.
+ */
+async function pausedClient(url: string, lastEventId: number) {
+  const socket = new net.Socket();
+  const { port } = new URL(url);
+  let text = '';
+  await new Promise<void>((resolve) => socket.connect(Number(port), '127.0.0.1', resolve));
+  socket.setEncoding('utf8');
+  socket.pause();
+  socket.on('data', (chunk: string) => {
+    text += chunk;
+  });
+  socket.write(`GET /api/sse/feed HTTP/1.1\r\nHost: x\r\nLast-Event-ID: ${lastEventId}\r\n\r\n`);
+  return { text: () => text, resume: () => socket.resume(), close: () => socket.destroy() };
+}
+
 test('a client catching up slowly is replayed a page at a time as it reads, not dropped', async (ctx) => {
   const served = await serveFeed(ctx.t.db, { maxBufferedBytes: 256 * 1024 });
-  const socket = new net.Socket();
+  let client: Awaited<ReturnType<typeof pausedClient>> | undefined;
   try {
     const token = randomAddress();
     const from = await append(ctx, token, 1);
     const last = await append(ctx, token, 5000, 1000); // ~5 MB to replay, more than the sockets' buffers hold
     assert.ok(await waitFor(() => served.hub.stats().lastEventId === last, 10_000), 'the hub read the outbox');
-    const { port } = new URL(served.url);
-    let text = '';
     // a client busy elsewhere for 3 s before it reads: the replay waits for it, page after page
-    await new Promise<void>((resolve) => socket.connect(Number(port), '127.0.0.1', resolve));
-    socket.setEncoding('utf8');
-    socket.pause();
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.write(`GET /api/sse/feed HTTP/1.1\r\nHost: x\r\nLast-Event-ID: ${from}\r\n\r\n`);
+    client = await pausedClient(served.url, from);
     await sleep(3000);
-    socket.resume();
+    client.resume();
+    const text = client.text;
     assert.ok(
-      await waitFor(() => text.includes(`id: ${last}\n`), 30_000, 50),
+      await waitFor(() => text().includes(`id: ${last}\n`), 30_000, 50),
       `replayed up to ${last} within 30 s (${served.hub.stats().dropped} dropped)`,
     );
     assert.is(served.hub.stats().dropped, 0, 'not dropped');
-    assert.is(text.match(/^event: trade$/gm)?.length, 5000, 'every event once');
+    assert.is(text().match(/^event: trade$/gm)?.length, 5000, 'every event once');
   } finally {
-    socket.destroy();
+    client?.close();
     await served.close();
   }
 });
@@ -345,28 +356,21 @@ test('a filtered replay is told of no gap when the pruning job runs after its la
 
 test('a replay the pruning job overtakes between two pages tells the client of the gap, and goes on after what was pruned', async (ctx) => {
   const served = await serveFeed(ctx.t.db, { maxBufferedBytes: 256 * 1024, replayLimit: 100_000 });
-  const socket = new net.Socket();
+  let client: Awaited<ReturnType<typeof pausedClient>> | undefined;
   try {
     const token = randomAddress();
     const from = await append(ctx, token, 1);
     const last = await append(ctx, token, 12_000, 1000); // ~12 MB: the first pages fill the sockets’ buffers
     assert.ok(await waitFor(() => served.hub.stats().lastEventId === last, 10_000), 'the hub read the outbox');
-    const { port } = new URL(served.url);
-    let text = '';
-    await new Promise<void>((resolve) => socket.connect(Number(port), '127.0.0.1', resolve));
-    socket.setEncoding('utf8');
-    socket.pause();
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.write(`GET /api/sse/feed HTTP/1.1\r\nHost: x\r\nLast-Event-ID: ${from}\r\n\r\n`);
+    client = await pausedClient(served.url, from);
     // the first page is written and waits for the client to read it; the job prunes past it meanwhile
     await sleep(1000);
     const prunedTo = from + 10_000;
     await pruneThrough(ctx, prunedTo);
-    socket.resume();
-    assert.ok(await waitFor(() => text.includes(`id: ${last}\n`), 30_000, 50), `replayed up to ${last}`);
-    const events = text
+    client.resume();
+    const text = client.text;
+    assert.ok(await waitFor(() => text().includes(`id: ${last}\n`), 30_000, 50), `replayed up to ${last}`);
+    const events = text()
       .split('\n\n')
       .map((block) =>
         Object.fromEntries(block.split('\n').map((line) => [line.split(': ')[0], line.slice(line.indexOf(': ') + 2)])),
@@ -389,7 +393,7 @@ test('a replay the pruning job overtakes between two pages tells the client of t
       'every event after what was pruned, once',
     );
   } finally {
-    socket.destroy();
+    client?.close();
     await served.close();
   }
 });

@@ -10,7 +10,7 @@ import { unpackEvents, unpackEventsJson } from '../../chain/stored-events.ts';
 import { logOf } from '../../chain/stored-logs.ts';
 import { txsAt } from '../../db/chain-txs.ts';
 import { sql } from '../../db/sql.ts';
-import { sleep } from '../../internal/backoff.ts';
+import { within } from '../../internal/backoff.ts';
 import type { BlockParts } from './block-json.ts';
 import type { ChainApiContext } from './context.ts';
 import { GatewayError, GRPC, invalidArgument, nodeFailure } from './gateway.ts';
@@ -187,12 +187,12 @@ const PROTOCOL_WAIT_MS = 1_000;
  * the answer then prints text and is not kept.
  */
 export async function attributeFormOf(ctx: ChainApiContext): Promise<AttributeForm | undefined> {
-  let protocol = ctx.chain.heldProtocol();
-  if (protocol === undefined) {
-    const waited = new AbortController();
-    const late = sleep(PROTOCOL_WAIT_MS, waited.signal).then(() => undefined);
-    protocol = await Promise.race([ctx.chain.ready().catch(() => undefined), late]).finally(() => waited.abort());
-  }
+  const protocol =
+    ctx.chain.heldProtocol() ??
+    (await within(
+      ctx.chain.ready().catch(() => undefined),
+      PROTOCOL_WAIT_MS,
+    ));
   if (protocol === undefined) return undefined;
   return attributesInBase64(protocol) ? 'base64' : 'text';
 }

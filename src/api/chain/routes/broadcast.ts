@@ -5,7 +5,7 @@
 // (src/api/chain/route-table.ts) joins them for the server, which mounts it, and for the
 // OpenAPI document, which describes it.
 import type { IncomingMessage } from 'node:http';
-import { fromBase64, toBase64, toHex } from '@cosmjs/encoding';
+import { fromBase64, toBase64 } from '@cosmjs/encoding';
 import { MsgSendResponse } from 'cosmjs-types/cosmos/bank/v1beta1/tx';
 import { MsgDelegateResponse } from 'cosmjs-types/cosmos/staking/v1beta1/tx';
 import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta1/service';
@@ -34,7 +34,7 @@ import { type ChainApiContext, perContext } from '../context.ts';
 import { GatewayError, GRPC, gatewayBody, invalidArgument, nodeFailure } from '../gateway.ts';
 import { anyJson, bytes, int64, messageJson } from '../proto-json.ts';
 import { answer, gatewayError, TAGS } from '../route-docs.ts';
-import { eventsInBase64, logsOf } from '../tx-json.ts';
+import { eventsInBase64, logsOf, resultData } from '../tx-json.ts';
 
 type Mode = 'block' | 'sync' | 'async';
 
@@ -187,7 +187,7 @@ const txResponse = (r: SentTx) => ({
   txhash: r.hash,
   codespace: r.codespace ?? '',
   code: r.code ?? 0,
-  data: r.data && r.data.length > 0 ? toHex(r.data).toUpperCase() : '',
+  data: resultData(r.data),
   raw_log: r.log ?? '',
   logs: [],
   info: '',
@@ -209,7 +209,7 @@ const committedResponse = ({ hash, height, result: r }: CommittedTx) => ({
   txhash: hash,
   codespace: r.codespace ?? '',
   code: r.code ?? 0,
-  data: r.data ? toHex(fromBase64(r.data)).toUpperCase() : '',
+  data: resultData(r.data ? fromBase64(r.data) : undefined),
   raw_log: r.log ?? '',
   logs: logsOf(r.log ?? ''),
   info: r.info ?? '',

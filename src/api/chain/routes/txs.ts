@@ -43,6 +43,9 @@ const finalLifetime = (form: AttributeForm | undefined) =>
   form === 'base64' ? { maxAgeSeconds: BASE64_EVENTS_MAX_AGE_SECONDS } : ('immutable' as const);
 const BASE64_EVENTS_MAX_AGE_SECONDS = 86_400;
 
+/** What sets an answer with events apart in the caches: its attributes' form (text has none, as before the form was known). */
+const formKey = (form: AttributeForm | undefined) => (form === 'base64' ? ':base64' : '');
+
 /** Whether every Any in the answer printed its fields (no `{"@type", "value"}` of a type no schema knows). */
 function everyTypePrinted(json: unknown): boolean {
   if (Array.isArray(json)) return json.every(everyTypePrinted);
@@ -184,7 +187,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       const sent = req.params.hash!;
       const hash = hashParam(sent);
       const form = await attributeFormOf(ctx);
-      const key = `tx:${hash}${form === 'base64' ? ':base64' : ''}`;
+      const key = `tx:${hash}${formKey(form)}`;
       if (sendNotModified(req, res, ctx.answers, key, finalLifetime(form))) return;
       const rendered = await ctx.answers.remember(key, async () => {
         const found = await loadTx(ctx, hash);
@@ -250,7 +253,7 @@ export const txsRoutes: Route<ChainApiContext>[] = [
       };
       const form = await attributeFormOf(ctx);
       // one key for every way of asking the same page (order of parameters, page/limit or pagination.*)
-      const key = `txs?${JSON.stringify(request)}${form === 'base64' ? ':base64' : ''}`;
+      const key = `txs?${JSON.stringify(request)}${formKey(form)}`;
       if (sendNotModified(req, res, ctx.txPages, key, finalLifetime(form))) return;
       // the page's JSON, and whether it may be kept (no type in it printed as base64 until known)
       const read = async () => {

@@ -1,9 +1,10 @@
 // GET /api/wallet/transactions?address=&limit=&page=|cursor= (docs/launchpad-api.md "Wallet"):
-// the address's transactions from the chain index, newest first, by page or after a cursor. A tx is the address's when it
-// sent it (message.sender) or received a transfer in it (transfer.recipient); a tx with both
-// is listed once. Each list is a backward scan of tx_attribute_refs' primary key
-// (attribute, height, tx_index) from the pair's number (sql/0017_attribute_values.sql),
-// merged; only the page's txs are read from txs, at their positions (src/db/chain-txs.ts).
+// the address's transactions from the chain index, newest first, by page or after a cursor.
+// A tx is the address's when it sent it (message.sender) or received a transfer in it
+// (transfer.recipient); a tx with both is listed once. Each list is a backward scan of
+// tx_attribute_refs' primary key (attribute, height, tx_index) from the pair's number
+// (sql/0017_attribute_values.sql), merged; only the page's txs are read from txs, at their
+// positions (src/db/chain-txs.ts).
 import { z } from 'zod';
 import { tryDecodeTxParts } from '../../../chain/tx-decode.ts';
 import { txsAt } from '../../../db/chain-txs.ts';
@@ -144,14 +145,14 @@ export function walletTransactions(db: Database, { accountPrefix }: WalletOption
   const query = walletTransactionsQuery(accountPrefix);
   return async (req, res) => {
     const { address, limit, page, cursor: after } = parseOrThrow(query, req.query);
-    const offset = after ? 0 : ((page ?? 1) - 1) * limit;
+    const pageNumber = after ? null : (page ?? 1);
     const [history, total] = await Promise.all([
-      historyPage(db, address, offset, limit, after),
+      historyPage(db, address, pageNumber ? (pageNumber - 1) * limit : 0, limit, after),
       countHistory(db, address),
     ]);
     sendJson(res, 200, {
       address,
-      page: after ? null : (page ?? 1),
+      page: pageNumber,
       limit,
       total,
       has_more: history.hasMore,
