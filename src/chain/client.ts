@@ -71,6 +71,8 @@ export interface ChainClient {
   smartQuery<T = unknown>(contract: string, query: object): Promise<T>;
   /** Requests, retries and 429s so far. */
   readonly stats: ProviderRpcClient['stats'];
+  /** Calls to the node in flight at once, at most (CHAIN_RPC_CONCURRENCY for the service's clients). */
+  readonly concurrency: number;
   disconnect(): void;
 }
 
@@ -136,6 +138,7 @@ export function createChainClient(rpcUrl: string, options: ChainClientOptions = 
     queries,
     smartQuery: (contract, query) => queries.wasm.queryContractSmart(contract, query),
     stats: rpc.stats,
+    concurrency: rpc.concurrency,
     disconnect: () => rpc.disconnect(),
   };
 }

@@ -38,6 +38,8 @@ export interface ProviderRpcClient extends RpcClient {
    */
   callBody(method: string, params?: Record<string, unknown>, signal?: AbortSignal): Promise<Buffer>;
   readonly stats: { requests: number; retries: number; rateLimited: number };
+  /** Requests in flight at once, at most (`concurrency`). */
+  readonly concurrency: number;
 }
 
 /** The longest Retry-After a call waits out by itself before its caller hears of the 429. */
@@ -153,7 +155,8 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
   const timeoutMs = options.timeoutMs ?? 15_000;
   const attempts = options.attempts ?? 5;
   const headers = { 'Content-Type': 'application/json', ...options.headers };
-  const semaphore = createSemaphore(options.concurrency ?? 16);
+  const concurrency = options.concurrency ?? 16;
+  const semaphore = createSemaphore(concurrency);
   const stats = { requests: 0, retries: 0, rateLimited: 0 };
   // a 429 holds back every request of this client until the provider's wait is over
   let pausedUntil = 0;
@@ -302,5 +305,6 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
       closing.abort();
     },
     stats,
+    concurrency,
   };
 }

@@ -10,7 +10,7 @@ import { SimulateRequest, SimulateResponse } from 'cosmjs-types/cosmos/tx/v1beta
 import { TxBody, TxRaw } from 'cosmjs-types/cosmos/tx/v1beta1/tx';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { MAX_BLOCK_WAITS } from '../../src/api/chain/routes/broadcast.ts';
+import { blockWaitLimit } from '../../src/api/chain/routes/broadcast.ts';
 import { BODY_LIMIT_BYTES } from '../../src/api/http/body.ts';
 import { createChainClient } from '../../src/chain/client.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
@@ -320,20 +320,23 @@ test('BROADCAST_MODE_BLOCK on a Tendermint 0.34 chain (SDK 0.45 and 0.46 have it
       impatient.disconnect();
     }
 
-    // no block comes within the node's wait: each of the 4 that wait is a 504 code 4 naming its
-    // tx, and lands later; a fifth at once is a 503 (they hold the node client's slots)
+    // no block comes within the node's wait: each of the 4 that wait (a quarter of the client's
+    // 16 slots) is a 504 code 4 naming its tx, and lands later; a fifth at once is a 503 (they
+    // hold the node client's slots)
+    const limit = blockWaitLimit(chain.concurrency);
+    assert.is(limit, 4);
     const waiting = await Promise.all(
       [2, 3, 4, 5, 6].map((index) => signed(ctx, index, (from) => [send(from, to, 9n)], { devnet })),
     );
-    const post = (bytes: Uint8Array) =>
-      chainPost(api, TXS, { tx_bytes: toBase64(bytes), mode: 'BROADCAST_MODE_BLOCK' });
-    const waits = waiting.slice(0, MAX_BLOCK_WAITS).map((tx) => post(tx.bytes));
+    const post = (bytes: Uint8Array, on = api) =>
+      chainPost(on, TXS, { tx_bytes: toBase64(bytes), mode: 'BROADCAST_MODE_BLOCK' });
+    const waits = waiting.slice(0, limit).map((tx) => post(tx.bytes));
     await sleep(200);
-    const fifth = await post(waiting[MAX_BLOCK_WAITS]!.bytes);
+    const fifth = await post(waiting[limit]!.bytes);
     assert.is(fifth.status, 503, JSON.stringify(fifth.body));
     assert.is(fifth.body.code, 14);
     assert.is(fifth.headers.get('retry-after'), '1');
-    assert.match(fifth.body.message, /4 BROADCAST_MODE_BLOCK broadcasts are waiting/);
+    assert.match(fifth.body.message, /^4 BROADCAST_MODE_BLOCK broadcasts are waiting .*CHAIN_RPC_CONCURRENCY/);
     for (const [i, late] of (await Promise.all(waits)).entries()) {
       assert.is(late.status, 504, JSON.stringify(late.body));
       assert.is(late.body.code, 4);
@@ -346,6 +349,30 @@ test('BROADCAST_MODE_BLOCK on a Tendermint 0.34 chain (SDK 0.45 and 0.46 have it
     }
     await devnet.produceBlock();
     assert.is(await balanceOn(devnet, to), 4321n + 1n + 9n * 4n, 'the txs no answer came for land in the next block');
+
+    // a client of 4 slots lets one BLOCK broadcast wait: a second at once is the 503
+    const narrow = createChainClient(devnet.rpcUrl, { attempts: 1, concurrency: 4 });
+    const narrowApi = await startTestChainApi(ctx.t, narrow);
+    try {
+      const [first, second] = await Promise.all(
+        [2, 3].map((index) => signed(ctx, index, (from) => [send(from, to, 5n)], { devnet })),
+      );
+      const alone = post(first!.bytes, narrowApi);
+      await sleep(200);
+      const refusedSecond = await post(second!.bytes, narrowApi);
+      assert.is(refusedSecond.status, 503, JSON.stringify(refusedSecond.body));
+      assert.match(refusedSecond.body.message, /^1 BROADCAST_MODE_BLOCK broadcast is waiting /);
+      assert.is((await alone).status, 504);
+      await devnet.produceBlock();
+      assert.is(
+        await balanceOn(devnet, to),
+        4321n + 1n + 9n * 4n + 5n,
+        'the one that waited lands, the refused one not',
+      );
+    } finally {
+      await narrowApi.close();
+      narrow.disconnect();
+    }
   } finally {
     await api.close();
     chain.disconnect();

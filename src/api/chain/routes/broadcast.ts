@@ -230,17 +230,18 @@ const committedResponse = ({ hash, height, result: r }: CommittedTx) => ({
 /**
  * How many BLOCK broadcasts wait for their blocks at once: each holds one of the node
  * client's CHAIN_RPC_CONCURRENCY slots for a block time or more, which the Chain API's
- * other calls to the node share.
+ * other calls to the node share. A quarter of them (4 of the default 16), and at least one.
  */
-export const MAX_BLOCK_WAITS = 4;
+export const blockWaitLimit = (concurrency: number) => Math.max(1, Math.floor(concurrency / 4));
 const blockWaits = perContext(() => ({ waiting: 0 }));
 
 async function waitForBlock(ctx: ChainApiContext, tx: Uint8Array) {
   const waits = blockWaits(ctx);
-  if (waits.waiting >= MAX_BLOCK_WAITS)
+  const limit = blockWaitLimit(ctx.chain.concurrency);
+  if (waits.waiting >= limit)
     throw new GatewayError(
       GRPC.UNAVAILABLE,
-      `${MAX_BLOCK_WAITS} BROADCAST_MODE_BLOCK broadcasts are waiting for their blocks already; retry shortly, or use BROADCAST_MODE_SYNC and look the tx up by its hash`,
+      `${limit} BROADCAST_MODE_BLOCK ${limit === 1 ? 'broadcast is' : 'broadcasts are'} waiting for their blocks already (a quarter of CHAIN_RPC_CONCURRENCY); retry shortly, or use BROADCAST_MODE_SYNC and look the tx up by its hash`,
       { 'Retry-After': '1' },
     );
   waits.waiting++;
