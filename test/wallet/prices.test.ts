@@ -8,7 +8,7 @@ import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import type { LaunchpadApi } from '../../src/api/launchpad/server.ts';
 import { createPriceSource, PRICE_TTL_MS, type PriceOptions } from '../../src/api/launchpad/wallet/price-source.ts';
-import type { ChainClient } from '../../src/chain/client.ts';
+import { type ChainClient, createChainClient } from '../../src/chain/client.ts';
 import { loadConfig } from '../../src/config.ts';
 import type { Devnet } from '../../src/devnet/index.ts';
 import { openTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -174,6 +174,31 @@ test('a failing source: 0, never an error, and one warning however many requests
   assert.is(await odd.nativeUsd(), 0);
   assert.is(warnings().length, 2);
   await source.close();
+});
+
+test('a source that does not answer within its timeout: 0 and a warning naming the wait, for PRICE_URL and for the launchpad query', async (ctx) => {
+  const { logger, warnings } = capturingLogger();
+  const silent = await priceServer(() => ({ NATIVE: 9 }));
+  silent.hold();
+  // a node that takes the launchpad's config query and does not answer it
+  const node = createChainClient(silent.url, { protocol: '0.38', attempts: 1, timeoutMs: 30_000 });
+  try {
+    for (const url of [silent.url, undefined]) {
+      const prices = createPriceSource(
+        { chain: node, launchpad: ctx.devnet.contracts.launchpad, logger },
+        { url, timeoutMs: 200 },
+      );
+      // the source answers only once released, after both: 0 comes from the wait running out
+      assert.is(await prices.nativeUsd(), 0);
+    }
+    assert.is(silent.hits(), 2, 'each source was asked');
+    assert.is(warnings().length, 2, JSON.stringify(warnings()));
+    assert.match(JSON.stringify(warnings()[1]), /no answer within 200 ms/);
+  } finally {
+    silent.release();
+    node.disconnect();
+    await silent.close();
+  }
 });
 
 test('concurrent callers share one fetch', async (ctx) => {

@@ -4,6 +4,7 @@
 // concurrent callers share one fetch; a failed source is 0 for a shorter while, with one
 // warning per failure (not one per request).
 import type { ChainClient } from '../../../chain/client.ts';
+import { within } from '../../../internal/backoff.ts';
 import type { Logger } from '../../../internal/logger.ts';
 
 export interface PriceOptions {
@@ -53,17 +54,9 @@ async function fromUrl(url: string, path: string, timeoutMs: number): Promise<nu
 }
 
 async function fromLaunchpad(chain: ChainClient, launchpad: string, timeoutMs: number): Promise<number> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
-  });
-  let config: { native_usd_micro?: unknown };
-  try {
-    config = await Promise.race([chain.smartQuery<{ native_usd_micro?: unknown }>(launchpad, { config: {} }), late]);
-  } finally {
-    clearTimeout(timer);
-  }
-  const micro = config.native_usd_micro;
+  const config = await within(chain.smartQuery<{ native_usd_micro?: unknown }>(launchpad, { config: {} }), timeoutMs);
+  if (config === undefined) throw new Error(`no answer within ${timeoutMs} ms`);
+  const micro = config?.native_usd_micro;
   if (typeof micro !== 'string' || !/^\d+$/.test(micro))
     throw new Error(`the launchpad's config has no native_usd_micro: ${JSON.stringify(micro)}`);
   return Number(BigInt(micro)) / 1e6;
