@@ -220,6 +220,31 @@ test('the APIs’ chain client reads the node’s protocol again after its reche
   }
 });
 
+test('the APIs’ chain client, its first read of the protocol failed, asks the node again after a second, not at every call meanwhile', async () => {
+  const node = await startRecordedChain({
+    ...RECORDED.comet037(),
+    version: '0.34.14',
+    rateLimit: { count: 1, retryAfter: '0', method: 'status', status: 503 },
+  });
+  const api = createChainClient(node.url, { attempts: 1, protocolRecheckMs: 60_000 });
+  const statuses = () => node.requests.filter((r) => r.method === 'status').length;
+  try {
+    const first = await api.ready().catch((e: Error) => e);
+    assert.instance(first, Error, 'the 503 fails the first read');
+    for (let i = 0; i < 20; i++) {
+      assert.is(await api.ready().catch((e: Error) => e), first, 'the same failure, the node not asked');
+      assert.is(api.heldProtocol(), undefined);
+    }
+    assert.is(statuses(), 1);
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    assert.is(await api.ready(), '0.34', 'asked again once the second passed');
+    assert.is(statuses(), 2);
+  } finally {
+    api.disconnect();
+    await node.close();
+  }
+});
+
 test('many calls in flight at once (a backfill reads 16 blocks at a time) log no "possible memory leak" warning', async () => {
   const node = await startRecordedChain(RECORDED.comet037());
   const chain = createChainClient(node.url, { concurrency: 32 });
