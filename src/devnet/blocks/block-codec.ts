@@ -25,6 +25,7 @@ export function encodeBlock(block: CommittedBlock): Uint8Array {
     hash: toHex(block.hash),
     partsHash: toHex(block.partsHash),
     txCount: block.txCount,
+    resultsLength: block.resultsLength,
   };
   for (const field of HASH_FIELDS) meta[field] = toHex(block.header[field]);
   const withCalls: Record<string, unknown> = meta;
@@ -46,6 +47,7 @@ export function encodeBlock(block: CommittedBlock): Uint8Array {
   return out;
 }
 
+/** The block in `bytes`, which it keeps: its tx bytes and results are views of them, not copies. */
 export function decodeBlock(bytes: Uint8Array): CommittedBlock {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const metaLength = buf.readUInt32LE(0);
@@ -57,11 +59,11 @@ export function decodeBlock(bytes: Uint8Array): CommittedBlock {
   at += txOffsets.byteLength;
   const txLength = buf.readUInt32LE(at);
   at += 4;
-  const txData = Uint8Array.prototype.slice.call(buf, at, at + txLength);
+  const txData = buf.subarray(at, at + txLength);
   at += txLength;
   const resultsLength = buf.readUInt32LE(at);
   at += 4;
-  const results = Uint8Array.prototype.slice.call(buf, at, at + resultsLength);
+  const results = buf.subarray(at, at + resultsLength);
   const header = { chainId: meta.chainId, height: meta.height, timeNs: BigInt(meta.timeNs) } as BlockHeader;
   for (const field of HASH_FIELDS) header[field] = fromHex(meta[field]);
   return {
@@ -73,6 +75,7 @@ export function decodeBlock(bytes: Uint8Array): CommittedBlock {
     txData,
     txOffsets,
     results,
+    resultsLength: (meta.resultsLength as number | undefined) ?? 0,
     calls: meta.calls ?? [],
     blockEvents: (meta.blockEvents as BlockEvents | undefined) ?? NO_BLOCK_EVENTS,
   };

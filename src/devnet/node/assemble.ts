@@ -96,7 +96,7 @@ export function assembleBlock(
     txCount: body.txs.length,
     txBytes: body.txs.reduce((n, tx) => n + tx.length, 0),
     ...packTxs(body.txs),
-    results: compressResults(rendered),
+    ...compressResults(rendered),
     calls: own.calls,
     blockEvents: own.blockEvents,
   };

@@ -75,7 +75,7 @@ export function openBlockLog(dataDir: string, { durable }: { durable: boolean })
         const length = header.readUInt32LE(0);
         const checksum = header.readUInt32LE(4);
         if (at + RECORD_HEADER + length > size) break;
-        const payload = Buffer.allocUnsafe(length);
+        const payload = Buffer.allocUnsafeSlow(length); // its own memory: the block decoded from it keeps it
         readSync(fd, payload, 0, length, at + RECORD_HEADER);
         if (crc32(payload) !== checksum) break;
         const stored = { offset: at + RECORD_HEADER, length };
@@ -98,7 +98,7 @@ export function openBlockLog(dataDir: string, { durable }: { durable: boolean })
       return stored;
     },
     readAt({ offset, length }) {
-      const payload = Buffer.allocUnsafe(length);
+      const payload = Buffer.allocUnsafeSlow(length); // its own memory: the block decoded from it keeps it
       readSync(fd, payload, 0, length, offset);
       return decodeBlock(payload);
     },
