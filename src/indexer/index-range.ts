@@ -31,15 +31,7 @@ export interface RangeOptions extends Omit<WriteOptions, 'faultPoint'> {
   onBatch?: (summary: BatchSummary) => void;
 }
 
-/**
- * Batches sized so each holds about `maxTxs` transactions: few blocks when blocks are full.
- * A range's writing overlaps the reading of the batches after it (READ_AHEAD_BATCHES), so its
- * two ends are what it does alone: the first batch is read with nothing written meanwhile, and
- * the batches still to write once the last is read are written with nothing read meanwhile.
- * The first batch is one block (writing starts as soon as it is read, and it shows how full
- * the blocks are), and towards the end a batch holds at most a third of the heights left, so
- * the range ends on batches of one block.
- */
+/** Batches sized so each holds about `maxTxs` transactions: few blocks when blocks are full. */
 function createChunker(
   chain: ChainClient,
   contracts: ContractAddresses,
@@ -48,10 +40,10 @@ function createChunker(
   concurrency: number,
   signal: AbortSignal,
 ) {
-  let blocksPerFetch = 1; // until the first blocks show how full they are
+  let blocksPerFetch = Math.min(10, maxBlocks); // until the first blocks show how full they are
   /** The batch from `from`: its last height at once, its blocks when they are read. */
   return (from: number, to: number): { last: number; blocks: Promise<FetchedBlock[]> } => {
-    const last = Math.min(to, from + Math.min(blocksPerFetch, Math.ceil((to - from + 1) / 3)) - 1);
+    const last = Math.min(to, from + blocksPerFetch - 1);
     const blocks = nodeCall(`blocks ${from}-${last}`, () =>
       fetchBlocks(chain, from, last, contracts, concurrency, signal),
     ).then((fetched) => {
