@@ -42,7 +42,7 @@ export interface ChainClientOptions extends RpcClientOptions {
 }
 
 /** How long a client that re-reads the protocol (protocolRecheckMs) waits after a failed first read before the next. */
-const FIRST_READ_RETRY_MS = 1_000;
+export const FIRST_READ_RETRY_MS = 1_000;
 
 export interface ChainClient {
   readonly rpcUrl: string;

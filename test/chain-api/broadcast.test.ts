@@ -22,11 +22,11 @@ import {
   openChainApi,
   startTestChainApi,
 } from '../helpers/chain-api.ts';
-import { feeFor, queryClient, randomAddress, signingClient, startDevnet } from '../helpers/devnet.ts';
+import { feeFor, queryClient, randomAddress, rpcResult, signingClient, startDevnet } from '../helpers/devnet.ts';
 import { withBlocks } from '../helpers/indexing.ts';
 import { RECORDED, startRecordedChain } from '../helpers/recorded-chain.ts';
 import { assertShape } from '../helpers/rest-shape.ts';
-import { sleep } from '../helpers/wait.ts';
+import { sleep, waitFor } from '../helpers/wait.ts';
 
 const test = suite<ChainCtx>('chain API: broadcast and simulate', {} as ChainCtx);
 
@@ -73,6 +73,9 @@ async function signed(
     client.disconnect();
   }
 }
+
+/** The txs the devnet's mempool holds (`num_unconfirmed_txs`). */
+const mempoolSize = async (devnet: Devnet) => Number((await rpcResult(devnet, 'num_unconfirmed_txs')).n_txs);
 
 /** Makes blocks until the devnet has committed `hash`; its height. */
 async function landed(ctx: ChainCtx, hash: string): Promise<number> {
@@ -330,8 +333,10 @@ test('BROADCAST_MODE_BLOCK on a Tendermint 0.34 chain (SDK 0.45 and 0.46 have it
     );
     const post = (bytes: Uint8Array, on = api) =>
       chainPost(on, TXS, { tx_bytes: toBase64(bytes), mode: 'BROADCAST_MODE_BLOCK' });
+    const held = await mempoolSize(devnet);
     const waits = waiting.slice(0, limit).map((tx) => post(tx.bytes));
-    await sleep(200);
+    // they wait once the node has them all (each counted as waiting before it is sent)
+    assert.ok(await waitFor(async () => (await mempoolSize(devnet)) === held + limit, 10_000));
     const fifth = await post(waiting[limit]!.bytes);
     assert.is(fifth.status, 503, JSON.stringify(fifth.body));
     assert.is(fifth.body.code, 14);
@@ -357,8 +362,9 @@ test('BROADCAST_MODE_BLOCK on a Tendermint 0.34 chain (SDK 0.45 and 0.46 have it
       const [first, second] = await Promise.all(
         [2, 3].map((index) => signed(ctx, index, (from) => [send(from, to, 5n)], { devnet })),
       );
+      const before = await mempoolSize(devnet);
       const alone = post(first!.bytes, narrowApi);
-      await sleep(200);
+      assert.ok(await waitFor(async () => (await mempoolSize(devnet)) === before + 1, 10_000));
       const refusedSecond = await post(second!.bytes, narrowApi);
       assert.is(refusedSecond.status, 503, JSON.stringify(refusedSecond.body));
       assert.match(refusedSecond.body.message, /^1 BROADCAST_MODE_BLOCK broadcast is waiting /);

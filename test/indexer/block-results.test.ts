@@ -223,6 +223,41 @@ test("events arrays that are not the txs' own, or stand where a number or a dupl
   assertSameReading(Buffer.from(`\ufeff${answer(`{"txs_results":[{"events":[${oneEvent('a')}]}]}`)}`));
 });
 
+test('texts that repeat, hundreds of the same length among them, read as the full parse reads them', () => {
+  // short texts are read once per block and found again by a hash of their bytes: with this
+  // many of one length, texts share slots, and each must still read as itself
+  const sameLength = fc.uniqueArray(
+    fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'd', 'e'), minLength: 6, maxLength: 6 }),
+    {
+      minLength: 200,
+      maxLength: 400,
+    },
+  );
+  fc.assert(
+    fc.property(sameLength, fc.array(fc.nat(), { minLength: 600, maxLength: 1200 }), (pool, picks) => {
+      const pick = (k: number) => pool[picks[k % picks.length]! % pool.length]!;
+      const txs = Array.from({ length: 20 }, (_, t) => ({
+        code: 0,
+        log: '',
+        gas_wanted: '1',
+        gas_used: '1',
+        codespace: '',
+        events: Array.from({ length: 3 }, (_, e) => ({
+          type: pick(t * 60 + e * 20),
+          attributes: Array.from({ length: 6 }, (_, a) => ({
+            key: pick(t * 60 + e * 20 + 2 * a + 1),
+            value: pick(t * 60 + e * 20 + 2 * a + 2),
+            index: true,
+          })),
+        })),
+      }));
+      const fast = assertSameReading(goBody({ height: 1, txs, finalize: undefined }));
+      assert.ok(fast.compactEvents, 'the fast read is taken');
+    }),
+    { numRuns: 50 },
+  );
+});
+
 test('answers the fast read takes: absent and null events, escapes, text that is not UTF-8', () => {
   const taken = [
     `{"txs_results":null}`,

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { toBech32 } from '@cosmjs/encoding';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
-import { createChainClient } from '../../src/chain/client.ts';
+import { createChainClient, FIRST_READ_RETRY_MS } from '../../src/chain/client.ts';
 import { backfill, planBackfill } from '../../src/indexer/backfill.ts';
 import { createIndexer, type IndexerOptions } from '../../src/indexer/indexer.ts';
 import { silentLogger } from '../../src/internal/logger.ts';
@@ -236,7 +236,7 @@ test('the APIs’ chain client, its first read of the protocol failed, asks the 
       assert.is(api.heldProtocol(), undefined);
     }
     assert.is(statuses(), 1);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await new Promise((resolve) => setTimeout(resolve, FIRST_READ_RETRY_MS + 100));
     assert.is(await api.ready(), '0.34', 'asked again once the second passed');
     assert.is(statuses(), 2);
   } finally {

@@ -241,7 +241,7 @@ async function waitForBlock(ctx: ChainApiContext, tx: Uint8Array) {
   if (waits.waiting >= limit)
     throw new GatewayError(
       GRPC.UNAVAILABLE,
-      `${limit} BROADCAST_MODE_BLOCK ${limit === 1 ? 'broadcast is' : 'broadcasts are'} waiting for their blocks already (a quarter of CHAIN_RPC_CONCURRENCY); retry shortly, or use BROADCAST_MODE_SYNC and look the tx up by its hash`,
+      `${limit} BROADCAST_MODE_BLOCK ${limit === 1 ? 'broadcast is' : 'broadcasts are'} waiting for their blocks already (a quarter of CHAIN_RPC_CONCURRENCY, at least one); retry shortly, or use BROADCAST_MODE_SYNC and look the tx up by its hash`,
       { 'Retry-After': '1' },
     );
   waits.waiting++;
