@@ -13,20 +13,38 @@ export const INDEXED_KEYS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['transfer', new Set(['recipient'])],
 ]);
 
-/** The distinct [type.key, value] pairs of a tx's events that the attribute index keeps. */
+/** INDEXED_KEYS as each key's `type.key` name, made once. */
+const INDEXED_NAMES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
+  [...INDEXED_KEYS].map(([type, keys]) => [type, new Map([...keys].map((key) => [key, `${type}.${key}`]))]),
+);
+
+/** Pairs a tx holds before they are looked up in a set rather than one by one. */
+const SCANNED_PAIRS = 16;
+
+/**
+ * The distinct [type.key, value] pairs of a tx's events that the attribute index keeps, in
+ * order of first appearance. A tx holds a few (its sender, its action, a recipient or two):
+ * they are compared one by one, and a set is made only for a tx of many (a multi-send).
+ */
 export function indexedAttributes(events: readonly ChainEvent[]): [string, string][] {
   const pairs: [string, string][] = [];
-  const seen = new Set<string>();
+  let seen: Set<string> | undefined;
   for (const e of events) {
-    const keys = INDEXED_KEYS.get(e.type);
-    if (!keys) continue;
+    const names = INDEXED_NAMES.get(e.type);
+    if (!names) continue;
     for (const a of e.attributes) {
-      if (!keys.has(a.key)) continue;
-      const key = `${e.type}.${a.key}`;
-      const pair = `${key}\0${a.value}`;
-      if (seen.has(pair)) continue;
-      seen.add(pair);
-      pairs.push([key, a.value]);
+      const name = names.get(a.key);
+      if (name === undefined) continue;
+      if (seen) {
+        const pair = `${name}\0${a.value}`;
+        if (seen.has(pair)) continue;
+        seen.add(pair);
+      } else if (pairs.some(([n, v]) => n === name && v === a.value)) continue;
+      else if (pairs.length === SCANNED_PAIRS) {
+        seen = new Set(pairs.map(([n, v]) => `${n}\0${v}`));
+        seen.add(`${name}\0${a.value}`);
+      }
+      pairs.push([name, a.value]);
     }
   }
   return pairs;
