@@ -46,6 +46,12 @@ function attributesOf(event: RawEvent): Map<string, string> {
   return map;
 }
 
+/** The first value of `key` (as attributesOf reads it), without the map: most `wasm` events are not a CW20's. */
+function firstValue(event: RawEvent, key: string): string | undefined {
+  for (const a of event.attributes) if (a.key === key) return a.value;
+  return undefined;
+}
+
 /**
  * The balance changes of one cw20-base event, or undefined when its attributes break the
  * shape of its action (a missing holder, an amount that is not an unsigned integer).
@@ -86,16 +92,16 @@ export function decodeCw20(txs: readonly RawTx[], contracts: ContractAddresses):
         continue;
       }
       if (event.type !== CW20_EVENTS.type) continue;
-      const a = attributesOf(event);
-      const contract = a.get(CONTRACT_ADDRESS_ATTRIBUTE);
-      const action = a.get(CW20_EVENTS.actionAttribute);
+      const contract = firstValue(event, CONTRACT_ADDRESS_ATTRIBUTE);
+      const action = firstValue(event, CW20_EVENTS.actionAttribute);
       if (!contract) continue;
       if (contract === contracts.amm && action === AMM_TOKEN_CREATED.action) {
-        const token = a.get(AMM_TOKEN_CREATED.token);
+        const token = firstValue(event, AMM_TOKEN_CREATED.token);
         if (token) origins.push({ token, initialHolder: contracts.amm });
         continue;
       }
       if (!isCw20Action(action)) continue;
+      const a = attributesOf(event);
       // a side with no counterpart: supply created or destroyed
       const { from, to } = CW20_EVENTS.actions[action] as { from?: string; to?: string };
       if (!from !== !to) supplyChanged.add(contract);
