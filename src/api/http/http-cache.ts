@@ -11,7 +11,7 @@
 // a 6.9 kB tx is ~1.3 kB gzipped, so the cache holds about 4.5 times as many. An answer is
 // compressed when it is first sent to such a client, not when rendered: most answers of a
 // random walk over the chain are asked for once, by clients that may not want gzip.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
@@ -49,7 +49,7 @@ const gunzipOffLoop = promisify<zlib.InputType, Buffer>(zlib.gunzip);
 export function render(status: number, json: string | Buffer): Rendered {
   const body = ownBytes(json);
   // a strong validator of the bytes: 128 bits of SHA-256, base64url
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  const etag = `"${hash('sha256', body, 'base64url').slice(0, 22)}"`;
   return { status, body, etag };
 }
 
