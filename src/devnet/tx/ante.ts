@@ -117,8 +117,7 @@ export function runAnte(ctx: AnteContext, tx: DecodedTx, mode: AnteMode, gas: Ga
     );
   }
   events.push(event('tx', ['fee', coinsToString(nonZeroFee)], ['fee_payer', tx.signer]));
-  // a copy: the key read from the tx is a view of its block's bytes, which it would keep
-  if (!account.pubkey) ctx.accounts.setPubkey(account, pubkey.slice());
+  if (!account.pubkey) ctx.accounts.setPubkey(account, pubkey);
   events.push(event('tx', ['acc_seq', `${tx.signer}/${account.sequence}`]));
   events.push(event('tx', ['signature', toBase64(raw.signatures[0]!)]));
   ctx.accounts.incrementSequence(account);
