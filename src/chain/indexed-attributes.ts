@@ -8,15 +8,20 @@ import type { ChainEvent } from './stored-events.ts';
  * sender is message.sender, so transfer.sender is not indexed (it would add two rows per
  * tx for fee payments alone).
  */
-export const INDEXED_KEYS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
+const INDEXED_KEYS: ReadonlyMap<string, ReadonlySet<string>> = new Map([
   ['message', new Set(['sender', 'action'])],
   ['transfer', new Set(['recipient'])],
 ]);
 
-/** INDEXED_KEYS as each key's `type.key` name, made once. */
+/** INDEXED_KEYS as each key's `type.key` name, by type and key, made once. */
 const INDEXED_NAMES: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map(
   [...INDEXED_KEYS].map(([type, keys]) => [type, new Map([...keys].map((key) => [key, `${type}.${key}`]))]),
 );
+
+/** Every indexed attribute's `type.key` name (what a search may filter on, besides tx.height). */
+export const INDEXED_ATTRIBUTE_NAMES: readonly string[] = [...INDEXED_NAMES.values()].flatMap((names) => [
+  ...names.values(),
+]);
 
 /** Pairs a tx holds before they are looked up in a set rather than one by one. */
 const SCANNED_PAIRS = 16;

@@ -3,7 +3,7 @@
 // equality conditions on the attributes the index keeps (src/chain/indexed-attributes.ts)
 // and on `tx.height`, answered by SQL on tx_attribute_refs' primary key (attribute, height,
 // tx_index) with keyset pagination.
-import { INDEXED_KEYS } from '../../chain/indexed-attributes.ts';
+import { INDEXED_ATTRIBUTE_NAMES } from '../../chain/indexed-attributes.ts';
 import { idOf, knownAttributeIds } from '../../db/attribute-values.ts';
 import { txsAt } from '../../db/chain-txs.ts';
 import { type Sql, sql } from '../../db/sql.ts';
@@ -16,10 +16,7 @@ export const TX_HEIGHT = 'tx.height';
 export const MAX_ATTRIBUTE_CONDITIONS = 8;
 
 /** Every key a search may filter on, as the error for another key lists them. */
-export const SEARCHABLE_KEYS = [
-  ...[...INDEXED_KEYS].flatMap(([type, keys]) => [...keys].map((k) => `${type}.${k}`)),
-  TX_HEIGHT,
-];
+export const SEARCHABLE_KEYS = [...INDEXED_ATTRIBUTE_NAMES, TX_HEIGHT];
 
 export interface Condition {
   key: string;
@@ -34,9 +31,7 @@ const EVENT = /^([a-zA-Z_]+\.[a-zA-Z_]+)=(\S+)$/;
 const unquote = (v: string) => (v.length >= 2 && v.startsWith("'") && v.endsWith("'") ? v.slice(1, -1) : v);
 
 function checked(key: string, value: string, written: string): Condition {
-  const known =
-    key === TX_HEIGHT || INDEXED_KEYS.get(key.slice(0, key.indexOf('.')))?.has(key.slice(key.indexOf('.') + 1));
-  if (!known)
+  if (!SEARCHABLE_KEYS.includes(key))
     throw invalidArgument(
       `event ${written} cannot be searched: ${key} is not indexed; searchable keys: ${SEARCHABLE_KEYS.join(', ')}`,
     );
