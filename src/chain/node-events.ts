@@ -127,7 +127,8 @@ export function blockEventsOf(results: WireBlockResults, protocol: CometProtocol
  * The index of the message that emitted each event of a tx: the `msg_index` attribute when
  * the chain sends it (SDK 0.50+: the last of that name, which the SDK appends); before that,
  * the `message` event whose first attribute is `action`, which the SDK emits first for each
- * message (0.45 to 0.47), opens the next one (messageBoundaries). The ante handler's fee and signature events are given 0.
+ * message (0.45 to 0.47), opens the next one (messageBoundaries). The ante handler's fee
+ * and signature events are given 0.
  */
 export function messageIndexes(events: readonly ChainEvent[]): number[] {
   // a contract may name an attribute msg_index too (in its `wasm` and `wasm-*` events): the
