@@ -1,6 +1,6 @@
 // CPU time of processes and of the machine, from /proc (Linux), for the benches' notes on
 // what else kept the cores busy.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** CPU seconds (user + system) a process has used; NaN when it cannot be read. */
 export function processCpuSeconds(pid: number | undefined): number {
@@ -18,4 +18,31 @@ export function machineCpuSeconds(): number {
   // user nice system idle iowait irq softirq steal …: busy = all but idle and iowait
   const n = fields.map(Number);
   return (n[0]! + n[1]! + n[2]! + n[5]! + n[6]! + n[7]!) / 100;
+}
+
+/**
+ * CPU seconds a local PostgreSQL server has used: its postmaster, its live children, and the
+ * children that exited (reaped by the postmaster, so counted in its cutime and cstime). The
+ * postmaster is found as the parent of `backendPid`; NaN when /proc does not show it (a server
+ * on another machine or in a container).
+ */
+export function serverCpuSeconds(backendPid: number): number {
+  try {
+    const stat = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const postmaster = Number(stat(backendPid)[1]);
+    const own = stat(postmaster);
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const fields = stat(entry);
+        if (Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
+      } catch {
+        // exited while the directory was read: its time is in the postmaster's cutime now
+      }
+    }
+    return ticks / 100;
+  } catch {
+    return Number.NaN;
+  }
 }
