@@ -37,7 +37,7 @@ import { writeBatch } from '../src/indexer/write-batch.ts';
 import { silentLogger } from '../src/internal/logger.ts';
 import { freshServerDatabase } from '../test/helpers/database.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
-import { processCpuSeconds, serverCpuSeconds } from './lib/cpu.ts';
+import { machineCpuSeconds, processCpuSeconds, serverCpuSeconds } from './lib/cpu.ts';
 import { backfillDevnet, startDevnetProcess } from './lib/devnet-process.ts';
 import { createRawTradesTables, rawWrites, storedFingerprints, tradesFingerprint } from './lib/raw-insert.ts';
 import { fmt, measured, ratio, rotation, tally } from './lib/report.ts';
@@ -173,7 +173,9 @@ async function benchBackfill() {
     let devnetCpu = 0;
     let readingCpu = 0; // the bench's process while it reads alone
     let readingDevnetCpu = 0;
-    let serverCpu = 0; // the local server's processes (NaN when they cannot be seen, or embedded)
+    let serverCpu = 0;
+    let machineCpu = 0; // every process of the machine, the kernel's own work included
+    let readingMachineCpu = 0; // the local server's processes (NaN when they cannot be seen, or embedded)
     // how long the indexer's thread (which in the service also answers the APIs) was kept from its event loop
     const loopDelay = createHistogram();
     for (let r = 0; r < rounds; r++) {
@@ -182,12 +184,14 @@ async function benchBackfill() {
         if (which === 'read') {
           const ownBefore = process.cpuUsage();
           const devnetBefore = processCpuSeconds(devnet.child.pid);
+          const machineBefore = machineCpuSeconds();
           const started = performance.now();
           const trades = await readAlone(chain, devnet.contracts, ranges);
           const rate = read.add(trades, (performance.now() - started) / 1000);
           const own = process.cpuUsage(ownBefore);
           readingCpu += (own.user + own.system) / 1e6;
           readingDevnetCpu += processCpuSeconds(devnet.child.pid) - devnetBefore;
+          readingMachineCpu += machineCpuSeconds() - machineBefore;
           console.log(`    round ${r + 1}  reading the blocks alone  ${fmt(trades)} trades  ${fmt(rate)} trades/s`);
           continue;
         }
@@ -199,6 +203,7 @@ async function benchBackfill() {
             const [backend] = databaseUrl ? await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid') : [];
             const serverBefore = backend ? serverCpuSeconds(backend.pid) : Number.NaN;
             const ownBefore = process.cpuUsage();
+            const machineBefore = machineCpuSeconds();
             const stopSampling = sampleLoopDelay(loopDelay);
             const started = performance.now();
             await backfillDevnet(devnet, {
@@ -213,6 +218,7 @@ async function benchBackfill() {
             const seconds = (performance.now() - started) / 1000;
             stopSampling();
             const own = process.cpuUsage(ownBefore);
+            machineCpu += machineCpuSeconds() - machineBefore;
             indexerCpu += (own.user + own.system) / 1e6;
             indexerCpuPerRound.push((own.user + own.system) / trades);
             devnetCpu += processCpuSeconds(devnet.child.pid) - devnetBefore;
@@ -247,11 +253,11 @@ async function benchBackfill() {
     const cores = availableParallelism();
     console.log(
       `    CPU per trade during the backfills: indexer process ${perTrade(indexerCpu)} µs (per round: ${indexerCpuPerRound.map((us) => fmt(us)).join(' / ')}; reading, decoding, writing${databaseUrl ? '' : ', the embedded database'} and garbage collection${databaseUrl ? "; the server's own processes not counted" : ''}), devnet process ${Number.isNaN(devnetCpu) ? '?' : perTrade(devnetCpu)} µs${databaseUrl ? `, the server's processes ${Number.isNaN(serverCpu) ? '? (not on this machine)' : `${perTrade(serverCpu)} µs`}` : ''};` +
-        ` ${fmt([indexerCpu, devnetCpu, serverCpu].filter((s) => !Number.isNaN(s)).reduce((a, b) => a + b, 0) / backfilled.seconds(), 2)} of ${cores} cores busy`,
+        ` ${fmt([indexerCpu, devnetCpu, serverCpu].filter((s) => !Number.isNaN(s)).reduce((a, b) => a + b, 0) / backfilled.seconds(), 2)} of ${cores} cores busy (the machine: ${fmt(machineCpu / backfilled.seconds(), 2)})`,
     );
     const perRead = (cpuSeconds: number) => (Number.isNaN(cpuSeconds) ? '?' : fmt((cpuSeconds / read.units()) * 1e6));
     console.log(
-      `    CPU per trade while reading alone: this process ${perRead(readingCpu)} µs, devnet process ${perRead(readingDevnetCpu)} µs; ${fmt((readingCpu + (Number.isNaN(readingDevnetCpu) ? 0 : readingDevnetCpu)) / read.seconds(), 2)} of ${cores} cores busy`,
+      `    CPU per trade while reading alone: this process ${perRead(readingCpu)} µs, devnet process ${perRead(readingDevnetCpu)} µs; ${fmt((readingCpu + (Number.isNaN(readingDevnetCpu) ? 0 : readingDevnetCpu)) / read.seconds(), 2)} of ${cores} cores busy (the machine: ${fmt(readingMachineCpu / read.seconds(), 2)})`,
     );
     const ms = (ns: number) => fmt(ns / 1e6, 1);
     console.log(
