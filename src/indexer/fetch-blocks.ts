@@ -22,11 +22,11 @@ export async function fetchBlock(
   // its adaptor for block_results would re-create every event attribute (~60 µs per tx on full blocks)
   const protocol = await chain.ready();
   const params = { height: String(height) };
-  const [block, results] = await Promise.all([
-    chain.rawCallBody('block', params, signal),
-    chain.rawCallBody('block_results', params, signal),
-  ]);
-  return readBlock(block, results, { height, protocol, contracts });
+  const answers = () =>
+    Promise.all([chain.rawCallBody('block', params, signal), chain.rawCallBody('block_results', params, signal)]);
+  const [block, results] = await answers();
+  // moved to the block worker, not copied: a block it fails to read is asked for again
+  return readBlock(block, results, { height, protocol, contracts }, { readAgain: answers });
 }
 
 /**

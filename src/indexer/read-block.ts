@@ -3,9 +3,11 @@
 // epoch block of megabytes. Blocks whose answers come to 256 KiB or more are read on a worker
 // thread, so the indexer's thread meanwhile writes the batch before (a backfill's reading and
 // writing overlap) and answers the API's requests; small ones (a live block) are read where
-// they are, without the trip. The answers are copied to the worker (a millisecond for a full
-// block), so a worker that fails leaves its blocks to be read here; one that cannot start at
-// all leaves every block to this thread.
+// they are, without the trip. The answers are moved to the worker when the caller can ask the
+// node for them again (the indexer's reads; copying a full block's 6 MB took this thread ~3 ms),
+// and copied otherwise: a worker that fails leaves its blocks to be read here, from answers
+// asked for again or from the copies kept. One that cannot start at all leaves every block to
+// this thread.
 import { Worker } from 'node:worker_threads';
 import { NodeError } from '../chain/errors.ts';
 import { answerFailure } from '../chain/rpc-client.ts';
@@ -24,7 +26,25 @@ export const WORKER_FROM_BYTES = 256 * 1024;
  */
 const WORKER_YOUNG_GENERATION_MB = 192;
 
-type Pending = { block: Buffer; results: Buffer; input: BlockInput; resolve: (outcome: ReadOutcome) => void };
+/** A block on the worker: how to read it here if the worker fails, and where its outcome goes. */
+type Pending = {
+  readHere: () => Promise<ReadOutcome>;
+  resolve: (outcome: ReadOutcome) => void;
+  reject: (error: unknown) => void;
+};
+
+/** The node's two answers of a block, asked for again (its first ones were moved to the worker). */
+export type ReadAgain = () => Promise<[block: Buffer, results: Buffer]>;
+
+export interface ReadOptions {
+  /** Answers of this many bytes together go to the worker (default WORKER_FROM_BYTES). */
+  workerFromBytes?: number;
+  /**
+   * Given, the answers are moved to the worker rather than copied (they are then empty here),
+   * and a block the worker did not read is read from answers asked for again.
+   */
+  readAgain?: ReadAgain;
+}
 
 interface BlockWorker {
   thread: Worker;
@@ -57,7 +77,8 @@ function startWorker(): BlockWorker {
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });
   const state: BlockWorker = { thread, pending: new Map(), answered: false, stopping: false };
-  // a worker that fails or ends leaves its blocks to this thread: their answers were copied to it, not moved
+  // a worker that fails or ends leaves its blocks to this thread: read from the copies kept, or
+  // from answers asked for again where they were moved
   const fail = () => {
     if (worker === state) worker = undefined;
     // a message it could not take (messageerror) leaves it running: ended, it keeps nothing alive
@@ -66,7 +87,7 @@ function startWorker(): BlockWorker {
     if (!state.answered && !state.stopping) inlineOnly = true;
     const left = [...state.pending.values()];
     state.pending.clear();
-    for (const p of left) readBlockAnswers(p.block, p.results, p.input).then(p.resolve);
+    for (const p of left) p.readHere().then(p.resolve, p.reject);
   };
   thread.on('message', ({ id, outcome }: { id: number; outcome: ReadOutcome }) => {
     const p = state.pending.get(id);
@@ -83,19 +104,30 @@ function startWorker(): BlockWorker {
   return state;
 }
 
-function inWorker(block: Buffer, results: Buffer, input: BlockInput): Promise<ReadOutcome> {
+/** Whether `b` is the whole of its memory (the answers as read are), so it can be moved. */
+const movable = (b: Buffer) => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+
+function inWorker(block: Buffer, results: Buffer, input: BlockInput, readAgain?: ReadAgain): Promise<ReadOutcome> {
   worker ??= startWorker();
   const { thread, pending } = worker;
   const id = ++nextId;
   const request: BlockRequest = { id, block, results, input };
-  return new Promise<ReadOutcome>((resolve) => {
+  const move = readAgain !== undefined && movable(block) && movable(results) && block.buffer !== results.buffer;
+  const readHere = move
+    ? async () => {
+        const [b, r] = await readAgain();
+        return readBlockAnswers(b, r, input);
+      }
+    : () => readBlockAnswers(block, results, input);
+  return new Promise<ReadOutcome>((resolve, reject) => {
     try {
-      thread.postMessage(request);
+      thread.postMessage(request, move ? [block.buffer as ArrayBuffer, results.buffer as ArrayBuffer] : []);
     } catch {
-      resolve(readBlockAnswers(block, results, input));
+      // not sent (nothing was moved then): read here
+      readHere().then(resolve, reject);
       return;
     }
-    pending.set(id, { block, results, input, resolve });
+    pending.set(id, { readHere, resolve, reject });
     thread.ref(); // answers are awaited: the process stays up for them
   });
 }
@@ -103,17 +135,18 @@ function inWorker(block: Buffer, results: Buffer, input: BlockInput): Promise<Re
 /**
  * A block read from its two answers: shaped, or the typed failure an answer means
  * (src/chain/errors.ts), a NodeError for a block cosmjs cannot decode, or a BlockShapeError
- * when the block and its results do not fit together.
+ * when the block and its results do not fit together; or, where the worker failed and the
+ * answers were asked for again, that call's failure.
  */
 export async function readBlock(
   block: Buffer,
   results: Buffer,
   input: BlockInput,
-  workerFromBytes = WORKER_FROM_BYTES,
+  { workerFromBytes = WORKER_FROM_BYTES, readAgain }: ReadOptions = {},
 ): Promise<FetchedBlock> {
   const outcome =
     block.byteLength + results.byteLength >= workerFromBytes && !inlineOnly
-      ? await inWorker(block, results, input)
+      ? await inWorker(block, results, input, readAgain)
       : await readBlockAnswers(block, results, input);
   if ('answer' in outcome) throw answerFailure(outcome.method, outcome.answer);
   if ('undecodable' in outcome) throw new NodeError(`block ${input.height}: ${outcome.undecodable}`);

@@ -7,14 +7,20 @@ import * as assert from 'uvu/assert';
 import { HeightNotAvailableError, NodeError, NodeUnreachableError, RpcError } from '../../src/chain/errors.ts';
 import type { CometProtocol } from '../../src/chain/node-events.ts';
 import { BlockShapeError } from '../../src/indexer/errors.ts';
-import { blocksReadInWorker, readBlock, stopBlockWorker, WORKER_FROM_BYTES } from '../../src/indexer/read-block.ts';
+import {
+  blocksReadInWorker,
+  type ReadOptions,
+  readBlock,
+  stopBlockWorker,
+  WORKER_FROM_BYTES,
+} from '../../src/indexer/read-block.ts';
 import type { BlockInput } from '../../src/indexer/shape-block.ts';
 
 const test = suite('blocks read on the worker thread');
 const dir = path.resolve(import.meta.dirname, '../fixtures/real-chains');
 const contracts = { launchpad: 'native1launchpad', amm: 'native1amm' };
-const INLINE = Number.POSITIVE_INFINITY;
-const IN_WORKER = 0;
+const INLINE = { workerFromBytes: Number.POSITIVE_INFINITY };
+const IN_WORKER = { workerFromBytes: 0 };
 
 /** A recorded answer (test/fixtures/real-chains/SOURCES.md) as the node sends it: in its JSON-RPC envelope. */
 function answer(file: string): Buffer {
@@ -95,11 +101,50 @@ test('a worker ended mid-read leaves its blocks to this thread, read the same; t
   assert.is(blocksReadInWorker(), counted + 1, 'a new worker read it');
 });
 
+test('answers moved to the worker are gone here; those of blocks a worker ended before reading are asked for again', async () => {
+  const reads = chains.map(([b, r, p]) => recorded(b, r, p));
+  const expected = await Promise.all(reads.map((r) => readBlock(copy(r.block), copy(r.results), r.input, INLINE)));
+  const order = Array.from({ length: 30 }, (_, i) => i % reads.length);
+  let askedAgain = 0;
+  const before = blocksReadInWorker();
+  const sent = order.map((i) => ({ block: copy(reads[i]!.block), results: copy(reads[i]!.results) }));
+  const reading = order.map((i, k) =>
+    readBlock(sent[k]!.block, sent[k]!.results, reads[i]!.input, {
+      workerFromBytes: 0,
+      readAgain: async () => {
+        askedAgain++;
+        return [copy(reads[i]!.block), copy(reads[i]!.results)];
+      },
+    }),
+  );
+  assert.ok(
+    sent.every((s) => s.block.byteLength === 0 && s.results.byteLength === 0),
+    'moved, not copied',
+  );
+  await stopBlockWorker();
+  const got = await Promise.all(reading);
+  for (const [k, shaped] of got.entries()) assert.equal(shaped, expected[order[k]!], `block ${k}`);
+  const inWorker = blocksReadInWorker() - before;
+  assert.ok(inWorker < order.length, 'some were not read by the worker');
+  assert.is(askedAgain, order.length - inWorker, 'each of those asked for again once, the others not at all');
+
+  // a node that fails the second asking fails the read with its own error
+  const [first] = reads;
+  const lost = readBlock(copy(first!.block), copy(first!.results), first!.input, {
+    workerFromBytes: 0,
+    readAgain: () => Promise.reject(new NodeUnreachableError('block: the node is gone')),
+  }).catch((e) => e);
+  await stopBlockWorker();
+  const error = await lost;
+  if (error instanceof Error) assert.instance(error, NodeUnreachableError);
+  else assert.equal(error, expected[0], 'or the worker had read it before it ended');
+});
+
 test("the node's failures read on the worker are typed as on the indexer thread", async () => {
   const { block, results, input } = recorded(chains[0][0], chains[0][1], '0.38');
   const rpcError = (data: string, code = -32603) =>
     Buffer.from(JSON.stringify({ jsonrpc: '2.0', id: 7, error: { code, message: 'Internal error', data } }));
-  const failure = (b: Buffer, r: Buffer, where: number) => readBlock(b, r, input, where).catch((e) => e);
+  const failure = (b: Buffer, r: Buffer, where: ReadOptions) => readBlock(b, r, input, where).catch((e) => e);
   for (const where of [INLINE, IN_WORKER]) {
     const pruned = await failure(rpcError('height 5 is not available, lowest height is 1200'), copy(results), where);
     assert.instance(pruned, HeightNotAvailableError);
