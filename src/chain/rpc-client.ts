@@ -6,12 +6,14 @@
 // provider needs (an API key) sent and never logged. Failures are typed (errors.ts).
 // cosmjs's clients run on it through its RpcClient interface. Requests go through undici's
 // `request` on connections of the client's own (a block's answers of megabytes cost about half
-// the CPU they cost through `fetch`, whose body is a web stream).
+// the CPU they cost through `fetch`, whose body is a web stream), asking for gzip and following
+// redirects as `fetch` does. (Importing undici makes its agent the process's global one where
+// none was set, as undici's own `setGlobalDispatcher` does for Node's `fetch`.)
 import { isAscii } from 'node:buffer';
 import { setMaxListeners } from 'node:events';
 import type { JsonRpcRequest, JsonRpcSuccessResponse } from '@cosmjs/json-rpc';
 import type { RpcClient } from '@cosmjs/tendermint-rpc';
-import { Agent, type Dispatcher, request as httpRequest } from 'undici';
+import { Agent, type Dispatcher, request as httpRequest, interceptors } from 'undici';
 import { createBackoff, sleep } from '../internal/backoff.ts';
 import { isTransient, NodeError, NodeUnreachableError, RateLimitedError, RpcError, rpcFailure } from './errors.ts';
 
@@ -127,6 +129,11 @@ async function readBody(body: Dispatcher.ResponseData['body'], timeoutMs: number
   }
 }
 
+/** How the client names itself to a provider (CHAIN_RPC_HEADERS may name it otherwise). */
+const USER_AGENT = 'launchpad-index';
+/** Redirects followed for one call (a provider's URL moved, http to https), as `fetch` follows them. */
+const MAX_REDIRECTIONS = 5;
+
 /** A header's value as one string (the first, when a server sent it twice). */
 const headerValue = (v: string | string[] | undefined): string | null =>
   Array.isArray(v) ? (v[0] ?? null) : (v ?? null);
@@ -138,7 +145,7 @@ const headerValue = (v: string | string[] | undefined): string | null =>
 function transportFailure(error: Error & { code?: string; cause?: { code?: string; message?: string } }): string {
   const system = error.cause?.code ?? (error.code?.startsWith('E') ? error.code : undefined);
   if (system) return system;
-  return error.code === 'UND_ERR_SOCKET' ? `${error.message} (UND_ERR_SOCKET)` : (error.code ?? error.message);
+  return error.code ? `${error.message} (${error.code})` : error.message;
 }
 
 /** A tiny counting semaphore: at most `limit` holders at once, the others queued in order. */
@@ -167,12 +174,23 @@ const CLOSING_LISTENERS_WARNING = 4096;
 export function createRpcClient(url: string, options: RpcClientOptions = {}): ProviderRpcClient {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const attempts = options.attempts ?? 5;
-  const headers = { 'Content-Type': 'application/json', ...options.headers };
+  // a provider's gateway may refuse a request that names no client, and gzips a block's results
+  // when asked; names in lower case, so an operator's header of the same name replaces ours
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'user-agent': USER_AGENT,
+    'accept-encoding': 'gzip, deflate',
+  };
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value;
   const concurrency = options.concurrency ?? 16;
   const semaphore = createSemaphore(concurrency);
   // the client's own connections (kept alive between calls), as many as it has calls in flight;
   // the waits are the client's own timers below
-  const connections = new Agent({ connections: concurrency, headersTimeout: 0, bodyTimeout: 0 });
+  const agent = new Agent({ connections: concurrency, headersTimeout: 0, bodyTimeout: 0 });
+  const connections = agent.compose(
+    interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
+    interceptors.decompress(),
+  );
   const stats = { requests: 0, retries: 0, rateLimited: 0 };
   // a 429 holds back every request of this client until the provider's wait is over
   let pausedUntil = 0;
@@ -320,7 +338,7 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
     disconnect() {
       closed = true;
       closing.abort();
-      void connections.destroy().catch(() => {});
+      void agent.destroy().catch(() => {});
     },
     stats,
     concurrency,

@@ -4,6 +4,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HeightNotAvailableError, NodeUnreachableError } from '../../src/chain/errors.ts';
@@ -105,6 +106,56 @@ test("the node's JSON-RPC errors: on a 500 typed at once and not retried; on a 2
     b.disconnect();
     await n500.close();
     await n200.close();
+  }
+});
+
+test('a gzipped answer, one behind redirects, and how the client names itself', async () => {
+  const big = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    result: { height: '5', txs_results: Array.from({ length: 2000 }, (_, i) => ({ code: 0, log: `tx ${i}` })) },
+  });
+  const seen: http.IncomingHttpHeaders[] = [];
+  const server = http.createServer((req, res) => {
+    seen.push(req.headers);
+    const body: Buffer[] = [];
+    req.on('data', (c: Buffer) => body.push(c));
+    req.on('end', () => {
+      const asked = JSON.parse(Buffer.concat(body).toString());
+      // a provider that moved: the old path sends the call on, twice; the new one gzips
+      if (req.url === '/') res.writeHead(308, { location: '/moved' }).end();
+      else if (req.url === '/moved') res.writeHead(307, { location: '/rpc/' }).end();
+      else if (asked.method !== 'block_results') res.writeHead(400).end();
+      else if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? ''))
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(big));
+      else res.writeHead(200, { 'content-type': 'application/json' }).end(big);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const rpc = createRpcClient(url, fast);
+    try {
+      const body = await rpc.callBody('block_results', { height: '5' });
+      assert.is(body.toString(), big, 'inflated, after two redirects with the call intact');
+      assert.is(seen.length, 3);
+      assert.ok(seen.every((h) => h['user-agent'] === 'launchpad-index'));
+      assert.match(seen[2]!['accept-encoding'] ?? '', /gzip/);
+    } finally {
+      rpc.disconnect();
+    }
+    seen.length = 0;
+    // an operator's headers (CHAIN_RPC_HEADERS) replace the client's own, whatever their case
+    const named = createRpcClient(url, { ...fast, headers: { 'User-Agent': 'explorer/2', 'X-Api-Key': 'k' } });
+    try {
+      await named.callBody('block_results', { height: '5' });
+      assert.ok(seen.every((h) => h['user-agent'] === 'explorer/2' && h['x-api-key'] === 'k'));
+    } finally {
+      named.disconnect();
+    }
+  } finally {
+    await new Promise((r) => server.close(r));
   }
 });
 
