@@ -6,11 +6,13 @@
 // provider needs (an API key) sent and never logged. Failures are typed (errors.ts).
 // cosmjs's clients run on it through its RpcClient interface. Requests go through undici's
 // `request` on connections of the client's own (a block's answers of megabytes cost about half
-// the CPU they cost through `fetch`, whose body is a web stream), asking for gzip and following
-// redirects as `fetch` does. (Importing undici makes its agent the process's global one where
+// the CPU they cost through `fetch`, whose body is a web stream), asking for gzip (inflated
+// off this thread once the body is in) and following redirects as `fetch` does. (Importing undici makes its agent the process's global one where
 // none was set, as undici's own `setGlobalDispatcher` does for Node's `fetch`.)
 import { isAscii } from 'node:buffer';
 import { setMaxListeners } from 'node:events';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import type { JsonRpcRequest, JsonRpcSuccessResponse } from '@cosmjs/json-rpc';
 import type { RpcClient } from '@cosmjs/tendermint-rpc';
 import { Agent, type Dispatcher, request as httpRequest, interceptors } from 'undici';
@@ -129,6 +131,26 @@ async function readBody(body: Dispatcher.ResponseData['body'], timeoutMs: number
   }
 }
 
+const gunzip = promisify(zlib.gunzip);
+const inflate = promisify(zlib.inflate);
+const inflateRaw = promisify(zlib.inflateRaw);
+const brotli = promisify(zlib.brotliDecompress);
+
+/**
+ * A body as the node meant it: inflated by its `Content-Encoding` (gzip or deflate, asked
+ * for; brotli, should a gateway send it anyway), on libuv's threads. A body the encoding does
+ * not read fails as zlib says (an answer cut short, or not what its header says).
+ */
+async function inflated(body: Buffer, encoding: string | null): Promise<Buffer> {
+  const coding = encoding?.trim().toLowerCase();
+  if (!coding || coding === 'identity' || body.length === 0) return body;
+  if (coding === 'gzip' || coding === 'x-gzip') return gunzip(body);
+  // HTTP's deflate is zlib-wrapped; some servers send it raw
+  if (coding === 'deflate') return inflate(body).catch(() => inflateRaw(body));
+  if (coding === 'br') return brotli(body);
+  throw new Error(`an answer in an encoding this client does not read (${coding})`);
+}
+
 /** How the client names itself to a provider (CHAIN_RPC_HEADERS may name it otherwise). */
 const USER_AGENT = 'launchpad-index';
 /** Redirects followed for one call (a provider's URL moved, http to https), as `fetch` follows them. */
@@ -187,10 +209,7 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
   // the client's own connections (kept alive between calls), as many as it has calls in flight;
   // the waits are the client's own timers below
   const agent = new Agent({ connections: concurrency, headersTimeout: 0, bodyTimeout: 0 });
-  const connections = agent.compose(
-    interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }),
-    interceptors.decompress(),
-  );
+  const connections = agent.compose(interceptors.redirect({ maxRedirections: MAX_REDIRECTIONS }));
   const stats = { requests: 0, retries: 0, rateLimited: 0 };
   // a 429 holds back every request of this client until the provider's wait is over
   let pausedUntil = 0;
@@ -227,7 +246,10 @@ export function createRpcClient(url: string, options: RpcClientOptions = {}): Pr
         dispatcher: connections,
       });
       clearTimeout(firstByte);
-      body = await readBody(response.body, timeoutMs, abort);
+      body = await inflated(
+        await readBody(response.body, timeoutMs, abort),
+        headerValue(response.headers['content-encoding']),
+      );
     } catch (error) {
       clearTimeout(firstByte);
       if (controller.signal.aborted && controller.signal.reason instanceof NodeError) throw controller.signal.reason;

@@ -4,7 +4,7 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { gzipSync } from 'node:zlib';
+import { deflateSync, gzipSync } from 'node:zlib';
 import { suite } from 'uvu';
 import * as assert from 'uvu/assert';
 import { HeightNotAvailableError, NodeUnreachableError } from '../../src/chain/errors.ts';
@@ -109,7 +109,7 @@ test("the node's JSON-RPC errors: on a 500 typed at once and not retried; on a 2
   }
 });
 
-test('a gzipped answer, one behind redirects, and how the client names itself', async () => {
+test('gzipped and deflated answers, behind redirects, and how the client names itself', async () => {
   const big = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -126,6 +126,8 @@ test('a gzipped answer, one behind redirects, and how the client names itself', 
       if (req.url === '/') res.writeHead(308, { location: '/moved' }).end();
       else if (req.url === '/moved') res.writeHead(307, { location: '/rpc/' }).end();
       else if (asked.method !== 'block_results') res.writeHead(400).end();
+      else if (req.headers['user-agent'] === 'explorer/2')
+        res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'deflate' }).end(deflateSync(big));
       else if (/\bgzip\b/.test(req.headers['accept-encoding'] ?? ''))
         res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(big));
       else res.writeHead(200, { 'content-type': 'application/json' }).end(big);
@@ -149,7 +151,7 @@ test('a gzipped answer, one behind redirects, and how the client names itself', 
     // an operator's headers (CHAIN_RPC_HEADERS) replace the client's own, whatever their case
     const named = createRpcClient(url, { ...fast, headers: { 'User-Agent': 'explorer/2', 'X-Api-Key': 'k' } });
     try {
-      await named.callBody('block_results', { height: '5' });
+      assert.is((await named.callBody('block_results', { height: '5' })).toString(), big, 'a deflated answer too');
       assert.ok(seen.every((h) => h['user-agent'] === 'explorer/2' && h['x-api-key'] === 'k'));
     } finally {
       named.disconnect();
