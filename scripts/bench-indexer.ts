@@ -173,9 +173,9 @@ async function benchBackfill() {
     let devnetCpu = 0;
     let readingCpu = 0; // the bench's process while it reads alone
     let readingDevnetCpu = 0;
-    let serverCpu = 0;
+    let serverCpu = 0; // the local server's processes (NaN when they cannot be seen; 0 embedded)
     let machineCpu = 0; // every process of the machine, the kernel's own work included
-    let readingMachineCpu = 0; // the local server's processes (NaN when they cannot be seen, or embedded)
+    let readingMachineCpu = 0;
     // how long the indexer's thread (which in the service also answers the APIs) was kept from its event loop
     const loopDelay = createHistogram();
     for (let r = 0; r < rounds; r++) {
@@ -249,15 +249,17 @@ async function benchBackfill() {
     console.log(
       `    reading the blocks alone (the backfill's batches, no database): ${read.describe('trades')}${retriedNote()}`,
     );
+    /** The CPU seconds of those processes that could be read. */
+    const seen = (...cpuSeconds: number[]) => cpuSeconds.filter((s) => !Number.isNaN(s)).reduce((a, b) => a + b, 0);
     const perTrade = (cpuSeconds: number) => fmt((cpuSeconds / backfilled.units()) * 1e6);
     const cores = availableParallelism();
     console.log(
       `    CPU per trade during the backfills: indexer process ${perTrade(indexerCpu)} µs (per round: ${indexerCpuPerRound.map((us) => fmt(us)).join(' / ')}; reading, decoding, writing${databaseUrl ? '' : ', the embedded database'} and garbage collection${databaseUrl ? "; the server's own processes not counted" : ''}), devnet process ${Number.isNaN(devnetCpu) ? '?' : perTrade(devnetCpu)} µs${databaseUrl ? `, the server's processes ${Number.isNaN(serverCpu) ? '? (not on this machine)' : `${perTrade(serverCpu)} µs`}` : ''};` +
-        ` ${fmt([indexerCpu, devnetCpu, serverCpu].filter((s) => !Number.isNaN(s)).reduce((a, b) => a + b, 0) / backfilled.seconds(), 2)} of ${cores} cores busy (the machine: ${fmt(machineCpu / backfilled.seconds(), 2)})`,
+        ` ${fmt(seen(indexerCpu, devnetCpu, serverCpu) / backfilled.seconds(), 2)} of ${cores} cores busy (the machine: ${fmt(machineCpu / backfilled.seconds(), 2)})`,
     );
     const perRead = (cpuSeconds: number) => (Number.isNaN(cpuSeconds) ? '?' : fmt((cpuSeconds / read.units()) * 1e6));
     console.log(
-      `    CPU per trade while reading alone: this process ${perRead(readingCpu)} µs, devnet process ${perRead(readingDevnetCpu)} µs; ${fmt((readingCpu + (Number.isNaN(readingDevnetCpu) ? 0 : readingDevnetCpu)) / read.seconds(), 2)} of ${cores} cores busy (the machine: ${fmt(readingMachineCpu / read.seconds(), 2)})`,
+      `    CPU per trade while reading alone: this process ${perRead(readingCpu)} µs, devnet process ${perRead(readingDevnetCpu)} µs; ${fmt(seen(readingCpu, readingDevnetCpu) / read.seconds(), 2)} of ${cores} cores busy (the machine: ${fmt(readingMachineCpu / read.seconds(), 2)})`,
     );
     const ms = (ns: number) => fmt(ns / 1e6, 1);
     console.log(

@@ -2,10 +2,14 @@
 // what else kept the cores busy.
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** The fields of `/proc/<pid>/stat` after the command's name: [0] the state, [1] the parent, [11…14] utime, stime, cutime, cstime. */
+const statFields = (pid: number | string | undefined) =>
+  readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+
 /** CPU seconds (user + system) a process has used; NaN when it cannot be read. */
 export function processCpuSeconds(pid: number | undefined): number {
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const fields = statFields(pid);
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return Number.NaN;
@@ -28,14 +32,13 @@ export function machineCpuSeconds(): number {
  */
 export function serverCpuSeconds(backendPid: number): number {
   try {
-    const stat = (pid: number | string) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    const postmaster = Number(stat(backendPid)[1]);
-    const own = stat(postmaster);
+    const postmaster = Number(statFields(backendPid)[1]);
+    const own = statFields(postmaster);
     let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       try {
-        const fields = stat(entry);
+        const fields = statFields(entry);
         if (Number(fields[1]) === postmaster) ticks += Number(fields[11]) + Number(fields[12]);
       } catch {
         // exited while the directory was read: its time is in the postmaster's cutime now
