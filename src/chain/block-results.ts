@@ -8,17 +8,19 @@
 // each string read as text on the way (JSON.parse only for a token with escapes), and only the
 // rest of the answer (a tx's code, log and gas, the block's own events) goes through
 // JSON.parse. The compact JSON is what is packed for storage; the texts are the events the
-// indexer decodes.
+// indexer decodes. Tendermint 0.34's attributes are base64: each key and value is decoded as
+// it is read (as src/chain/node-events.ts decodes them, a `null` one as '') and written into
+// the compact JSON as a JSON string of its text.
 //
-// It reads the events arrays only in the exact layout CometBFT 0.37 and later write (no
-// whitespace, fields in their order, text attributes; `"index":false`, which Go leaves out,
-// is taken too); anything else (0.34's base64 attributes, a proxy's pretty-printing, an event
-// without a type or an attribute without a key, a body that is not valid JSON, events arrays
-// that are not the txs') is left to `readAnswer`'s full parse, which then decides. Where the
-// fast read is taken, it reads what the full parse reads.
+// It reads the events arrays only in the exact layout CometBFT writes them (no whitespace,
+// fields in their order; `"index":false`, which Go leaves out, is taken too); anything else (a
+// proxy's pretty-printing or sorted keys, an event without a type, a 0.37+ attribute without a
+// key, a body that is not valid JSON, events arrays that are not the txs') is left to
+// `readAnswer`'s full parse, which then decides. Where the fast read is taken, it reads what
+// the full parse reads.
 import { isAscii } from 'node:buffer';
 import { randomBytes } from 'node:crypto';
-import type { CometProtocol, WireBlockResults } from './node-events.ts';
+import { type CometProtocol, fromBase64Key, fromBase64Text, type WireBlockResults } from './node-events.ts';
 import { type Answer, readAnswer } from './rpc-client.ts';
 import type { ChainEvent } from './stored-events.ts';
 
@@ -43,6 +45,7 @@ const KEY = bytesOf('{"key":');
 const VALUE = bytesOf(',"value":');
 const INDEX_TRUE = bytesOf(',"index":true}');
 const INDEX_FALSE = bytesOf(',"index":false}');
+const NULL = bytesOf('null');
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -53,42 +56,51 @@ const CLOSE_BRACKET = 0x5d;
 
 /** Reads a `block_results` body: its txs' events from the bytes where their layout allows, else in full. */
 export function readBlockResults(body: Buffer, protocol: CometProtocol): ReadResults {
-  if (protocol !== '0.34') {
-    try {
-      const fast = readFast(body);
-      if (fast) return fast;
-    } catch {
-      // anything the fast read does not take is read in full below, which decides
-    }
+  try {
+    const fast = readFast(body, protocol === '0.34');
+    if (fast) return fast;
+  } catch {
+    // anything the fast read does not take is read in full below, which decides
   }
   return { answer: readAnswer(body) };
 }
 
 /** Copies the bytes of a block's compact events, tracking where it is, and reads their strings. */
 class Copier {
-  readonly out: Buffer;
+  /** The compact JSON; only 0.34's decoded texts can outgrow it, which then moves it to a larger one. */
+  out: Buffer;
   at = 0;
-  /** The text of the string token copied last. */
+  /** The text of the string token read last. */
   text = '';
   /** Short texts of the body read before (SHORT), by a hash of their bytes; a slot holds the last one. */
   private readonly short: (string | undefined)[] = new Array(SHORT_SLOTS);
+  /** The slot of the text read last (-1 when it was not read through one). */
+  private slot = -1;
+  /** 0.34: per slot, the base64 text last decoded there and its decoded text. */
+  private readonly decodedFrom: (string | undefined)[];
+  private readonly decoded: string[];
   constructor(
     size: number,
     private readonly encoding: 'latin1' | 'utf8',
+    /** Whether attribute keys and values are base64 (Tendermint 0.34). */
+    private readonly base64: boolean,
   ) {
     this.out = Buffer.allocUnsafe(size);
+    this.decodedFrom = base64 ? new Array(SHORT_SLOTS) : [];
+    this.decoded = base64 ? new Array(SHORT_SLOTS) : [];
   }
   byte(b: number) {
     this.out[this.at++] = b;
   }
   /**
-   * Copies the JSON string token that starts at `from` (its quotes and escapes as they are)
-   * and reads its text; returns the index after it, or -1 when there is no string token there,
-   * it never ends, or it holds a control character JSON does not allow raw. A token with
-   * escapes is read by JSON.parse, which throws on an escape JSON does not have. A short one
-   * in an ASCII body is the string read before for the same bytes, when its slot holds it.
+   * Reads the JSON string token that starts at `from`, and copies it (its quotes and escapes
+   * as they are) when `copy`; returns the index after it, or -1 when there is no string token
+   * there, it never ends, or it holds a control character JSON does not allow raw. A token
+   * with escapes is read by JSON.parse, which throws on an escape JSON does not have. A short
+   * one in an ASCII body is the string read before for the same bytes, when its slot holds it.
    */
-  string(body: Buffer, from: number): number {
+  string(body: Buffer, from: number, copy = true): number {
+    this.slot = -1;
     if (body[from] !== QUOTE) return -1;
     const out = this.out;
     const end = body.length;
@@ -96,18 +108,19 @@ class Copier {
     let i = from + 1;
     let escaped = false;
     let hash = 0;
-    out[o++] = QUOTE;
+    if (copy) out[o++] = QUOTE;
     for (;;) {
       if (i >= end) return -1;
       const c = body[i++]!;
       if (c < 0x20) return -1;
-      out[o++] = c;
+      if (copy) out[o++] = c;
       if (c === QUOTE) break;
       hash = (Math.imul(hash, 31) + c) | 0;
       if (c === BACKSLASH) {
         if (i >= end) return -1;
         escaped = true;
-        out[o++] = body[i++]!;
+        if (copy) out[o++] = body[i];
+        i++;
       }
     }
     this.at = o;
@@ -116,11 +129,12 @@ class Copier {
       return i;
     }
     const length = i - from - 2;
-    if (length > SHORT || this.encoding !== 'latin1') {
+    if (length > (this.base64 ? SHORT_BASE64 : SHORT) || this.encoding !== 'latin1') {
       this.text = body.toString(this.encoding, from + 1, i - 1);
       return i;
     }
     const slot = (hash ^ length) & (SHORT_SLOTS - 1);
+    this.slot = slot;
     const known = this.short[slot];
     if (known !== undefined && known.length === length && sameText(known, body, from + 1)) {
       this.text = known;
@@ -130,6 +144,66 @@ class Copier {
     this.short[slot] = this.text;
     return i;
   }
+  /**
+   * Reads an attribute's key or value at `from` and copies it as a JSON string: in text
+   * (0.37+) the token as it is; in base64 (0.34) its decoded text, a `null` one as ''. Returns
+   * the index after it, or -1 where it is not a string (or, in base64, `null`).
+   */
+  attribute(body: Buffer, from: number, key: boolean): number {
+    if (!this.base64) return this.string(body, from);
+    let i: number;
+    if (startsAt(body, from, NULL)) {
+      i = from + NULL.length;
+      this.text = '';
+    } else {
+      i = this.string(body, from, false);
+      if (i < 0) return -1;
+      this.text = this.decode(key);
+    }
+    this.quote(this.text, body.length - i);
+    return i;
+  }
+  /** The base64 text read last, decoded as src/chain/node-events.ts decodes it; a short one once per slot. */
+  private decode(key: boolean): string {
+    const from = this.text;
+    const slot = this.slot;
+    if (slot >= 0 && this.decodedFrom[slot] === from) return this.decoded[slot]!;
+    const text = key ? fromBase64Key(from) : fromBase64Text(from);
+    if (slot >= 0) {
+      this.decodedFrom[slot] = from;
+      this.decoded[slot] = text;
+    }
+    return text;
+  }
+  /**
+   * Writes `text` as a JSON string (as JSON.stringify writes it, printable ASCII copied as it
+   * is), leaving room for the `rest` of the body after it. Everything else is copied into
+   * fewer bytes than it is read from; a decoded text can take more (a NUL is a third of four
+   * base64 characters and six bytes escaped), so where the room left would not hold the rest
+   * of the body (and a few bytes of brackets), the copy moves to a larger buffer.
+   */
+  private quote(text: string, rest: number) {
+    // an escape is at most 6 bytes a UTF-16 unit (`\uXXXX`), UTF-8 at most 3
+    const most = this.at + 6 * text.length + 2 + rest + 16;
+    if (most > this.out.length) {
+      const larger = Buffer.allocUnsafe(Math.max(2 * this.out.length, most));
+      this.out.copy(larger, 0, 0, this.at);
+      this.out = larger;
+    }
+    const out = this.out;
+    let o = this.at;
+    out[o++] = QUOTE;
+    for (let k = 0; k < text.length; k++) {
+      const c = text.charCodeAt(k);
+      if (c < 0x20 || c > 0x7e || c === QUOTE || c === BACKSLASH) {
+        this.at += out.write(JSON.stringify(text), this.at, 'utf8');
+        return;
+      }
+      out[o++] = c;
+    }
+    out[o++] = QUOTE;
+    this.at = o;
+  }
 }
 
 /**
@@ -138,6 +212,8 @@ class Copier {
  * read anew was a string made and collected (a tenth of reading the results).
  */
 const SHORT = 72;
+/** The base64 of a text SHORT long (0.34's attributes). */
+const SHORT_BASE64 = (SHORT / 3) * 4;
 /** Slots of the short texts read before, by a hash of their bytes (a power of two). */
 const SHORT_SLOTS = 1024;
 
@@ -183,13 +259,13 @@ function copyEvents(body: Buffer, from: number, copy: Copier, events: ChainEvent
         }
         if (!startsAt(body, i, KEY)) return -1;
         copy.byte(OPEN_BRACKET);
-        i = copy.string(body, i + KEY.length);
+        i = copy.attribute(body, i + KEY.length, true);
         if (i < 0) return -1;
         const key = copy.text;
         copy.byte(COMMA);
         let value = '';
         if (startsAt(body, i, VALUE)) {
-          i = copy.string(body, i + VALUE.length);
+          i = copy.attribute(body, i + VALUE.length, false);
           if (i < 0) return -1;
           value = copy.text;
         } else {
@@ -221,11 +297,12 @@ function copyEvents(body: Buffer, from: number, copy: Copier, events: ChainEvent
  * answer); undefined where the body
  * is not laid out as expected. Throws where a string or the rest does not parse (read in full then).
  */
-function readFast(body: Buffer): ReadResults | undefined {
+function readFast(body: Buffer, base64: boolean): ReadResults | undefined {
   const encoding = isAscii(body) ? 'latin1' : 'utf8';
   // the compact JSON is shorter than what it is copied from (each event and attribute drops
-  // its field names, each array its `"events":` key), so the body's length always holds it
-  const copy = new Copier(body.length, encoding);
+  // its field names, each array its `"events":` key), so the body's length holds it but
+  // where 0.34's decoded texts need more escapes than their base64 took
+  const copy = new Copier(body.length, encoding, base64);
   const rest: string[] = [];
   const ranges: number[] = [];
   const txEvents: ChainEvent[][] = [];

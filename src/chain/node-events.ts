@@ -38,7 +38,7 @@ export interface WireEvent {
  * what atob refuses is decoded as a Buffer decodes it (skipping what is not base64).
  */
 const NOT_ASCII = /[\u0080-\uffff]/;
-function fromBase64Text(s: string | null | undefined): string {
+export function fromBase64Text(s: string | null | undefined): string {
   if (!s) return '';
   let binary: string;
   try {
@@ -51,7 +51,7 @@ function fromBase64Text(s: string | null | undefined): string {
 
 /** Attribute keys are few (a chain's modules and contracts use some hundreds): remembered decoded. */
 const keys = new Map<string, string>();
-function fromBase64Key(s: string | null | undefined): string {
+export function fromBase64Key(s: string | null | undefined): string {
   if (!s) return '';
   let text = keys.get(s);
   if (text === undefined) {

@@ -1,8 +1,9 @@
 // A block's results read with its txs' events copied from the node's bytes
-// (src/chain/block-results.ts): on every answer laid out as CometBFT writes it, the fast read
-// is taken and gives the same events, tx results and block events as the full parse, and its
-// events, packed for storage, read back and print as those of the full parse do; an answer
-// laid out otherwise, or broken anywhere, comes to exactly what the full parse says of it.
+// (src/chain/block-results.ts): on every answer laid out as CometBFT writes it (Tendermint
+// 0.34's base64 attributes decoded on the way), the fast read is taken and gives the same
+// events, tx results and block events as the full parse, and its events, packed for storage,
+// read back and print as those of the full parse do; an answer laid out otherwise, or broken
+// anywhere, comes to exactly what the full parse says of it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
@@ -11,7 +12,13 @@ import * as assert from 'uvu/assert';
 import { readBlockResults } from '../../src/chain/block-results.ts';
 import { blockEventsOf, readEvents, type WireBlockResults } from '../../src/chain/node-events.ts';
 import { readAnswer } from '../../src/chain/rpc-client.ts';
-import { packCompactJson, packEvents, unpackEvents, unpackEventsJson } from '../../src/chain/stored-events.ts';
+import {
+  type ChainEvent,
+  packCompactJson,
+  packEvents,
+  unpackEvents,
+  unpackEventsJson,
+} from '../../src/chain/stored-events.ts';
 
 const test = suite('block results read from the bytes');
 
@@ -30,14 +37,17 @@ const event = fc.record({
   type: text,
   attributes: fc.option(fc.array(attribute, { maxLength: 5 }), { nil: undefined }),
 });
-const txResult = fc.record({
-  code: fc.nat(40),
-  log: text,
-  gas_wanted: fc.nat().map(String),
-  gas_used: fc.nat().map(String),
-  events: fc.option(fc.array(event, { maxLength: 6 }), { nil: undefined }),
-  codespace: text,
-});
+/** A tx's result with events made by `event`. */
+const txResultOf = <E>(event: fc.Arbitrary<E>) =>
+  fc.record({
+    code: fc.nat(40),
+    log: text,
+    gas_wanted: fc.nat().map(String),
+    gas_used: fc.nat().map(String),
+    events: fc.option(fc.array(event, { maxLength: 6 }), { nil: undefined }),
+    codespace: text,
+  });
+const txResult = txResultOf(event);
 const blockResults = fc.record({
   height: fc.integer({ min: 1, max: 1e9 }),
   txs: fc.array(txResult, { maxLength: 6 }),
@@ -46,52 +56,125 @@ const blockResults = fc.record({
 type Generated = typeof blockResults extends fc.Arbitrary<infer T> ? T : never;
 type GeneratedEvent = { type: string; attributes?: { key: string; value: string; index?: boolean }[] };
 
-/** Events as CometBFT 0.37+ writes them: empty values, false flags and empty lists left out (`omitempty`). */
-function goEvents(events: readonly GeneratedEvent[]): string {
-  const attributes = (e: GeneratedEvent) =>
-    e.attributes === undefined
-      ? ''
-      : `,"attributes":[${e.attributes
-          .map(
-            (a) =>
-              `{"key":${goString(a.key)}${a.value === '' ? '' : `,"value":${goString(a.value)}`}${a.index === undefined ? '' : `,"index":${a.index}`}}`,
-          )
-          .join(',')}]`;
+/** An events array as a node writes it, each attribute's object by `attributeJson`. */
+function eventsJson<A>(
+  events: readonly { type: string; attributes?: readonly A[] }[],
+  attributeJson: (a: A) => string,
+) {
+  const attributes = (e: { attributes?: readonly A[] }) =>
+    e.attributes === undefined ? '' : `,"attributes":[${e.attributes.map(attributeJson).join(',')}]`;
   return `[${events.map((e) => `{"type":${goString(e.type)}${attributes(e)}}`).join(',')}]`;
 }
 
-/** A whole `block_results` answer, as a node of 0.38 sends it. */
-function goBody(g: Generated): Buffer {
-  const txs = g.txs.map(
-    (t) =>
-      `{"code":${t.code},"data":null,"log":${goString(t.log)},"info":"","gas_wanted":"${t.gas_wanted}","gas_used":"${t.gas_used}"${t.events === undefined ? '' : `,"events":${goEvents(t.events)}`},"codespace":${goString(t.codespace)}}`,
+/** Events as CometBFT 0.37+ writes them: empty values, false flags and empty lists left out (`omitempty`). */
+const goEvents = (events: readonly GeneratedEvent[]) =>
+  eventsJson(
+    events,
+    (a) =>
+      `{"key":${goString(a.key)}${a.value === '' ? '' : `,"value":${goString(a.value)}`}${a.index === undefined ? '' : `,"index":${a.index}`}}`,
   );
-  const finalize = g.finalize === undefined ? '' : `,"finalize_block_events":${goEvents(g.finalize)}`;
+
+/** A whole `block_results` answer: its txs with their events written by `events`, then the block's own events' fields. */
+function resultsBody<E>(
+  height: number,
+  txs: readonly (Omit<Generated['txs'][number], 'events'> & { events?: E })[],
+  events: (e: E) => string,
+  blockEvents: string,
+): Buffer {
+  const results = txs.map(
+    (t) =>
+      `{"code":${t.code},"data":null,"log":${goString(t.log)},"info":"","gas_wanted":"${t.gas_wanted}","gas_used":"${t.gas_used}"${t.events === undefined ? '' : `,"events":${events(t.events)}`},"codespace":${goString(t.codespace)}}`,
+  );
   return Buffer.from(
-    `{"jsonrpc":"2.0","id":-1,"result":{"height":"${g.height}","txs_results":[${txs.join(',')}]${finalize},"validator_updates":[],"consensus_param_updates":null,"app_hash":"AA=="}}`,
+    `{"jsonrpc":"2.0","id":-1,"result":{"height":"${height}","txs_results":[${results.join(',')}]${blockEvents},"validator_updates":[],"consensus_param_updates":null,"app_hash":"AA=="}}`,
   );
 }
 
-const pairsOf = (events: unknown) =>
-  readEvents(events as WireBlockResults['finalize_block_events'], '0.38').map((e) => [
+/** A whole `block_results` answer, as a node of 0.38 sends it. */
+const goBody = (g: Generated) =>
+  resultsBody(
+    g.height,
+    g.txs,
+    goEvents,
+    g.finalize === undefined ? '' : `,"finalize_block_events":${goEvents(g.finalize)}`,
+  );
+
+/**
+ * An attribute's key or value as Tendermint 0.34 writes it: the base64 of text or of any
+ * bytes (not always UTF-8), `null` for none, or a text that is not base64 at all (which both
+ * reads decode as a Buffer does).
+ */
+const base64Token = fc.oneof(
+  { weight: 4, arbitrary: text.map((t) => JSON.stringify(Buffer.from(t, 'utf8').toString('base64'))) },
+  {
+    weight: 1,
+    arbitrary: fc.uint8Array({ maxLength: 30 }).map((b) => JSON.stringify(Buffer.from(b).toString('base64'))),
+  },
+  { weight: 1, arbitrary: fc.constant('null') },
+  { weight: 1, arbitrary: text.map(goString) },
+);
+const event034 = fc.record({
+  type: text,
+  attributes: fc.option(
+    fc.array(
+      fc.record({
+        key: base64Token,
+        value: fc.option(base64Token, { nil: undefined }),
+        index: fc.constantFrom(true, false, undefined),
+      }),
+      { maxLength: 5 },
+    ),
+    { nil: undefined },
+  ),
+});
+const blockResults034 = fc.record({
+  height: fc.integer({ min: 1, max: 1e9 }),
+  txs: fc.array(txResultOf(event034), { maxLength: 6 }),
+  begin: fc.option(fc.array(event034, { maxLength: 3 }), { nil: undefined }),
+  end: fc.option(fc.array(event034, { maxLength: 3 }), { nil: undefined }),
+});
+type Event034 = typeof event034 extends fc.Arbitrary<infer T> ? T : never;
+
+/** Events as Tendermint 0.34 writes them: each attribute's key and value as generated (base64 or null). */
+const tmEvents = (events: readonly Event034[]) =>
+  eventsJson(
+    events,
+    (a) =>
+      `{"key":${a.key}${a.value === undefined ? '' : `,"value":${a.value}`}${a.index === undefined ? '' : `,"index":${a.index}`}}`,
+  );
+
+/** A whole `block_results` answer, as a node of 0.34 sends it. */
+const tmBody = (g: typeof blockResults034 extends fc.Arbitrary<infer T> ? T : never) =>
+  resultsBody(
+    g.height,
+    g.txs,
+    tmEvents,
+    `${g.begin === undefined ? '' : `,"begin_block_events":${tmEvents(g.begin)}`}${g.end === undefined ? '' : `,"end_block_events":${tmEvents(g.end)}`}`,
+  );
+
+type Protocol = '0.34' | '0.37' | '0.38';
+
+/** Events as (type, key, value) text: the fast read's are text already, the full parse's as `protocol` sends them. */
+const pairsOf = (events: unknown, protocol: Protocol = '0.38') =>
+  readEvents(events as WireBlockResults['finalize_block_events'], protocol).map((e) => [
     e.type,
     e.attributes.map((a) => [a.key, a.value]),
   ]);
 
 /** A result with each tx's events as (type, key, value) text, the rest as it is. */
-function withEventsAsText(result: unknown): unknown {
+function withEventsAsText(result: unknown, protocol: Protocol = '0.38'): unknown {
   const txs = (result as WireBlockResults | null)?.txs_results;
   if (!Array.isArray(txs)) return result;
   return {
     ...(result as object),
     txs_results: txs.map((t) =>
-      t && typeof t === 'object' && Array.isArray(t.events) ? { ...t, events: pairsOf(t.events) } : t,
+      t && typeof t === 'object' && Array.isArray(t.events) ? { ...t, events: pairsOf(t.events, protocol) } : t,
     ),
   };
 }
 
 /** What the fast read and the full parse both say of one body: asserted equal, down to the stored events. */
-function assertSameReading(body: Buffer, protocol: '0.34' | '0.37' | '0.38' = '0.38') {
+function assertSameReading(body: Buffer, protocol: Protocol = '0.38') {
   const fast = readBlockResults(body, protocol);
   const full = readAnswer(body);
   if (!fast.compactEvents) {
@@ -104,7 +187,7 @@ function assertSameReading(body: Buffer, protocol: '0.34' | '0.37' | '0.38' = '0
     'the fast read is taken only where the full parse reads a result',
   );
   // the whole result alike, each tx's events as their text
-  assert.equal(withEventsAsText(fast.answer.result), withEventsAsText(full.result), 'the whole result');
+  assert.equal(withEventsAsText(fast.answer.result), withEventsAsText(full.result, protocol), 'the whole result');
   const a = fast.answer.result as WireBlockResults;
   const b = full.result as WireBlockResults;
   const txsA = a.txs_results ?? [];
@@ -114,7 +197,7 @@ function assertSameReading(body: Buffer, protocol: '0.34' | '0.37' | '0.38' = '0
     const { events: eventsA, ...restA } = txsA[i]!;
     const { events: eventsB, ...restB } = txsB[i]!;
     assert.equal(restA, restB, `tx ${i}: its result besides the events`);
-    assert.equal(pairsOf(eventsA), pairsOf(eventsB), `tx ${i}: its events`);
+    assert.equal(pairsOf(eventsA), pairsOf(eventsB, protocol), `tx ${i}: its events`);
     const compact = fast.compactEvents?.[i];
     if (compact) {
       const stored = packCompactJson(compact);
@@ -163,25 +246,67 @@ const edits = fc.array(
   { minLength: 1, maxLength: 3 },
 );
 
+/** The body with the edits made, in turn. */
+function edited(body: Buffer, changes: readonly { at: number; remove: number; insert: string }[]): Buffer {
+  let text = body.toString('utf8');
+  for (const { at, remove, insert } of changes) {
+    const i = at % (text.length + 1);
+    text = text.slice(0, i) + insert + text.slice(i + remove);
+  }
+  return Buffer.from(text);
+}
+
 test('an answer broken or laid out otherwise anywhere comes to what the full parse says of it', () => {
   fc.assert(
     fc.property(blockResults, edits, (g, changes) => {
-      let body = goBody(g).toString('utf8');
-      for (const { at, remove, insert } of changes) {
-        const i = at % (body.length + 1);
-        body = body.slice(0, i) + insert + body.slice(i + remove);
-      }
-      assertSameReading(Buffer.from(body));
+      assertSameReading(edited(goBody(g), changes));
     }),
     { numRuns: 1500 },
   );
 });
 
-test("0.34's base64 attributes and a pretty-printed answer are read in full", () => {
+test('an answer as Tendermint 0.34 writes it is read from its bytes, its base64 decoded as the full parse decodes it', () => {
+  fc.assert(
+    fc.property(blockResults034, (g) => {
+      const fast = assertSameReading(tmBody(g), '0.34');
+      assert.ok(fast.compactEvents, 'the fast read is taken');
+    }),
+    { numRuns: 400 },
+  );
+});
+
+test('a 0.34 answer broken or laid out otherwise anywhere comes to what the full parse says of it', () => {
+  fc.assert(
+    fc.property(blockResults034, edits, (g, changes) => {
+      assertSameReading(edited(tmBody(g), changes), '0.34');
+    }),
+    { numRuns: 1500 },
+  );
+});
+
+test('0.34 texts whose escapes outgrow the base64 they came in are read whole', () => {
+  // a NUL is one byte, a third of four base64 characters, and six bytes once escaped: the
+  // compact JSON outgrows the answer it is copied from
+  const nuls = (n: number) => JSON.stringify(Buffer.alloc(n).toString('base64'));
+  for (const n of [1, 3000, 200_000]) {
+    const attributes = [{ key: nuls(n), value: nuls(n), index: true }];
+    const body = resultsBody(
+      1,
+      [{ code: 0, log: '', gas_wanted: '1', gas_used: '1', codespace: '', events: [{ type: 't', attributes }] }],
+      tmEvents,
+      '',
+    );
+    const read = assertSameReading(body, '0.34');
+    const events = (read.answer as { result: WireBlockResults }).result.txs_results![0]!.events as ChainEvent[];
+    assert.is(events[0]!.attributes[0]!.value, '\u0000'.repeat(n));
+    assert.ok(read.compactEvents?.[0], 'the fast read is taken');
+  }
+});
+
+test('a pretty-printed answer is read in full', () => {
   fc.assert(
     fc.property(blockResults, (g) => {
       const body = goBody(g);
-      assert.is(readBlockResults(body, '0.34').compactEvents, undefined);
       const pretty = Buffer.from(JSON.stringify(JSON.parse(body.toString('utf8')), null, 2));
       const read = assertSameReading(pretty);
       if (g.txs.some((t) => t.events?.length)) assert.is(read.compactEvents, undefined);
@@ -282,17 +407,18 @@ test('answers the fast read takes: absent and null events, escapes, text that is
 const fixture = (name: string) =>
   JSON.parse(readFileSync(path.join(import.meta.dirname, '../fixtures/real-chains', name), 'utf8'));
 
-for (const name of [
-  'comet037-dydx-mainnet-1-block_results-9.json',
-  'comet037-dydx-mainnet-1-block_results-10.json',
-  'comet038-celestia-block_results-8880520.json',
-  'comet038-dydx-mainnet-1-block_results-12791634.json',
-]) {
+for (const [name, protocol] of [
+  ['comet037-dydx-mainnet-1-block_results-9.json', '0.37'],
+  ['comet037-dydx-mainnet-1-block_results-10.json', '0.37'],
+  ['comet038-celestia-block_results-8880520.json', '0.38'],
+  ['comet038-dydx-mainnet-1-block_results-12791634.json', '0.38'],
+  ['tm034-osmosis-1-block_results-10499831.json', '0.34'],
+] as const) {
   test(`recorded ${name}: read from its bytes, the same as in full`, () => {
     const recorded = fixture(name);
     const answer = recorded.result ? recorded : { jsonrpc: '2.0', id: -1, result: recorded };
     // as the node sent it: compact (the recorded files are kept pretty-printed or as sent)
-    const read = assertSameReading(Buffer.from(JSON.stringify(answer)));
+    const read = assertSameReading(Buffer.from(JSON.stringify(answer)), protocol);
     assert.ok(read.compactEvents, 'the fast read is taken');
     assert.ok(
       read.compactEvents.some((c) => c !== undefined),
@@ -300,6 +426,15 @@ for (const name of [
     );
   });
 }
+
+test('recorded injective-1 (Tendermint 0.34), kept with its fields sorted: read in full, as the full parse reads it', () => {
+  // `index` before `key` is not the order Tendermint writes: the fast read leaves it
+  const recorded = fixture('tm034-injective-1-block_results-4555980.json');
+  const read = assertSameReading(Buffer.from(JSON.stringify(recorded)), '0.34');
+  assert.is(read.compactEvents, undefined);
+  const events = (read.answer as { result: WireBlockResults }).result.txs_results?.[0]?.events;
+  assert.ok(events?.length, 'its txs have events');
+});
 
 test('recorded archway-1 (CometBFT 0.37, CosmWasm): read from its bytes, the same as in full', () => {
   const [{ value }] = fixture('comet037-archway-1-kyve_bundle-block+block_results-4326863.json');
