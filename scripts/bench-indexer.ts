@@ -16,8 +16,10 @@
 //     p99 (targets 1 s and 2 s).
 // (d) Protocols: two devnets with the same traffic, one speaking CometBFT 0.38 and one
 //     Tendermint 0.34 (base64 attributes, begin/end block events, no msg_index); in R
-//     rounds, alternating, the backfill indexes each into an empty database. The ratio is
-//     0.34's trades/s over 0.38's (target: within 10%, >= 0.9).
+//     rounds, alternating, the backfill indexes each into an empty database, and the same
+//     batches are then read alone. The ratio is 0.34's backfill trades/s over 0.38's
+//     (target: within 10%, >= 0.9); the same ratio of reading alone shows how much of the
+//     gap is the node's answers themselves.
 //
 // `--only a,b,c,d` runs some of them (default all); `--protocol-trades N` sizes (d).
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -397,34 +399,80 @@ async function benchProtocols() {
   const nodes = await Promise.all(
     (['0.38', '0.34'] as const).map(async (cometVersion) => {
       const devnet = await startDevnetProcess({ pregenerate: trades, tradesPerBlock: perBlock, cometVersion });
-      return { cometVersion, devnet, chain: createChainClient(devnet.rpcUrl, { timeoutMs: 120_000 }) };
+      return {
+        cometVersion,
+        devnet,
+        chain: createChainClient(devnet.rpcUrl, { timeoutMs: 120_000 }),
+        backfilled: tally(`backfill ${cometVersion}`),
+        read: tally(`read ${cometVersion}`),
+        /** The backfill's batches, read alone after each backfill. */
+        ranges: [] as Range[],
+        /** CPU seconds during the backfills and during the reads alone: this process, the devnet's. */
+        cpu: { backfill: 0, backfillDevnet: 0, read: 0, readDevnet: 0 },
+      };
     }),
   );
   try {
-    const tallies = new Map(nodes.map((n) => [n.cometVersion, tally(`backfill ${n.cometVersion}`)]));
     const prints = new Map<string, string>();
     for (let r = 0; r < rounds; r++) {
       for (const node of r % 2 === 0 ? nodes : [...nodes].reverse()) {
+        const { devnet, chain, cpu } = node;
         await withDatabase(async (db) => {
           let stored = 0;
+          const batches: Range[] = [];
+          const ownBefore = process.cpuUsage();
+          const devnetBefore = processCpuSeconds(devnet.child.pid);
           const started = performance.now();
-          await backfillDevnet(node.devnet, { db, chain: node.chain, from: 1, onBatch: (b) => (stored += b.trades) });
-          const rate = tallies.get(node.cometVersion)!.add(stored, (performance.now() - started) / 1000);
+          await backfillDevnet(devnet, {
+            db,
+            chain,
+            from: 1,
+            onBatch: (b) => {
+              stored += b.trades;
+              batches.push({ from: b.fromHeight, to: b.toHeight });
+            },
+          });
+          const rate = node.backfilled.add(stored, (performance.now() - started) / 1000);
+          const own = process.cpuUsage(ownBefore);
+          cpu.backfill += (own.user + own.system) / 1e6;
+          cpu.backfillDevnet += processCpuSeconds(devnet.child.pid) - devnetBefore;
           console.log(
-            `    round ${r + 1}  ${node.cometVersion}  ${fmt(stored)} trades  ${fmt(rate)} trades/s  (${node.chain.protocol} read from the node)`,
+            `    round ${r + 1}  ${node.cometVersion}  backfill  ${fmt(stored)} trades  ${fmt(rate)} trades/s  (${chain.protocol} read from the node)`,
           );
           prints.set(node.cometVersion, String(stored));
+          if (node.ranges.length === 0) node.ranges = batches;
         });
+        // the same batches read alone: what the node's answers cost to read, without the database
+        const ownBefore = process.cpuUsage();
+        const devnetBefore = processCpuSeconds(devnet.child.pid);
+        const started = performance.now();
+        const read = await readAlone(chain, devnet.contracts, node.ranges);
+        const rate = node.read.add(read, (performance.now() - started) / 1000);
+        const own = process.cpuUsage(ownBefore);
+        cpu.read += (own.user + own.system) / 1e6;
+        cpu.readDevnet += processCpuSeconds(devnet.child.pid) - devnetBefore;
+        console.log(`    round ${r + 1}  ${node.cometVersion}  read alone  ${fmt(read)} trades  ${fmt(rate)} trades/s`);
       }
     }
     if (prints.get('0.34') !== prints.get('0.38'))
       throw new Error(`the two devnets' backfills stored different trade counts: ${[...prints.values()].join(' vs ')}`);
-    const [modern, old] = [tallies.get('0.38')!, tallies.get('0.34')!];
-    console.log(`    CometBFT 0.38: ${modern.describe('trades')}`);
-    console.log(`    Tendermint 0.34: ${old.describe('trades')}`);
-    console.log(`    ratio 0.34/0.38: ${ratio(old, modern)} (target >= 0.9)`);
+    const [modern, old] = nodes;
+    const perTrade = (seconds: number, t: ReturnType<typeof tally>) =>
+      Number.isNaN(seconds) ? '?' : fmt((seconds / t.units()) * 1e6);
+    for (const n of nodes) {
+      const name = n.cometVersion === '0.34' ? 'Tendermint 0.34' : 'CometBFT 0.38';
+      console.log(`    ${name}: backfill ${n.backfilled.describe('trades')}`);
+      console.log(`    ${name}: reading alone ${n.read.describe('trades')}`);
+      console.log(
+        `    ${name}: CPU per trade, this process / the devnet's: backfill ${perTrade(n.cpu.backfill, n.backfilled)} / ${perTrade(n.cpu.backfillDevnet, n.backfilled)} µs, reading alone ${perTrade(n.cpu.read, n.read)} / ${perTrade(n.cpu.readDevnet, n.read)} µs`,
+      );
+    }
+    console.log(`    ratio 0.34/0.38 of the backfills: ${ratio(old!.backfilled, modern!.backfilled)} (target >= 0.9)`);
+    console.log(
+      `    ratio 0.34/0.38 of reading alone: ${ratio(old!.read, modern!.read)} (the share of the gap that is the node's answers, before any database)`,
+    );
     measured(
-      `${rounds} backfills of each devnet's ${fmt(trades)} trades (${fmt(nodes[0]!.devnet.height)} blocks each) into empty databases on ${where}, alternating; rates = total trades / total seconds`,
+      `${rounds} backfills of each devnet's ${fmt(trades)} trades (${fmt(nodes[0]!.devnet.height)} blocks each) into empty databases on ${where}, alternating, each followed by a read of its batches alone; rates = total trades / total seconds`,
     );
   } finally {
     for (const n of nodes) {

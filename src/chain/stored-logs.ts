@@ -74,38 +74,47 @@ function textSink() {
   return { sink, text: () => text };
 }
 
-function matchSink(log: string) {
-  let at = 0;
-  // `piece` at `pos`: indexOf is faster than startsWith with a position (V8 11); a piece
-  // that is not there ends the match, so its search past `pos` happens once
-  const startsAt = (piece: string, pos: number) => log.indexOf(piece, pos) === pos;
+/** Compares what is written with `log` from its start, piece by piece. A class: one is made for every tx's log. */
+class MatchSink implements Sink {
+  at = 0;
+  constructor(private readonly log: string) {}
+  // `piece` at `pos`: indexOf is faster than startsWith with a position, or a loop over the
+  // code units (V8 11); a piece that is not there ends the match, so its search past `pos`
+  // happens once
+  private startsAt(piece: string, pos: number): boolean {
+    return this.log.indexOf(piece, pos) === pos;
+  }
   /** `"value"` for text JSON writes between quotes as it is. */
-  const plain = (value: string) => {
-    if (log.charCodeAt(at) !== 34 || !startsAt(value, at + 1) || log.charCodeAt(at + 1 + value.length) !== 34)
+  private plain(value: string): boolean {
+    const { log, at } = this;
+    if (log.charCodeAt(at) !== 34 || !this.startsAt(value, at + 1) || log.charCodeAt(at + 1 + value.length) !== 34)
       return false;
-    at += value.length + 2;
+    this.at = at + value.length + 2;
     return true;
-  };
-  const sink: Sink = {
-    raw(piece) {
-      if (!startsAt(piece, at)) return false;
-      at += piece.length;
-      return true;
-    },
-    string: (value) => (ESCAPED.test(value) ? sink.raw(goQuote(value)) : plain(value)),
-    attribute(key, value, first) {
-      // the usual attribute, both present and plain, compared in place
-      if (!key || !value || ESCAPED.test(key) || ESCAPED.test(value)) return sink.raw(attributeJson(key, value, first));
-      if (!startsAt(first ? '{"key":' : ',{"key":', at)) return false;
-      at += first ? 7 : 8;
-      if (!plain(key) || !startsAt(',"value":', at)) return false;
-      at += 9;
-      if (!plain(value) || log.charCodeAt(at) !== 125) return false;
-      at += 1;
-      return true;
-    },
-  };
-  return { sink, whole: () => at === log.length };
+  }
+  raw(piece: string): boolean {
+    if (!this.startsAt(piece, this.at)) return false;
+    this.at += piece.length;
+    return true;
+  }
+  string(value: string): boolean {
+    return ESCAPED.test(value) ? this.raw(goQuote(value)) : this.plain(value);
+  }
+  attribute(key: string, value: string, first: boolean): boolean {
+    // the usual attribute, both present and plain, compared in place
+    if (!key || !value || ESCAPED.test(key) || ESCAPED.test(value)) return this.raw(attributeJson(key, value, first));
+    if (!this.startsAt(first ? '{"key":' : ',{"key":', this.at)) return false;
+    this.at += first ? 7 : 8;
+    if (!this.plain(key) || !this.startsAt(',"value":', this.at)) return false;
+    this.at += 9;
+    if (!this.plain(value) || this.log.charCodeAt(this.at) !== 125) return false;
+    this.at += 1;
+    return true;
+  }
+  /** Whether what was written is the whole log. */
+  whole(): boolean {
+    return this.at === this.log.length;
+  }
 }
 
 /**
@@ -190,8 +199,8 @@ export function messageLog(events: readonly ChainEvent[], form: LogForm): string
 let likelyForm: LogForm = LOG_FORMS[0]!;
 
 const rebuilds = (log: string, events: readonly ChainEvent[], form: LogForm) => {
-  const { sink, whole } = matchSink(log);
-  return writeLog(sink, events, form) && whole();
+  const sink = new MatchSink(log);
+  return writeLog(sink, events, form) && sink.whole();
 };
 
 /** The form in which `log` is rebuilt from the tx's events, if one is. */
