@@ -177,32 +177,38 @@ class Copier {
   }
   /**
    * Writes `text` as a JSON string (as JSON.stringify writes it, printable ASCII copied as it
-   * is), leaving room for the `rest` of the body after it. Everything else is copied into
-   * fewer bytes than it is read from; a decoded text can take more (a NUL is a third of four
-   * base64 characters and six bytes escaped), so where the room left would not hold the rest
-   * of the body (and a few bytes of brackets), the copy moves to a larger buffer.
+   * is), leaving room for the `rest` of the body after it.
    */
   private quote(text: string, rest: number) {
-    // an escape is at most 6 bytes a UTF-16 unit (`\uXXXX`), UTF-8 at most 3
-    const most = this.at + 6 * text.length + 2 + rest + 16;
-    if (most > this.out.length) {
-      const larger = Buffer.allocUnsafe(Math.max(2 * this.out.length, most));
-      this.out.copy(larger, 0, 0, this.at);
-      this.out = larger;
-    }
+    this.room(text.length + 2, rest);
     const out = this.out;
     let o = this.at;
     out[o++] = QUOTE;
     for (let k = 0; k < text.length; k++) {
       const c = text.charCodeAt(k);
       if (c < 0x20 || c > 0x7e || c === QUOTE || c === BACKSLASH) {
-        this.at += out.write(JSON.stringify(text), this.at, 'utf8');
+        const json = JSON.stringify(text);
+        this.room(Buffer.byteLength(json), rest);
+        this.at += this.out.write(json, this.at, 'utf8');
         return;
       }
       out[o++] = c;
     }
     out[o++] = QUOTE;
     this.at = o;
+  }
+  /**
+   * Makes room for `size` bytes and then the `rest` of the body (and a few bytes of brackets).
+   * Everything else is copied into fewer bytes than it is read from; a decoded text can take
+   * more (a NUL is a third of four base64 characters and six bytes escaped), and where the
+   * room left would not hold the rest of the body, the copy moves to a larger buffer.
+   */
+  private room(size: number, rest: number) {
+    const most = this.at + size + rest + 16;
+    if (most <= this.out.length) return;
+    const larger = Buffer.allocUnsafe(Math.max(2 * this.out.length, most));
+    this.out.copy(larger, 0, 0, this.at);
+    this.out = larger;
   }
 }
 

@@ -241,6 +241,13 @@ const edits = fc.array(
       '"events":[',
       '\u00e9',
       '\u0001',
+      // what breaks a base64 token, or stands for one
+      '/',
+      '=',
+      'A',
+      'null',
+      '\\u0041',
+      '\\/',
     ),
   }),
   { minLength: 1, maxLength: 3 },
@@ -284,23 +291,92 @@ test('a 0.34 answer broken or laid out otherwise anywhere comes to what the full
   );
 });
 
+/** A 0.34 answer of one tx a list of events, of one attribute each (`key`, `value` as written). */
+const tmAnswer = (attributes: readonly { key: string; value?: string }[][]) =>
+  resultsBody(
+    1,
+    attributes.map((list) => ({
+      code: 0,
+      log: '',
+      gas_wanted: '1',
+      gas_used: '1',
+      codespace: '',
+      events: [{ type: 't', attributes: list.map((a) => ({ key: a.key, value: a.value, index: undefined })) }],
+    })),
+    tmEvents,
+    '',
+  );
+const eventsOf = (read: ReturnType<typeof readBlockResults>, tx: number) =>
+  (read.answer as { result: WireBlockResults }).result.txs_results![tx]!.events as ChainEvent[];
+
 test('0.34 texts whose escapes outgrow the base64 they came in are read whole', () => {
   // a NUL is one byte, a third of four base64 characters, and six bytes once escaped: the
   // compact JSON outgrows the answer it is copied from
   const nuls = (n: number) => JSON.stringify(Buffer.alloc(n).toString('base64'));
   for (const n of [1, 3000, 200_000]) {
-    const attributes = [{ key: nuls(n), value: nuls(n), index: true }];
-    const body = resultsBody(
-      1,
-      [{ code: 0, log: '', gas_wanted: '1', gas_used: '1', codespace: '', events: [{ type: 't', attributes }] }],
-      tmEvents,
-      '',
-    );
-    const read = assertSameReading(body, '0.34');
-    const events = (read.answer as { result: WireBlockResults }).result.txs_results![0]!.events as ChainEvent[];
-    assert.is(events[0]!.attributes[0]!.value, '\u0000'.repeat(n));
+    const read = assertSameReading(tmAnswer([[{ key: nuls(n), value: nuls(n) }]]), '0.34');
+    assert.is(eventsOf(read, 0)[0]!.attributes[0]!.value, '\u0000'.repeat(n));
     assert.ok(read.compactEvents?.[0], 'the fast read is taken');
   }
+  // a grown key last, its value left out: the brackets after it still fit
+  const last = assertSameReading(tmAnswer([[{ key: nuls(3000) }]]), '0.34');
+  assert.ok(last.compactEvents?.[0]);
+  // growth in a later tx, and several in a row: the txs copied before keep their bytes
+  const read = assertSameReading(
+    tmAnswer([
+      [{ key: '"aw=="', value: '"dg=="' }],
+      [{ key: nuls(2000), value: nuls(4000) }],
+      [{ key: nuls(8000) }, { key: nuls(16000), value: nuls(1) }],
+    ]),
+    '0.34',
+  );
+  assert.equal(
+    read.compactEvents?.map((c) => c && JSON.parse(c.toString('utf8'))[0][1].length),
+    [1, 1, 2],
+  );
+});
+
+test('0.34 text that needs no escapes takes no more room than its answer', () => {
+  // a long plain value (30 kB of ASCII from 40 kB of base64) early in a large answer: the
+  // compact JSON is shorter than the answer, and is copied into a buffer of the answer's size
+  const long = JSON.stringify(Buffer.from('v'.repeat(30_000)).toString('base64'));
+  const rows = Array.from({ length: 2000 }, (_, i) => [
+    { key: '"a2V5"', value: JSON.stringify(Buffer.from(`value ${i}`).toString('base64')) },
+  ]);
+  const body = tmAnswer([[{ key: '"a2V5"', value: long }], ...rows]);
+  const read = assertSameReading(body, '0.34');
+  assert.ok(read.compactEvents?.[0], 'the fast read is taken');
+  assert.ok(read.compactEvents[0].buffer.byteLength <= body.length, 'no larger buffer than the answer');
+});
+
+test('0.34 keys and values the full parse decodes its own way: escapes, null, bytes that are not UTF-8 or not base64', () => {
+  const cases: [key: string, value: string | undefined, expected: [string, string]][] = [
+    // escapes inside a base64 token: read by JSON.parse, then decoded
+    ['"QU\\/C"', '"\\u0051\\u0051=="', ['AO\uFFFD', 'A']],
+    // a null key, with and without a value
+    ['null', undefined, ['', '']],
+    ['null', '"dg=="', ['', 'v']],
+    // base64 of bytes that are not UTF-8, and raw bytes that are not UTF-8 in the token itself
+    ['"/w=="', '"4oI="', ['\uFFFD', '\uFFFD']],
+    // text that is not base64 (atob refuses it; decoded as a Buffer decodes it)
+    ['"Q"', '" QQ=="', ['', 'A']],
+    ['"QQ==\\n"', '"!!QQ=="', ['A', 'A']],
+  ];
+  for (const [key, value, expected] of cases) {
+    const read = assertSameReading(tmAnswer([[{ key, value }]]), '0.34');
+    assert.ok(read.compactEvents?.[0], `the fast read is taken: ${key} ${value}`);
+    const [a] = eventsOf(read, 0)[0]!.attributes;
+    assert.equal([a!.key, a!.value], expected, `${key} ${value}`);
+  }
+  // raw bytes that are not UTF-8 inside a token: the body is read as UTF-8, both reads alike
+  const raw = Buffer.concat([
+    Buffer.from(
+      '{"jsonrpc":"2.0","id":-1,"result":{"txs_results":[{"events":[{"type":"t","attributes":[{"key":"a2V5","value":"QQ',
+    ),
+    Buffer.from([0xff]),
+    Buffer.from('=="}]}]}]}}'),
+  ]);
+  assert.ok(assertSameReading(raw, '0.34').compactEvents, 'the fast read is taken');
 });
 
 test('a pretty-printed answer is read in full', () => {
@@ -348,7 +424,7 @@ test("events arrays that are not the txs' own, or stand where a number or a dupl
   assertSameReading(Buffer.from(`\ufeff${answer(`{"txs_results":[{"events":[${oneEvent('a')}]}]}`)}`));
 });
 
-test('texts that repeat, hundreds of the same length among them, read as the full parse reads them', () => {
+test('texts that repeat, hundreds of the same length among them, read as the full parse reads them (0.38 and 0.34)', () => {
   // short texts are read once per block and found again by a hash of their bytes: with this
   // many of one length, texts share slots, and each must still read as itself
   const sameLength = fc.uniqueArray(
@@ -378,6 +454,18 @@ test('texts that repeat, hundreds of the same length among them, read as the ful
       }));
       const fast = assertSameReading(goBody({ height: 1, txs, finalize: undefined }));
       assert.ok(fast.compactEvents, 'the fast read is taken');
+      // and as 0.34 sends them: base64 texts of one length, decoded once a slot, keys and
+      // values sharing what was decoded
+      const base64 = (text: string) => JSON.stringify(Buffer.from(text).toString('base64'));
+      const txs034 = txs.map((t) => ({
+        ...t,
+        events: t.events.map((e) => ({
+          type: e.type,
+          attributes: e.attributes.map((a) => ({ key: base64(a.key), value: base64(a.value), index: true })),
+        })),
+      }));
+      const fast034 = assertSameReading(resultsBody(1, txs034, tmEvents, ''), '0.34');
+      assert.ok(fast034.compactEvents, 'the fast read of 0.34 is taken');
     }),
     { numRuns: 50 },
   );
