@@ -21,7 +21,9 @@
 //     (target: within 10%, >= 0.9); the same ratio of reading alone shows how much of the
 //     gap is the node's answers themselves.
 //
-// `--only a,b,c,d` runs some of them (default all); `--protocol-trades N` sizes (d).
+// `--only a,b,c,d` runs some of them (default all); `--protocol-trades N` sizes (d);
+// `--read-threads N` reads blocks on N worker threads (INDEXER_READ_THREADS; default the
+// cores less one, 1 to 4).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,6 +37,7 @@ import { nodeViewOf } from '../src/indexer/cursor.ts';
 import { type FetchedBlock, fetchBlocks } from '../src/indexer/fetch-blocks.ts';
 import { READ_AHEAD_BATCHES } from '../src/indexer/index-range.ts';
 import { createIndexer } from '../src/indexer/indexer.ts';
+import { DEFAULT_READ_THREADS, setReadThreads } from '../src/indexer/read-block.ts';
 import { writeBatch } from '../src/indexer/write-batch.ts';
 import { silentLogger } from '../src/internal/logger.ts';
 import { freshServerDatabase } from '../test/helpers/database.ts';
@@ -53,6 +56,7 @@ const { values } = parseArgs({
     'live-seconds': { type: 'string', default: '60' },
     'live-rate': { type: 'string', default: '50' },
     'protocol-trades': { type: 'string', default: '100000' },
+    'read-threads': { type: 'string' },
     only: { type: 'string', default: 'a,b,c,d' },
   },
 });
@@ -482,7 +486,11 @@ async function benchProtocols() {
   }
 }
 
-console.log(`bench:indexer on ${where}`);
+const readThreads = values['read-threads'] ? Number(values['read-threads']) : DEFAULT_READ_THREADS;
+setReadThreads(readThreads);
+console.log(
+  `bench:indexer on ${where}, blocks read on up to ${readThreads} worker thread${readThreads === 1 ? '' : 's'}`,
+);
 if (sections.has('a') || sections.has('b')) await benchBackfill();
 if (sections.has('c')) await benchLiveLag();
 if (sections.has('d')) await benchProtocols();

@@ -19,6 +19,7 @@ import type { ContractAddresses } from './domain/events.ts';
 import { backfill, planBackfill } from './indexer/backfill.ts';
 import { createIndexer, type Indexer, indexSource } from './indexer/indexer.ts';
 import { createProgress } from './indexer/progress.ts';
+import { setReadThreads } from './indexer/read-block.ts';
 import { ServiceError } from './internal/errors.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
@@ -96,6 +97,8 @@ export async function connectChain(
   { traffic = true } = {},
 ): Promise<{ chain: ChainClient; apiChain: ChainClient; devnet?: Devnet; contracts: ContractAddresses }> {
   const { config, shutdown } = ctx;
+  // the threads the indexer reads the chain's blocks on (src/indexer/read-block.ts)
+  if (config.INDEXER_READ_THREADS !== undefined) setReadThreads(config.INDEXER_READ_THREADS);
   const devnet = config.CHAIN_RPC_URL ? undefined : await startDevnet(ctx, { traffic });
   const client = (attempts?: number, protocolRecheckMs?: number) =>
     createChainClient(config.CHAIN_RPC_URL ?? devnet!.rpcUrl, {

@@ -143,6 +143,7 @@ test('provider settings: headers as pairs or JSON, never shown in an error; conc
     CHAIN_RPC_CONCURRENCY: '4',
     CHAIN_RPC_TIMEOUT_MS: '60000',
     CHAIN_RPC_WEBSOCKET: 'off',
+    INDEXER_READ_THREADS: '3',
     CW20_CONTRACTS: `${toBech32('native', new Uint8Array(32).fill(1))}, ${toBech32('native', new Uint8Array(32).fill(2))}`,
     NATIVE_DENOM: 'aevmos',
     NATIVE_DECIMALS: '18',
@@ -150,15 +151,19 @@ test('provider settings: headers as pairs or JSON, never shown in an error; conc
   assert.is(c.CHAIN_RPC_CONCURRENCY, 4);
   assert.is(c.CHAIN_RPC_TIMEOUT_MS, 60_000);
   assert.is(c.CHAIN_RPC_WEBSOCKET, 'off');
+  assert.is(c.INDEXER_READ_THREADS, 3);
   assert.is(c.CW20_CONTRACTS.length, 2);
   assert.is(c.NATIVE_DECIMALS, 18);
   const d = loadConfig({});
   assert.equal([d.CHAIN_RPC_CONCURRENCY, d.CHAIN_RPC_TIMEOUT_MS, d.CHAIN_RPC_WEBSOCKET], [16, 15_000, 'on']);
   assert.equal(d.CW20_CONTRACTS, []);
+  assert.is(d.INDEXER_READ_THREADS, undefined, "unset: the indexer's own default (the cores less one, 1 to 4)");
   assert.is(d.DEVNET_COMET_VERSION, '0.38');
   for (const [name, value] of [
     ['CHAIN_RPC_CONCURRENCY', '0'],
     ['CHAIN_RPC_WEBSOCKET', 'maybe'],
+    ['INDEXER_READ_THREADS', '0'],
+    ['INDEXER_READ_THREADS', '65'],
     ['CW20_CONTRACTS', 'not-an-address'],
     ['NATIVE_DECIMALS', '99'],
     ['DEVNET_COMET_VERSION', '0.36'],

@@ -1,13 +1,16 @@
 // Reads a block from the node's two answers (`block` and `block_results`): parsing them and
 // taking the txs apart costs ~100 µs of CPU a tx, ~0.1 s for a full block and more for an
-// epoch block of megabytes. Blocks whose answers come to 256 KiB or more are read on a worker
-// thread, so the indexer's thread meanwhile writes the batch before (a backfill's reading and
+// epoch block of megabytes. Blocks whose answers come to 256 KiB or more are read on worker
+// threads, so the indexer's thread meanwhile writes the batch before (a backfill's reading and
 // writing overlap) and answers the API's requests; small ones (a live block) are read where
-// they are, without the trip. The answers are moved to the worker when the caller can ask the
-// node for them again (the indexer's reads; copying a full block's 6 MB took this thread ~3 ms),
-// and copied otherwise: a worker that fails leaves its blocks to be read here, from answers
-// asked for again or from the copies kept. One that cannot start at all leaves every block to
-// this thread.
+// they are, without the trip. Each block goes to the worker with the fewest blocks in hand, and
+// another worker is started (up to `INDEXER_READ_THREADS`) while every running one has some: a
+// backfill reads as many blocks at once as the process has threads for. The answers are moved
+// to the worker when the caller can ask the node for them again (the indexer's reads; copying
+// a full block's 6 MB took this thread ~3 ms), and copied otherwise: a worker that fails leaves
+// its blocks to be read here, from answers asked for again or from the copies kept. One that
+// cannot start at all leaves every block to this thread.
+import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { NodeError } from '../chain/errors.ts';
 import { answerFailure } from '../chain/rpc-client.ts';
@@ -53,22 +56,38 @@ interface BlockWorker {
   stopping: boolean;
 }
 
-/** One worker for the process, started by the first large block, not keeping the process alive. */
-let worker: BlockWorker | undefined;
+/**
+ * Worker threads by default: one fewer than the cores this process may use (the indexer's
+ * thread writes, and answers the APIs, beside them), at least 1 and at most 4 (each holds a
+ * full block's objects, up to a few hundred MB, while it reads it).
+ */
+export const DEFAULT_READ_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
+let readThreads = DEFAULT_READ_THREADS;
+
+/** Sets how many worker threads blocks are read on at most (INDEXER_READ_THREADS): set at start, before blocks are read. */
+export function setReadThreads(threads: number): void {
+  if (!Number.isInteger(threads) || threads < 1)
+    throw new RangeError(`read threads must be a whole number from 1: ${threads}`);
+  readThreads = threads;
+}
+
+/** The process's workers, started by large blocks as needed, not keeping the process alive. */
+const workers: BlockWorker[] = [];
 /** Set when a worker failed before its first answer (it cannot start here): blocks are read inline. */
 let inlineOnly = false;
 let nextId = 0;
 let workerReads = 0;
 
-/** How many blocks the worker has read in this process (for the indexer's tests). */
+/** How many blocks the workers have read in this process (for the indexer's tests). */
 export const blocksReadInWorker = () => workerReads;
+/** How many workers run now (for the indexer's tests). */
+export const blockWorkersRunning = () => workers.length;
 
-/** Ends the worker; the blocks it was reading are read on this thread instead. */
-export async function stopBlockWorker(): Promise<void> {
-  const current = worker;
-  if (!current) return;
-  current.stopping = true;
-  await current.thread.terminate();
+/** Ends the workers; the blocks they were reading are read on this thread instead. */
+export async function stopBlockWorkers(): Promise<void> {
+  const running = [...workers];
+  for (const w of running) w.stopping = true;
+  await Promise.all(running.map((w) => w.thread.terminate()));
 }
 
 function startWorker(): BlockWorker {
@@ -80,7 +99,8 @@ function startWorker(): BlockWorker {
   // a worker that fails or ends leaves its blocks to this thread: read from the copies kept, or
   // from answers asked for again where they were moved
   const fail = () => {
-    if (worker === state) worker = undefined;
+    const at = workers.indexOf(state);
+    if (at >= 0) workers.splice(at, 1);
     // a message it could not take (messageerror) leaves it running: ended, it keeps nothing alive
     thread.unref();
     void thread.terminate();
@@ -107,9 +127,21 @@ function startWorker(): BlockWorker {
 /** Whether `b` is the whole of its memory (the answers as read are), so it can be moved. */
 const movable = (b: Buffer) => b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
 
+/**
+ * The worker for the next block: the one with the fewest blocks in hand, or a new one while
+ * each running one has some and there is room for another.
+ */
+function workerForNext(): BlockWorker {
+  let least: BlockWorker | undefined;
+  for (const w of workers) if (!least || w.pending.size < least.pending.size) least = w;
+  if (least && (least.pending.size === 0 || workers.length >= readThreads)) return least;
+  const started = startWorker();
+  workers.push(started);
+  return started;
+}
+
 function inWorker(block: Buffer, results: Buffer, input: BlockInput, readAgain?: ReadAgain): Promise<ReadOutcome> {
-  worker ??= startWorker();
-  const { thread, pending } = worker;
+  const { thread, pending } = workerForNext();
   const id = ++nextId;
   const request: BlockRequest = { id, block, results, input };
   const move = readAgain !== undefined && movable(block) && movable(results) && block.buffer !== results.buffer;

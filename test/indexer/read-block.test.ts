@@ -9,9 +9,12 @@ import type { CometProtocol } from '../../src/chain/node-events.ts';
 import { BlockShapeError } from '../../src/indexer/errors.ts';
 import {
   blocksReadInWorker,
+  blockWorkersRunning,
+  DEFAULT_READ_THREADS,
   type ReadOptions,
   readBlock,
-  stopBlockWorker,
+  setReadThreads,
+  stopBlockWorkers,
   WORKER_FROM_BYTES,
 } from '../../src/indexer/read-block.ts';
 import type { BlockInput } from '../../src/indexer/shape-block.ts';
@@ -89,7 +92,7 @@ test('a worker ended mid-read leaves its blocks to this thread, read the same; t
   const order = Array.from({ length: 30 }, (_, i) => i % reads.length);
   const before = blocksReadInWorker();
   const reading = order.map((i) => readBlock(reads[i]!.block, reads[i]!.results, reads[i]!.input, IN_WORKER));
-  await stopBlockWorker();
+  await stopBlockWorkers();
   const got = await Promise.all(reading);
   for (const [k, shaped] of got.entries()) assert.equal(shaped, expected[order[k]!], `block ${k}`);
   assert.ok(blocksReadInWorker() - before < order.length, 'some were read here after the worker ended');
@@ -121,7 +124,7 @@ test('answers moved to the worker are gone here; those of blocks a worker ended 
     sent.every((s) => s.block.byteLength === 0 && s.results.byteLength === 0),
     'moved, not copied',
   );
-  await stopBlockWorker();
+  await stopBlockWorkers();
   const got = await Promise.all(reading);
   for (const [k, shaped] of got.entries()) assert.equal(shaped, expected[order[k]!], `block ${k}`);
   const inWorker = blocksReadInWorker() - before;
@@ -134,10 +137,54 @@ test('answers moved to the worker are gone here; those of blocks a worker ended 
     workerFromBytes: 0,
     readAgain: () => Promise.reject(new NodeUnreachableError('block: the node is gone')),
   }).catch((e) => e);
-  await stopBlockWorker();
+  await stopBlockWorkers();
   const error = await lost;
   if (error instanceof Error) assert.instance(error, NodeUnreachableError);
   else assert.equal(error, expected[0], 'or the worker had read it before it ended');
+});
+
+/** Until no worker runs (an ended worker leaves the pool when its thread has exited). */
+async function noWorkers() {
+  await stopBlockWorkers();
+  for (let i = 0; blockWorkersRunning() > 0 && i < 200; i++) await new Promise((r) => setTimeout(r, 5));
+  assert.is(blockWorkersRunning(), 0, 'the workers ended');
+}
+
+test('blocks in flight go to as many workers as INDEXER_READ_THREADS allows, each block read as its own', async () => {
+  const reads = chains.map(([b, r, p]) => recorded(b, r, p));
+  const expected = await Promise.all(reads.map((r) => readBlock(copy(r.block), copy(r.results), r.input, INLINE)));
+  const order = Array.from({ length: 24 }, (_, i) => i % reads.length);
+  const readAll = () =>
+    Promise.all(
+      order.map((i) => readBlock(copy(reads[i]!.block), copy(reads[i]!.results), reads[i]!.input, IN_WORKER)),
+    );
+  try {
+    for (const threads of [1, 3]) {
+      await noWorkers();
+      setReadThreads(threads);
+      const before = blocksReadInWorker();
+      const got = await readAll();
+      for (const [k, shaped] of got.entries())
+        assert.equal(shaped, expected[order[k]!], `${threads} threads: block ${k}`);
+      assert.is(blocksReadInWorker() - before, order.length, 'every block read by a worker');
+      assert.is(blockWorkersRunning(), threads, `${threads} workers started for 24 blocks at once`);
+    }
+    // a block at a time needs no second worker
+    await noWorkers();
+    setReadThreads(3);
+    for (const i of order.slice(0, 6))
+      await readBlock(copy(reads[i]!.block), copy(reads[i]!.results), reads[i]!.input, IN_WORKER);
+    assert.is(blockWorkersRunning(), 1, 'one block at a time: one worker');
+    // ended mid-read, all three: their blocks are read here, the same
+    const reading = readAll();
+    await stopBlockWorkers();
+    const got = await reading;
+    for (const [k, shaped] of got.entries())
+      assert.equal(shaped, expected[order[k]!], `after the workers ended: block ${k}`);
+  } finally {
+    setReadThreads(DEFAULT_READ_THREADS);
+  }
+  assert.throws(() => setReadThreads(0), /whole number from 1/);
 });
 
 test("the node's failures read on the worker are typed as on the indexer thread", async () => {
