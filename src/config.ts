@@ -113,7 +113,7 @@ const configSchema = z.object({
   CHAIN_RPC_CONCURRENCY: positiveInt(1).pipe(z.number().max(256, 'must be at most 256')).default(16),
   CHAIN_RPC_TIMEOUT_MS: positiveInt(100).default(15_000),
   CHAIN_RPC_WEBSOCKET: z.enum(['on', 'off']).default('on'),
-  INDEXER_READ_THREADS: positiveInt(1).pipe(z.number().max(64, 'must be at most 64')).optional(),
+  INDEXER_READ_THREADS: positiveInt(1).pipe(z.number().max(16, 'must be at most 16')).optional(),
   LAUNCHPAD_CONTRACT: contractAddress,
   AMM_CONTRACT: contractAddress,
   CW20_CONTRACTS: contractList,

@@ -163,7 +163,7 @@ test('provider settings: headers as pairs or JSON, never shown in an error; conc
     ['CHAIN_RPC_CONCURRENCY', '0'],
     ['CHAIN_RPC_WEBSOCKET', 'maybe'],
     ['INDEXER_READ_THREADS', '0'],
-    ['INDEXER_READ_THREADS', '65'],
+    ['INDEXER_READ_THREADS', '17'],
     ['CW20_CONTRACTS', 'not-an-address'],
     ['NATIVE_DECIMALS', '99'],
     ['DEVNET_COMET_VERSION', '0.36'],

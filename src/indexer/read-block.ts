@@ -52,8 +52,10 @@ export interface ReadOptions {
 interface BlockWorker {
   thread: Worker;
   pending: Map<number, Pending>;
-  answered: boolean;
+  /** Ended or ending: no block is given to it. */
   stopping: boolean;
+  /** Ends it when it has been without a block for `idleMs`. */
+  idle?: NodeJS.Timeout;
 }
 
 /**
@@ -63,25 +65,34 @@ interface BlockWorker {
  */
 export const DEFAULT_READ_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
 let readThreads = DEFAULT_READ_THREADS;
+/** A worker without a block for this long ends (its heap with it); the next large block starts one again. */
+export const WORKER_IDLE_MS = 30_000;
+let idleMs = WORKER_IDLE_MS;
 
-/** Sets how many worker threads blocks are read on at most (INDEXER_READ_THREADS): set at start, before blocks are read. */
-export function setReadThreads(threads: number): void {
+/**
+ * Sets how many worker threads blocks are read on at most (INDEXER_READ_THREADS), and how
+ * long one waits idle before it ends: set at start, before blocks are read.
+ */
+export function setReadThreads(threads: number, options: { idleMs?: number } = {}): void {
   if (!Number.isInteger(threads) || threads < 1)
     throw new RangeError(`read threads must be a whole number from 1: ${threads}`);
   readThreads = threads;
+  idleMs = options.idleMs ?? WORKER_IDLE_MS;
 }
 
 /** The process's workers, started by large blocks as needed, not keeping the process alive. */
 const workers: BlockWorker[] = [];
-/** Set when a worker failed before its first answer (it cannot start here): blocks are read inline. */
+/** Whether any worker has read a block in this process. */
+let anyAnswered = false;
+/** Set when a worker failed before any worker answered (they cannot start here): blocks are read inline. */
 let inlineOnly = false;
 let nextId = 0;
 let workerReads = 0;
 
 /** How many blocks the workers have read in this process (for the indexer's tests). */
 export const blocksReadInWorker = () => workerReads;
-/** How many workers run now (for the indexer's tests). */
-export const blockWorkersRunning = () => workers.length;
+/** How many workers run now, those ending not counted (for the indexer's tests). */
+export const blockWorkersRunning = () => workers.filter((w) => !w.stopping).length;
 
 /** Ends the workers; the blocks they were reading are read on this thread instead. */
 export async function stopBlockWorkers(): Promise<void> {
@@ -95,27 +106,39 @@ function startWorker(): BlockWorker {
     execArgv: [],
     resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
   });
-  const state: BlockWorker = { thread, pending: new Map(), answered: false, stopping: false };
+  const state: BlockWorker = { thread, pending: new Map(), stopping: false };
   // a worker that fails or ends leaves its blocks to this thread: read from the copies kept, or
   // from answers asked for again where they were moved
   const fail = () => {
     const at = workers.indexOf(state);
     if (at >= 0) workers.splice(at, 1);
+    clearTimeout(state.idle);
     // a message it could not take (messageerror) leaves it running: ended, it keeps nothing alive
     thread.unref();
     void thread.terminate();
-    if (!state.answered && !state.stopping) inlineOnly = true;
+    // one that fails where none has ever answered cannot start here; one that fails on a block
+    // (a fault, out of memory) leaves the others reading, and the next block may start another
+    if (!anyAnswered && !state.stopping) inlineOnly = true;
+    state.stopping = true;
     const left = [...state.pending.values()];
     state.pending.clear();
     for (const p of left) p.readHere().then(p.resolve, p.reject);
   };
   thread.on('message', ({ id, outcome }: { id: number; outcome: ReadOutcome }) => {
     const p = state.pending.get(id);
+    if (!p) return; // a block this thread already read, after the worker failed
     state.pending.delete(id);
-    state.answered = true;
+    anyAnswered = true;
     workerReads++;
-    p?.resolve(outcome);
-    if (state.pending.size === 0) thread.unref();
+    p.resolve(outcome);
+    if (state.pending.size > 0) return;
+    thread.unref();
+    state.idle = setTimeout(() => {
+      if (state.pending.size > 0 || state.stopping) return;
+      state.stopping = true;
+      void thread.terminate(); // its exit takes it out of the pool
+    }, idleMs);
+    state.idle.unref();
   });
   thread.on('messageerror', fail);
   thread.on('error', fail);
@@ -133,15 +156,22 @@ const movable = (b: Buffer) => b.byteOffset === 0 && b.byteLength === b.buffer.b
  */
 function workerForNext(): BlockWorker {
   let least: BlockWorker | undefined;
-  for (const w of workers) if (!least || w.pending.size < least.pending.size) least = w;
-  if (least && (least.pending.size === 0 || workers.length >= readThreads)) return least;
+  let running = 0;
+  for (const w of workers) {
+    if (w.stopping) continue;
+    running++;
+    if (!least || w.pending.size < least.pending.size) least = w;
+  }
+  if (least && (least.pending.size === 0 || running >= readThreads)) return least;
   const started = startWorker();
   workers.push(started);
   return started;
 }
 
 function inWorker(block: Buffer, results: Buffer, input: BlockInput, readAgain?: ReadAgain): Promise<ReadOutcome> {
-  const { thread, pending } = workerForNext();
+  const chosen = workerForNext();
+  clearTimeout(chosen.idle);
+  const { thread, pending } = chosen;
   const id = ++nextId;
   const request: BlockRequest = { id, block, results, input };
   const move = readAgain !== undefined && movable(block) && movable(results) && block.buffer !== results.buffer;

@@ -181,6 +181,26 @@ test('blocks in flight go to as many workers as INDEXER_READ_THREADS allows, eac
     const got = await reading;
     for (const [k, shaped] of got.entries())
       assert.equal(shaped, expected[order[k]!], `after the workers ended: block ${k}`);
+
+    // a block given while the workers end goes to a new one, not to one ending
+    await readAll();
+    const ending = stopBlockWorkers();
+    const [first] = reads;
+    const counted = blocksReadInWorker();
+    const next = await readBlock(copy(first!.block), copy(first!.results), first!.input, IN_WORKER);
+    await ending;
+    assert.equal(next, expected[0]);
+    assert.is(blocksReadInWorker(), counted + 1, 'read by a worker started for it');
+
+    // workers idle for idleMs end, their memory with them; the next large block starts one
+    await noWorkers();
+    setReadThreads(3, { idleMs: 50 });
+    await readAll();
+    for (let i = 0; blockWorkersRunning() > 0 && i < 200; i++) await new Promise((r) => setTimeout(r, 10));
+    assert.is(blockWorkersRunning(), 0, 'the idle workers ended');
+    const again = await readBlock(copy(first!.block), copy(first!.results), first!.input, IN_WORKER);
+    assert.equal(again, expected[0]);
+    assert.is(blockWorkersRunning(), 1, 'one started again for the next block');
   } finally {
     setReadThreads(DEFAULT_READ_THREADS);
   }
