@@ -19,7 +19,7 @@ import type { ContractAddresses } from './domain/events.ts';
 import { backfill, planBackfill } from './indexer/backfill.ts';
 import { createIndexer, type Indexer, indexSource } from './indexer/indexer.ts';
 import { createProgress } from './indexer/progress.ts';
-import { setReadThreads } from './indexer/read-block.ts';
+import { readThreadsAtMost, setReadThreads } from './indexer/read-block.ts';
 import { ServiceError } from './internal/errors.ts';
 import type { Logger } from './internal/logger.ts';
 import type { Shutdown } from './internal/shutdown.ts';
@@ -153,7 +153,10 @@ export async function runBackfill(
   { logger, shutdown }: ServiceContext,
 ): Promise<void> {
   const plan = await planBackfill({ db, chain, ...flags, besideLiveIndexer: indexer !== undefined });
-  logger.info({ from: plan.from, to: plan.to, moves_cursor: plan.movesCursor }, 'Began a backfill');
+  logger.info(
+    { from: plan.from, to: plan.to, moves_cursor: plan.movesCursor, read_threads: readThreadsAtMost() },
+    'Began a backfill',
+  );
   const progress = createProgress({ total: plan.to - plan.from + 1, logger });
   await backfill({ db, chain, contracts, logger, signal: shutdown.signal, onBatch: progress.update }, plan);
   const done = progress.finish();

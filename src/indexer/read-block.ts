@@ -80,6 +80,9 @@ export function setReadThreads(threads: number, options: { idleMs?: number } = {
   idleMs = options.idleMs ?? WORKER_IDLE_MS;
 }
 
+/** How many worker threads blocks are read on at most. */
+export const readThreadsAtMost = () => readThreads;
+
 /** The process's workers, started by large blocks as needed, not keeping the process alive. */
 const workers: BlockWorker[] = [];
 /** Whether any worker has read a block in this process. */
