@@ -65,7 +65,7 @@ interface BlockWorker {
  */
 export const DEFAULT_READ_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
 let readThreads = DEFAULT_READ_THREADS;
-/** A worker without a block for this long ends (its heap with it); the next large block starts one again. */
+/** A worker without a block for this long ends (its heap with it), but for the last one. */
 export const WORKER_IDLE_MS = 30_000;
 let idleMs = WORKER_IDLE_MS;
 
@@ -137,7 +137,8 @@ function startWorker(): BlockWorker {
     if (state.pending.size > 0) return;
     thread.unref();
     state.idle = setTimeout(() => {
-      if (state.pending.size > 0 || state.stopping) return;
+      // the last one stays, as a live chain's large blocks may come a minute apart
+      if (state.pending.size > 0 || state.stopping || blockWorkersRunning() <= 1) return;
       state.stopping = true;
       void thread.terminate(); // its exit takes it out of the pool
     }, idleMs);
