@@ -43,7 +43,7 @@ import { silentLogger } from '../src/internal/logger.ts';
 import { freshServerDatabase } from '../test/helpers/database.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
 import { machineCpuSeconds, processCpuSeconds, serverCpuSeconds } from './lib/cpu.ts';
-import { backfillDevnet, startDevnetProcess } from './lib/devnet-process.ts';
+import { backfillDevnet, type DevnetProcess, startDevnetProcess } from './lib/devnet-process.ts';
 import { createRawTradesTables, rawWrites, storedFingerprints, tradesFingerprint } from './lib/raw-insert.ts';
 import { fmt, measured, ratio, rotation, tally } from './lib/report.ts';
 import { percentile } from './lib/stats.ts';
@@ -127,6 +127,22 @@ async function readBlocks(chain: ChainClient, from: number, to: number, contract
   }
 }
 
+/** The service's backfill of the devnet's chain into `db`: the trades it stored, and its batches' heights. */
+async function backfillCounted(devnet: DevnetProcess, db: Database, chain: ChainClient) {
+  let trades = 0;
+  const batches: Range[] = [];
+  await backfillDevnet(devnet, {
+    db,
+    chain,
+    from: 1,
+    onBatch: (b) => {
+      trades += b.trades;
+      batches.push({ from: b.fromHeight, to: b.toHeight });
+    },
+  });
+  return { trades, batches };
+}
+
 /**
  * Reads the ranges as indexRange does without writing: each range's blocks fetched
  * (8 heights in flight), the next READ_AHEAD_BATCHES ranges requested while one is taken apart.
@@ -203,8 +219,6 @@ async function benchBackfill() {
         }
         const round = () =>
           withDatabase(async (db) => {
-            let trades = 0;
-            const batches: Range[] = [];
             const devnetBefore = processCpuSeconds(devnet.child.pid);
             const [backend] = databaseUrl ? await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid') : [];
             const serverBefore = backend ? serverCpuSeconds(backend.pid) : Number.NaN;
@@ -212,15 +226,7 @@ async function benchBackfill() {
             const machineBefore = machineCpuSeconds();
             const stopSampling = sampleLoopDelay(loopDelay);
             const started = performance.now();
-            await backfillDevnet(devnet, {
-              db,
-              chain,
-              from: 1,
-              onBatch: (b) => {
-                trades += b.trades;
-                batches.push({ from: b.fromHeight, to: b.toHeight });
-              },
-            });
+            const { trades, batches } = await backfillCounted(devnet, db, chain);
             const seconds = (performance.now() - started) / 1000;
             stopSampling();
             const own = process.cpuUsage(ownBefore);
@@ -422,20 +428,10 @@ async function benchProtocols() {
       for (const node of r % 2 === 0 ? nodes : [...nodes].reverse()) {
         const { devnet, chain, cpu } = node;
         await withDatabase(async (db) => {
-          let stored = 0;
-          const batches: Range[] = [];
           const ownBefore = process.cpuUsage();
           const devnetBefore = processCpuSeconds(devnet.child.pid);
           const started = performance.now();
-          await backfillDevnet(devnet, {
-            db,
-            chain,
-            from: 1,
-            onBatch: (b) => {
-              stored += b.trades;
-              batches.push({ from: b.fromHeight, to: b.toHeight });
-            },
-          });
+          const { trades: stored, batches } = await backfillCounted(devnet, db, chain);
           const rate = node.backfilled.add(stored, (performance.now() - started) / 1000);
           const own = process.cpuUsage(ownBefore);
           cpu.backfill += (own.user + own.system) / 1e6;
