@@ -42,7 +42,7 @@ import { writeBatch } from '../src/indexer/write-batch.ts';
 import { silentLogger } from '../src/internal/logger.ts';
 import { freshServerDatabase } from '../test/helpers/database.ts';
 import { loadBenchConfig } from './lib/bench-config.ts';
-import { machineCpuSeconds, processCpuSeconds, serverCpuSeconds } from './lib/cpu.ts';
+import { cpuSince, serverCpuSeconds } from './lib/cpu.ts';
 import { backfillDevnet, type DevnetProcess, startDevnetProcess } from './lib/devnet-process.ts';
 import { createRawTradesTables, rawWrites, storedFingerprints, tradesFingerprint } from './lib/raw-insert.ts';
 import { fmt, measured, ratio, rotation, tally } from './lib/report.ts';
@@ -204,36 +204,32 @@ async function benchBackfill() {
       // round 1 backfills first (its batches are the ranges the reads use), then alternately
       for (const which of r % 2 === 0 ? (['backfill', 'read'] as const) : (['read', 'backfill'] as const)) {
         if (which === 'read') {
-          const ownBefore = process.cpuUsage();
-          const devnetBefore = processCpuSeconds(devnet.child.pid);
-          const machineBefore = machineCpuSeconds();
+          const used = cpuSince(devnet.child.pid);
           const started = performance.now();
           const trades = await readAlone(chain, devnet.contracts, ranges);
           const rate = read.add(trades, (performance.now() - started) / 1000);
-          const own = process.cpuUsage(ownBefore);
-          readingCpu += (own.user + own.system) / 1e6;
-          readingDevnetCpu += processCpuSeconds(devnet.child.pid) - devnetBefore;
-          readingMachineCpu += machineCpuSeconds() - machineBefore;
+          const { own, other, machine } = used();
+          readingCpu += own;
+          readingDevnetCpu += other;
+          readingMachineCpu += machine;
           console.log(`    round ${r + 1}  reading the blocks alone  ${fmt(trades)} trades  ${fmt(rate)} trades/s`);
           continue;
         }
         const round = () =>
           withDatabase(async (db) => {
-            const devnetBefore = processCpuSeconds(devnet.child.pid);
             const [backend] = databaseUrl ? await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid') : [];
             const serverBefore = backend ? serverCpuSeconds(backend.pid) : Number.NaN;
-            const ownBefore = process.cpuUsage();
-            const machineBefore = machineCpuSeconds();
+            const used = cpuSince(devnet.child.pid);
             const stopSampling = sampleLoopDelay(loopDelay);
             const started = performance.now();
             const { trades, batches } = await backfillCounted(devnet, db, chain);
             const seconds = (performance.now() - started) / 1000;
             stopSampling();
-            const own = process.cpuUsage(ownBefore);
-            machineCpu += machineCpuSeconds() - machineBefore;
-            indexerCpu += (own.user + own.system) / 1e6;
-            indexerCpuPerRound.push((own.user + own.system) / trades);
-            devnetCpu += processCpuSeconds(devnet.child.pid) - devnetBefore;
+            const { own, other, machine } = used();
+            machineCpu += machine;
+            indexerCpu += own;
+            indexerCpuPerRound.push((own * 1e6) / trades);
+            devnetCpu += other;
             serverCpu += backend ? serverCpuSeconds(backend.pid) - serverBefore : Number.NaN;
             const rate = backfilled.add(trades, seconds);
             console.log(
@@ -428,14 +424,13 @@ async function benchProtocols() {
       for (const node of r % 2 === 0 ? nodes : [...nodes].reverse()) {
         const { devnet, chain, cpu } = node;
         await withDatabase(async (db) => {
-          const ownBefore = process.cpuUsage();
-          const devnetBefore = processCpuSeconds(devnet.child.pid);
+          const used = cpuSince(devnet.child.pid);
           const started = performance.now();
           const { trades: stored, batches } = await backfillCounted(devnet, db, chain);
           const rate = node.backfilled.add(stored, (performance.now() - started) / 1000);
-          const own = process.cpuUsage(ownBefore);
-          cpu.backfill += (own.user + own.system) / 1e6;
-          cpu.backfillDevnet += processCpuSeconds(devnet.child.pid) - devnetBefore;
+          const { own, other } = used();
+          cpu.backfill += own;
+          cpu.backfillDevnet += other;
           console.log(
             `    round ${r + 1}  ${node.cometVersion}  backfill  ${fmt(stored)} trades  ${fmt(rate)} trades/s  (${chain.protocol} read from the node)`,
           );
@@ -443,14 +438,13 @@ async function benchProtocols() {
           if (node.ranges.length === 0) node.ranges = batches;
         });
         // the same batches read alone: what the node's answers cost to read, without the database
-        const ownBefore = process.cpuUsage();
-        const devnetBefore = processCpuSeconds(devnet.child.pid);
+        const used = cpuSince(devnet.child.pid);
         const started = performance.now();
         const read = await readAlone(chain, devnet.contracts, node.ranges);
         const rate = node.read.add(read, (performance.now() - started) / 1000);
-        const own = process.cpuUsage(ownBefore);
-        cpu.read += (own.user + own.system) / 1e6;
-        cpu.readDevnet += processCpuSeconds(devnet.child.pid) - devnetBefore;
+        const { own, other } = used();
+        cpu.read += own;
+        cpu.readDevnet += other;
         console.log(`    round ${r + 1}  ${node.cometVersion}  read alone  ${fmt(read)} trades  ${fmt(rate)} trades/s`);
       }
     }

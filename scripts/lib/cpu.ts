@@ -49,3 +49,21 @@ export function serverCpuSeconds(backendPid: number): number {
     return Number.NaN;
   }
 }
+
+/**
+ * CPU seconds from now on, read when the returned function is called: this process's, the
+ * process `pid`'s (NaN when it cannot be read) and the whole machine's.
+ */
+export function cpuSince(pid: number | undefined): () => { own: number; other: number; machine: number } {
+  const own = process.cpuUsage();
+  const other = processCpuSeconds(pid);
+  const machine = machineCpuSeconds();
+  return () => {
+    const used = process.cpuUsage(own);
+    return {
+      own: (used.user + used.system) / 1e6,
+      other: processCpuSeconds(pid) - other,
+      machine: machineCpuSeconds() - machine,
+    };
+  };
+}

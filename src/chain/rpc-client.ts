@@ -7,8 +7,9 @@
 // cosmjs's clients run on it through its RpcClient interface. Requests go through undici's
 // `request` on connections of the client's own (a block's answers of megabytes cost about half
 // the CPU they cost through `fetch`, whose body is a web stream), asking for gzip (inflated
-// off this thread once the body is in) and following redirects as `fetch` does. (Importing undici makes its agent the process's global one where
-// none was set, as undici's own `setGlobalDispatcher` does for Node's `fetch`.)
+// off this thread once the body is in) and following redirects as `fetch` does. (Importing
+// undici makes its agent the process's global one where none was set, as undici's own
+// `setGlobalDispatcher` does for Node's `fetch`.)
 import { isAscii } from 'node:buffer';
 import { setMaxListeners } from 'node:events';
 import { promisify } from 'node:util';

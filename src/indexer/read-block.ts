@@ -94,8 +94,10 @@ let workerReads = 0;
 
 /** How many blocks the workers have read in this process (for the indexer's tests). */
 export const blocksReadInWorker = () => workerReads;
+/** The workers that take blocks: those ending not counted. */
+const running = () => workers.filter((w) => !w.stopping);
 /** How many workers run now, those ending not counted (for the indexer's tests). */
-export const blockWorkersRunning = () => workers.filter((w) => !w.stopping).length;
+export const blockWorkersRunning = () => running().length;
 
 /** Ends the workers; the blocks they were reading are read on this thread instead. */
 export async function stopBlockWorkers(): Promise<void> {
@@ -159,14 +161,10 @@ const movable = (b: Buffer) => b.byteOffset === 0 && b.byteLength === b.buffer.b
  * each running one has some and there is room for another.
  */
 function workerForNext(): BlockWorker {
+  const live = running();
   let least: BlockWorker | undefined;
-  let running = 0;
-  for (const w of workers) {
-    if (w.stopping) continue;
-    running++;
-    if (!least || w.pending.size < least.pending.size) least = w;
-  }
-  if (least && (least.pending.size === 0 || running >= readThreads)) return least;
+  for (const w of live) if (!least || w.pending.size < least.pending.size) least = w;
+  if (least && (least.pending.size === 0 || live.length >= readThreads)) return least;
   const started = startWorker();
   workers.push(started);
   return started;
